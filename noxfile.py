@@ -1,0 +1,65 @@
+"""Sessions for the phase6-v1 conformance kit.
+
+`nox -s certify` certifies the bundled reference and writes its report (the README's main job);
+`nox -s tests` runs the kit's own tests. `nox -l` lists every session with its docstring.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nox
+
+ROOT = Path(__file__).parent
+PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
+REFERENCE = ROOT / "reference"
+CONFORMANCE = ROOT / "conformance"
+VECTORS = ROOT / "vectors"
+SPECS = ROOT / "specs"
+REPORTS = ROOT / "reports"
+TESTS = ROOT / "tests"
+JS_EXAMPLE = CONFORMANCE / "examples" / "javascript"
+
+nox.options.default_venv_backend = "venv"
+nox.options.sessions = ["tests", "lint", "typecheck"]
+nox.options.error_on_missing_interpreters = True
+
+
+def _install(session: nox.Session, *groups: str) -> None:
+    """Install the kit (editable) plus the named dependency groups."""
+    requirements: list[str] = []
+    for group in groups:
+        requirements.extend(nox.project.dependency_groups(PYPROJECT, group))
+    session.install("-e", ".", *requirements)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Run the kit's own test suite (unit tests, the full vector corpus, properties, snapshots)."""
+    _install(session, "test")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Lint and format-check the code, the tests and this noxfile with ruff."""
+    session.install(*nox.project.dependency_groups(PYPROJECT, "lint"))
+    session.run("ruff", "check", *session.posargs, ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session
+def typecheck(session: nox.Session) -> None:
+    """Type-check everything under mypy --strict."""
+    _install(session, "typecheck")
+    session.run("mypy", *session.posargs)
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """Benchmark the reference on a synthetic 1,000,000-record store (not a timed test).
+
+    Pass `-- --records N` to change the scale; results go to reports/bench/.
+    """
+    _install(session, "bench")
+    session.run("python", "-m", "reference.bench", *session.posargs)

@@ -1,0 +1,45 @@
+"""The reference controller for SPEC-006 `memory.read`, contract phase6-v1.
+
+    >>> from reference import memory_read
+    >>> result = memory_read({"query": "...", "store_paths": [...], "budget": {...}})
+
+`memory_read` returns the result envelope: {"package": ContextPackage, "receipt": Receipt} on
+success, {"error": {"code", "message", "path", "clause"}} on failure (specs/errors.md).
+"""
+
+from __future__ import annotations
+
+from reference._canonical import canonical_bytes, sha256_hex
+from reference._controller import memory_read, read_package
+from reference._errors import (
+    ERROR_CODES,
+    CanonicalizationError,
+    InvalidRequestError,
+    MemoryReadError,
+    StoreError,
+    TrustSnapshotError,
+)
+from reference._package import CONTROLLER_VERSION, REASONS
+from reference._request import Request, validate_request
+from reference._trust import SNAPSHOT_FORMAT
+
+__all__ = [
+    "CONTROLLER_VERSION",
+    "ERROR_CODES",
+    "REASONS",
+    "SNAPSHOT_FORMAT",
+    "CanonicalizationError",
+    "InvalidRequestError",
+    "MemoryReadError",
+    "Request",
+    "StoreError",
+    "TrustSnapshotError",
+    "__version__",
+    "canonical_bytes",
+    "memory_read",
+    "read_package",
+    "sha256_hex",
+    "validate_request",
+]
+
+__version__ = "1.0.0"

@@ -1,0 +1,32 @@
+"""Deterministic excerpts and the token estimator (TRUNCATION, TOKEN BUDGETING)."""
+
+from __future__ import annotations
+
+from reference._text import strip_white_space
+
+__all__ = ["excerpt_of", "tokens_for"]
+
+
+def tokens_for(byte_length: int) -> int:
+    """S6-TOK-01: "excerpt_tokens = ceil(utf8_byte_length(excerpt) / 4)"."""
+    return -(-byte_length // 4)
+
+
+def excerpt_of(text: str, per_item_tokens: int) -> tuple[str, int]:
+    """Build a candidate's excerpt and its token count (S6-TRUNC-01..08, INT-31).
+
+    `per_item_tokens` is already min(per_item_max_excerpt_tokens, max_excerpt_tokens)
+    (S6-TRUNC-04).
+    """
+    # S6-TRUNC-02: "strip leading/trailing whitespace" (White_Space, INT-05); nothing else.
+    data = strip_white_space(text).encode("utf-8")
+    # S6-TRUNC-05: "Determine max_bytes = per_item_max_excerpt_tokens * 4"
+    max_bytes = per_item_tokens * 4
+    if len(data) > max_bytes:
+        # S6-TRUNC-07: "If a cut splits a codepoint, cut back to last valid boundary"
+        cut = max_bytes
+        while cut > 0 and data[cut] & 0xC0 == 0x80:
+            cut -= 1
+        data = data[:cut]  # not stripped again (INT-31)
+    # S6-TRUNC-03: empty after strip => excerpt "" and excerpt_tokens 0
+    return data.decode("utf-8"), tokens_for(len(data))

@@ -1,0 +1,177 @@
+"""One JSONL line -> a normalized record, or the reason it is invalid (RECORD CONTRACT).
+
+S6-REC-11: "If a record fails schema validation, it MUST be ignored and counted as dropped
+with reason: "invalid_record_schema"."  What makes a line invalid is pinned by INT-15..INT-18
+and INT-22; the normalized record and its hash by INT-02, INT-21 and INT-25.
+
+This is the reader's hot path (once per line of every store), so records are plain tuples:
+Record = (memory_id, text, tags, ts, record_hash).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import orjson
+
+from reference._canonical import canonical_bytes, sha256_hex
+from reference._errors import CanonicalizationError
+from reference._timestamps import Timestamp, parse_utc
+
+__all__ = ["MAX_DEPTH", "Invalid", "Record", "parse_record", "record_hash_of"]
+
+#: INT-18: a line nested deeper than this is invalid; the top-level object is depth 1.
+MAX_DEPTH: Final = 64
+_SAFE_INT: Final = 2**53
+_SORT: Final = orjson.OPT_SORT_KEYS
+_NO_TAGS: Final[list[str]] = []  # shared, never mutated
+_NO_REFS: Final[list[Any]] = []
+
+#: (memory_id, text, normalized tags, timestamp or None, record_hash)
+Record = tuple[str, str, list[str], Timestamp | None, str]
+
+
+class Invalid(tuple[str, str]):
+    """An invalid line: (memory_id for the dropped entry, record_hash), INT-19."""
+
+    __slots__ = ()
+
+
+def _too_deep(value: Any, depth: int) -> bool:
+    """True when the container `value`, itself at `depth`, nests beyond MAX_DEPTH."""
+    if depth > MAX_DEPTH:
+        return True
+    for item in value.values() if type(value) is dict else value:
+        kind = type(item)
+        if (kind is list or kind is dict) and _too_deep(item, depth + 1):
+            return True
+    return False
+
+
+def _jcs_plain(value: Any) -> bool:
+    """True when orjson's sorted output of `value` is byte-equal to RFC 8785 (see _canonical)."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return -_SAFE_INT <= value <= _SAFE_INT
+    if kind is list:
+        return all(_jcs_plain(item) for item in value)
+    if kind is dict:
+        return all(key.isascii() and _jcs_plain(item) for key, item in value.items())
+    return False
+
+
+def _refs_plain(refs: list[Any]) -> bool | None:
+    """None when refs break S6-REC-09 ("if present MUST be list[dict]"); True when every ref
+    holds only scalar members that orjson writes exactly as RFC 8785 does (the fast path,
+    nesting depth at most 3); False otherwise."""
+    plain = True
+    for ref in refs:
+        if type(ref) is not dict:
+            return None
+        if plain:
+            for key, value in ref.items():
+                if type(value) is str:
+                    if key.isascii():
+                        continue
+                elif type(value) is not list and type(value) is not dict and key.isascii():
+                    if _jcs_plain(value):
+                        continue
+                plain = False
+                break
+    return plain
+
+
+def record_hash_of(
+    memory_id: str,
+    text: str,
+    tags: list[str],
+    refs: list[Any],
+    ts: Timestamp | None,
+    plain: bool = False,
+) -> str:
+    """S6-HASH-01: SHA-256 hex of the canonical JSON of the normalized record (INT-02).
+
+    Preimage {memory_id, refs, tags, text, ts_utc}; ts_utc omitted without a valid timestamp;
+    store_path and unknown members are not part of it.  `plain` (refs known to be JCS-plain)
+    selects the orjson fast path; otherwise the full canonicalizer decides.
+    """
+    preimage: dict[str, Any] = {"memory_id": memory_id, "refs": refs, "tags": tags, "text": text}
+    if ts is not None:
+        preimage["ts_utc"] = ts[0]
+    if plain or not refs:
+        return sha256_hex(orjson.dumps(preimage, option=_SORT))
+    return sha256_hex(canonical_bytes(preimage))
+
+
+def _raw_hash(raw: bytes) -> str:
+    """INT-19: SHA-256 hex of the line's bytes without its terminator (LF, one CR)."""
+    if raw[-1:] == b"\n":
+        raw = raw[:-1]
+    if raw[-1:] == b"\r":
+        raw = raw[:-1]
+    return sha256_hex(raw)
+
+
+def parse_record(raw: bytes) -> Record | Invalid:
+    """Validate and normalize one non-blank line (its LF / CRLF terminator may be present).
+
+    Order: (1) well-formed JSON object (INT-15..INT-18: any failure gives memory_id ""),
+    (2) the record schema (INT-22: failures keep a string memory_id, INT-19), (3) normalize.
+    """
+    try:
+        # INT-15: strict UTF-8, RFC 8259 grammar, no BOM, no NaN/Infinity, no lone surrogates;
+        # INT-16: duplicate names -> last wins; INT-17: overflow to infinity is an error.
+        # JSON whitespace (including the line's CR/LF) around the value is allowed.
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return Invalid(("", _raw_hash(raw)))
+    if type(obj) is not dict:
+        return Invalid(("", _raw_hash(raw)))  # S6-REC-01: "one JSON object"
+    tags = obj.get("tags", _NO_TAGS)
+    refs = obj.get("refs", _NO_REFS)
+    norm_tags: list[str] | None = _NO_TAGS
+    if type(tags) is list and tags:
+        try:
+            # S6-READ-11/12: "tags (sorted unique list[string], lowercased)" (INT-25).
+            norm_tags = sorted(set(map(str.lower, tags)))
+        except TypeError:  # an element that is not a string
+            norm_tags = None
+    plain = _refs_plain(refs) if type(refs) is list else None
+    # (1) INT-18: the nesting limit.  A list of strings (valid tags) and plain refs are known
+    # to be shallow; every other container is measured.
+    for key, value in obj.items():
+        kind = type(value)
+        if kind is not list and kind is not dict:
+            continue
+        if (key == "tags" and norm_tags is not None and kind is list) or (
+            key == "refs" and plain is True
+        ):
+            continue
+        if _too_deep(value, 2):
+            return Invalid(("", _raw_hash(raw)))
+    # (2) S6-REC-03 / S6-REC-05: memory_id and text are required strings (INT-22: non-empty
+    # id); S6-REC-07 tags list[string]; S6-REC-09 refs list[dict]; S6-REC-04 ts_utc a string.
+    # null is a wrong type, never "absent".
+    memory_id = obj.get("memory_id")
+    text = obj.get("text")
+    ts_raw = obj.get("ts_utc", "")
+    if (
+        type(memory_id) is not str
+        or not memory_id
+        or type(text) is not str
+        or type(tags) is not list
+        or norm_tags is None
+        or plain is None
+        or type(ts_raw) is not str
+    ):
+        memory_id = memory_id if type(memory_id) is str else ""
+        return Invalid((memory_id, _raw_hash(raw)))
+    # (3) INT-20: a ts_utc string that is not a valid UTC timestamp leaves the record valid.
+    ts = parse_utc(ts_raw) if ts_raw else None
+    try:
+        record_hash = record_hash_of(memory_id, text, norm_tags, refs, ts, plain)
+    except CanonicalizationError:  # pragma: no cover - orjson already rejects overflow
+        return Invalid(("", _raw_hash(raw)))
+    return memory_id, text, norm_tags, ts, record_hash

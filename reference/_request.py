@@ -1,0 +1,214 @@
+"""MemoryControllerInput validation: defaults, types and error precedence.
+
+S6-DET-01: "The controller MUST treat missing optional fields as the defaults above."
+Checks run in the order of specs/errors.md (INT-40): the request object, then query,
+store_paths, budget, scoring, trust_filter, now_utc, then unknown top-level members.  Within a
+group the members are checked in spec order, then unknown members.  The first failure wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from reference._errors import InvalidRequestError, render_value
+from reference._text import normalize
+from reference._timestamps import Timestamp, parse_utc
+
+__all__ = ["Request", "validate_request"]
+
+_MAX_INT: Final = 2**53 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A validated request with every default applied."""
+
+    query: str
+    store_paths: tuple[str, ...]
+    max_excerpt_tokens: int
+    per_item_max_excerpt_tokens: int  # as requested (or defaulted), before the min() of TRUNC
+    max_items: int
+    enable_recency_weight: bool
+    recency_half_life_days: int
+    enable_tag_overlap: bool
+    query_terms: tuple[str, ...] | None
+    deny_classifications: tuple[str, ...]
+    trust_snapshot_path: str | None
+    now_utc: Timestamp | None
+
+
+def _pointer_token(name: str) -> str:
+    """Escape a member name as an RFC 6901 reference token."""
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def _fail(code: str, path: str, what: str, value: Any) -> InvalidRequestError:
+    return InvalidRequestError(code, path, f"{path or '/'}: {what} (got {render_value(value)})")
+
+
+def _positive_int(code: str, path: str, value: Any) -> int:
+    """INT-41: an integral JSON number in [1, 2**53-1]; bools and strings are never ints."""
+    if type(value) is float and value.is_integer():
+        value = int(value)
+    if type(value) is not int:
+        raise _fail(code, path, "must be an integer", value)
+    if not 1 <= value <= _MAX_INT:
+        raise _fail(code, path, "must be an integer from 1 to 2**53-1", value)
+    return value
+
+
+def _bool(code: str, path: str, value: Any) -> bool:
+    if type(value) is not bool:
+        raise _fail(code, path, "must be true or false", value)
+    return value
+
+
+def _string_list(code: str, path: str, value: Any) -> tuple[str, ...]:
+    if type(value) is not list:
+        raise _fail(code, path, "must be an array of strings", value)
+    for index, item in enumerate(value):
+        if type(item) is not str:
+            raise _fail(code, f"{path}/{index}", "must be a string", item)
+    return tuple(value)
+
+
+def _non_empty_string(code: str, path: str, value: Any) -> str:
+    if type(value) is not str or not value:
+        raise _fail(code, path, "must be a non-empty string", value)
+    return value
+
+
+Check = Callable[[str, str, Any], Any]
+
+#: group -> (error code, [(member, check, default)]) in spec order; `...` marks "required".
+_GROUPS: Final[dict[str, tuple[str, tuple[tuple[str, Check, Any], ...]]]] = {
+    "budget": (
+        "invalid_budget",
+        (
+            ("max_excerpt_tokens", _positive_int, ...),  # S6-INPUT-03, S6-ERR-04
+            ("per_item_max_excerpt_tokens", _positive_int, None),  # S6-INPUT-04, INT-30
+            ("max_items", _positive_int, 50),  # S6-INPUT-05, INT-30
+        ),
+    ),
+    "scoring": (
+        "invalid_scoring",
+        (
+            ("enable_recency_weight", _bool, False),  # S6-INPUT-07
+            ("recency_half_life_days", _positive_int, 30),  # S6-INPUT-08, INT-36
+            ("enable_tag_overlap", _bool, True),  # S6-INPUT-10
+            ("query_terms", _string_list, None),  # S6-INPUT-11, INT-08
+        ),
+    ),
+    "trust_filter": (
+        "invalid_trust_filter",
+        (
+            ("deny_classifications", _string_list, ("malicious",)),  # S6-INPUT-12
+            ("trust_snapshot_path", _non_empty_string, None),  # S6-INPUT-13
+        ),
+    ),
+}
+_TOP_LEVEL: Final = ("query", "store_paths", "budget", "scoring", "trust_filter", "now_utc")
+
+
+def _group(request: Mapping[str, Any], name: str) -> dict[str, Any]:
+    code, members = _GROUPS[name]
+    path = f"/{name}"
+    if name not in request:
+        if name == "budget":  # S6-INPUT-03: budget.max_excerpt_tokens is required
+            raise InvalidRequestError(code, path, f"{path}: is required")
+        body: Mapping[str, Any] = {}
+    else:
+        body = request[name]
+        if type(body) is not dict:
+            raise _fail(code, path, "must be an object", body)
+    values: dict[str, Any] = {}
+    for member, check, default in members:
+        member_path = f"{path}/{member}"
+        if member in body:
+            values[member] = check(code, member_path, body[member])
+        elif default is ...:
+            raise InvalidRequestError(code, member_path, f"{member_path}: is required")
+        else:
+            values[member] = default
+    known = {member for member, _, _ in members}
+    unknown = sorted(key for key in body if key not in known)
+    if unknown:
+        where = f"{path}/{_pointer_token(unknown[0])}"
+        raise InvalidRequestError(code, where, f"{where}: is not a member of {name}")
+    return values
+
+
+def _query(request: Mapping[str, Any]) -> str:
+    # S6-ERR-02: "query missing/empty"; S6-INPUT-01 "non-empty after trim" (INT-11).
+    if "query" not in request:
+        raise InvalidRequestError("invalid_query", "/query", "/query: is required")
+    query = request["query"]
+    if type(query) is not str:
+        raise _fail("invalid_query", "/query", "must be a string", query)
+    if not normalize(query):
+        raise _fail("invalid_query", "/query", "must not be empty after trimming", query)
+    return query
+
+
+def _store_paths(request: Mapping[str, Any]) -> tuple[str, ...]:
+    # S6-ERR-03: "store_paths missing/empty".
+    if "store_paths" not in request:
+        raise InvalidRequestError("invalid_store_paths", "/store_paths", "/store_paths: is required")
+    paths = request["store_paths"]
+    if type(paths) is not list:
+        raise _fail("invalid_store_paths", "/store_paths", "must be an array of paths", paths)
+    if not paths:
+        raise _fail("invalid_store_paths", "/store_paths", "must not be empty", paths)
+    for index, path in enumerate(paths):
+        _non_empty_string("invalid_store_paths", f"/store_paths/{index}", path)
+    return tuple(paths)
+
+
+def _now_utc(request: Mapping[str, Any]) -> Timestamp | None:
+    if "now_utc" not in request:
+        return None
+    value = request["now_utc"]
+    if type(value) is not str:
+        raise _fail("invalid_now_utc", "/now_utc", "must be a UTC timestamp string", value)
+    parsed = parse_utc(value)
+    if parsed is None:
+        raise _fail("invalid_now_utc", "/now_utc", "must be a valid UTC timestamp", value)
+    return parsed
+
+
+def validate_request(request: Any) -> Request:
+    """Validate a MemoryControllerInput and apply its defaults (S6-DET-01).
+
+    Raises InvalidRequestError with the code, path and message of the first failed check.
+    """
+    if type(request) is not dict:
+        raise _fail("invalid_request", "", "the request must be a JSON object", request)
+    query = _query(request)
+    store_paths = _store_paths(request)
+    budget = _group(request, "budget")
+    scoring = _group(request, "scoring")
+    trust = _group(request, "trust_filter")
+    now_utc = _now_utc(request)
+    unknown = sorted(key for key in request if key not in _TOP_LEVEL)
+    if unknown:
+        where = f"/{_pointer_token(unknown[0])}"
+        raise InvalidRequestError("invalid_request", where, f"{where}: is not a request member")
+    max_excerpt = budget["max_excerpt_tokens"]
+    per_item = budget["per_item_max_excerpt_tokens"]
+    terms = scoring["query_terms"]
+    return Request(
+        query=query,
+        store_paths=store_paths,
+        max_excerpt_tokens=max_excerpt,
+        per_item_max_excerpt_tokens=max_excerpt if per_item is None else per_item,
+        max_items=budget["max_items"],
+        enable_recency_weight=scoring["enable_recency_weight"],
+        recency_half_life_days=scoring["recency_half_life_days"],
+        enable_tag_overlap=scoring["enable_tag_overlap"],
+        query_terms=None if terms is None else tuple(terms),
+        deny_classifications=tuple(trust["deny_classifications"]),
+        trust_snapshot_path=trust["trust_snapshot_path"],
+        now_utc=now_utc,
+    )

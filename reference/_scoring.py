@@ -1,0 +1,64 @@
+"""Deterministic scoring (SCORING): base + tag bonus + recency, as IEEE doubles (INT-04).
+
+S6-SCORE-01: "The scorer MUST be pure deterministic math."
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from reference._text import normalize
+from reference._timestamps import Timestamp
+
+__all__ = ["Scorer"]
+
+_NS_PER_DAY: Final = 86_400 * 1_000_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Scorer:
+    """Scores candidates for one request."""
+
+    terms: tuple[str, ...]
+    enable_tag_overlap: bool
+    #: now_utc in nanoseconds when recency applies (enabled AND now_utc given), else None.
+    recency_now_ns: int | None
+    half_life_days: int
+    #: True when some term contains a space: only then does whitespace collapsing matter.
+    phrases: bool = field(init=False)
+    term_set: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "phrases", any(" " in term for term in self.terms))
+        object.__setattr__(self, "term_set", frozenset(self.terms))
+
+    def recency_bonus(self, ts: Timestamp | None) -> float:
+        """S6-SCORE-13..17: weight = 0.5 ** (age_days / half_life), bounded to [0, 1]."""
+        if self.recency_now_ns is None or ts is None:
+            return 0.0
+        # INT-35: exact duration / 86400 s, rounded once (int / int is correctly rounded).
+        age_days = (self.recency_now_ns - ts[1]) / _NS_PER_DAY
+        if age_days <= 0:
+            return 1.0  # same instant or future: weight >= 1, bounded to 1 (INT-35)
+        # INT-04: pow(0.5, exponent) in binary64 (glibc pow: < 1 ulp; see the register).
+        return 0.5 ** (age_days / self.half_life_days)
+
+    def score(self, text: str, tags: list[str], ts: Timestamp | None) -> float:
+        """S6-SCORE-18: "score = base + tag_bonus + recency_bonus", left to right (INT-04)."""
+        terms = self.terms
+        base = 0
+        overlap = 0
+        if terms:
+            # INT-09: terms match the normalized text (trim, collapse, lower).  A term without
+            # a space contains no White_Space at all, and collapsing or trimming whitespace
+            # never creates or removes a match for such a term, so lowercasing suffices.
+            haystack = normalize(text) if self.phrases else text.lower()
+            # S6-SCORE-07: "number of query_terms that appear as substrings" (INT-10)
+            base = len([term for term in terms if term in haystack])
+            if self.enable_tag_overlap and tags:
+                # S6-SCORE-10: "count of query_terms that exactly match any candidate tag";
+                # terms and normalized tags are both unique, so this is |terms & tags|.
+                overlap = len(self.term_set.intersection(tags))
+        tag_bonus = overlap * 0.5  # S6-SCORE-11
+        return (base + tag_bonus) + self.recency_bonus(ts)

@@ -1,0 +1,115 @@
+"""Trust snapshots (format phase6-trust/1, INT-38) and detection-only filtering (INT-39).
+
+S6-TRUST-03: "Filtering is allowed ONLY if: a trust snapshot exists AND explicitly marks a
+memory_id (or record_hash) with a deny classification in trust_filter.deny_classifications."
+S6-TRUST-02: "No inference, no heuristics, no "suspicious" scoring."
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import orjson
+
+from reference._errors import TrustSnapshotError, render_value
+from reference._paths import normalize_path
+
+__all__ = ["SNAPSHOT_FORMAT", "TrustFilter", "load_trust_filter"]
+
+SNAPSHOT_FORMAT: Final = "phase6-trust/1"
+_PATH: Final = "/trust_filter/trust_snapshot_path"
+
+
+@dataclass(frozen=True, slots=True)
+class TrustFilter:
+    """The deny sets built from a snapshot's entries whose classification is denied."""
+
+    memory_ids: frozenset[str] = field(default_factory=frozenset)
+    record_hashes: frozenset[str] = field(default_factory=frozenset)
+    pairs: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+
+    @property
+    def active(self) -> bool:
+        """False when nothing can be denied (no snapshot, or no matching entry)."""
+        return bool(self.memory_ids or self.record_hashes or self.pairs)
+
+    def denies(self, memory_id: str, record_hash: str) -> bool:
+        """INT-39: an entry matches on memory_id, on record_hash, or on both when it has both."""
+        return (
+            memory_id in self.memory_ids
+            or record_hash in self.record_hashes
+            or (memory_id, record_hash) in self.pairs
+        )
+
+
+def _invalid(why: str) -> TrustSnapshotError:
+    return TrustSnapshotError("invalid_trust_snapshot", _PATH, f"{_PATH}: {why}")
+
+
+def _read_snapshot(path: str) -> Any:
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        raise TrustSnapshotError(
+            "trust_snapshot_not_found", _PATH, f"{_PATH}: no such file {render_value(path)}"
+        ) from None
+    except OSError as exc:
+        raise _invalid(f"cannot be read ({exc.strerror})") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise _invalid("is not a regular file")
+    try:
+        with open(path, "rb") as handle:  # read-only (S6-SEC-03)
+            data = handle.read()
+    except OSError as exc:
+        raise _invalid(f"cannot be read ({exc.strerror})") from None
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise _invalid(f"is not valid JSON ({exc.msg})") from None
+
+
+def load_trust_filter(snapshot_path: str | None, deny: tuple[str, ...]) -> TrustFilter:
+    """Read and validate the snapshot (whenever a path is given) and build the deny sets.
+
+    S6-TRUST-07: "If no snapshot provided, trust filtering is disabled."
+    """
+    if snapshot_path is None:
+        return TrustFilter()
+    document = _read_snapshot(normalize_path(snapshot_path))
+    if type(document) is not dict:
+        raise _invalid("must be a JSON object")
+    if document.get("format") != SNAPSHOT_FORMAT:
+        raise _invalid(f'"format" must be "{SNAPSHOT_FORMAT}"')
+    entries = document.get("entries")
+    if type(entries) is not list:
+        raise _invalid('"entries" must be an array')
+    denied = set(deny)
+    ids: set[str] = set()
+    hashes: set[str] = set()
+    pairs: set[tuple[str, str]] = set()
+    for index, entry in enumerate(entries):
+        if type(entry) is not dict:
+            raise _invalid(f"entries[{index}] must be an object")
+        classification = entry.get("classification")
+        memory_id = entry.get("memory_id")
+        record_hash = entry.get("record_hash")
+        if type(classification) is not str:
+            raise _invalid(f"entries[{index}].classification must be a string")
+        if memory_id is None and record_hash is None:
+            raise _invalid(f"entries[{index}] must name a memory_id or a record_hash")
+        if (memory_id is not None and type(memory_id) is not str) or (
+            record_hash is not None and type(record_hash) is not str
+        ):
+            raise _invalid(f"entries[{index}] memory_id and record_hash must be strings")
+        if classification not in denied:  # exact, case-sensitive (INT-39)
+            continue
+        if memory_id is not None and record_hash is not None:
+            pairs.add((memory_id, record_hash))
+        elif memory_id is not None:
+            ids.add(memory_id)
+        elif record_hash is not None:
+            hashes.add(record_hash)
+    return TrustFilter(frozenset(ids), frozenset(hashes), frozenset(pairs))
