@@ -22,6 +22,16 @@ from reference._errors import (
 from reference._package import CONTROLLER_VERSION, REASONS
 from reference._request import Request, validate_request
 from reference._trust import SNAPSHOT_FORMAT
+from reference._writer import (
+    MemoryReceipt,
+    StoreWriteError,
+    StoreWriter,
+    append_record,
+    build_record,
+    correct_record,
+    make_ref,
+    utc_now,
+)
 
 __all__ = [
     "CONTROLLER_VERSION",
@@ -31,14 +41,22 @@ __all__ = [
     "CanonicalizationError",
     "InvalidRequestError",
     "MemoryReadError",
+    "MemoryReceipt",
     "Request",
     "StoreError",
+    "StoreWriteError",
+    "StoreWriter",
     "TrustSnapshotError",
     "__version__",
+    "append_record",
+    "build_record",
     "canonical_bytes",
+    "correct_record",
+    "make_ref",
     "memory_read",
     "read_package",
     "sha256_hex",
+    "utc_now",
     "validate_request",
 ]
 

@@ -41,7 +41,7 @@ def _fast_path_safe(value: Any) -> bool:
     if kind is str or kind is bool or value is None:
         return True
     if kind is int:
-        return -_SAFE_INT <= value <= _SAFE_INT
+        return bool(-_SAFE_INT <= value <= _SAFE_INT)
     if kind is list:
         return all(_fast_path_safe(item) for item in value)
     if kind is dict:

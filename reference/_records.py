@@ -54,7 +54,7 @@ def _jcs_plain(value: Any) -> bool:
     if kind is str or kind is bool or value is None:
         return True
     if kind is int:
-        return -_SAFE_INT <= value <= _SAFE_INT
+        return bool(-_SAFE_INT <= value <= _SAFE_INT)
     if kind is list:
         return all(_jcs_plain(item) for item in value)
     if kind is dict:
@@ -75,9 +75,13 @@ def _refs_plain(refs: list[Any]) -> bool | None:
                 if type(value) is str:
                     if key.isascii():
                         continue
-                elif type(value) is not list and type(value) is not dict and key.isascii():
-                    if _jcs_plain(value):
-                        continue
+                elif (
+                    type(value) is not list
+                    and type(value) is not dict
+                    and key.isascii()
+                    and _jcs_plain(value)
+                ):
+                    continue
                 plain = False
                 break
     return plain

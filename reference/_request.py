@@ -155,7 +155,9 @@ def _query(request: Mapping[str, Any]) -> str:
 def _store_paths(request: Mapping[str, Any]) -> tuple[str, ...]:
     # S6-ERR-03: "store_paths missing/empty".
     if "store_paths" not in request:
-        raise InvalidRequestError("invalid_store_paths", "/store_paths", "/store_paths: is required")
+        raise InvalidRequestError(
+            "invalid_store_paths", "/store_paths", "/store_paths: is required"
+        )
     paths = request["store_paths"]
     if type(paths) is not list:
         raise _fail("invalid_store_paths", "/store_paths", "must be an array of paths", paths)

@@ -5,15 +5,34 @@ S6-SCORE-01: "The scorer MUST be pure deterministic math."
 
 from __future__ import annotations
 
+import decimal
 from dataclasses import dataclass, field
 from typing import Final
 
 from reference._text import normalize
 from reference._timestamps import Timestamp
 
-__all__ = ["Scorer"]
+__all__ = ["Scorer", "exact_half_pow"]
 
 _NS_PER_DAY: Final = 86_400 * 1_000_000_000
+_CONTEXT: Final = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN)
+_exact_memo: dict[float, float] = {}
+
+
+def exact_half_pow(exponent: float) -> float:
+    """The correctly rounded double of 0.5 ** exponent (INT-04), via 60-digit arithmetic.
+
+    glibc's pow is within 0.52 ulp and misses the correctly rounded result for about 0.1% of
+    exponents; V8's Math.pow differs elsewhere.  60 significant digits, then one correctly
+    rounded decimal -> double conversion, gives the exact reading the register pins.
+    """
+    try:
+        return _exact_memo[exponent]
+    except KeyError:
+        value = float(_CONTEXT.power(decimal.Decimal(2), -decimal.Decimal(exponent)))
+        if len(_exact_memo) < 65_536:
+            _exact_memo[exponent] = value
+        return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,18 +52,28 @@ class Scorer:
         object.__setattr__(self, "phrases", any(" " in term for term in self.terms))
         object.__setattr__(self, "term_set", frozenset(self.terms))
 
-    def recency_bonus(self, ts: Timestamp | None) -> float:
-        """S6-SCORE-13..17: weight = 0.5 ** (age_days / half_life), bounded to [0, 1]."""
+    @property
+    def approximate(self) -> bool:
+        """True when `score(..., exact=False)` may be 1-2 ulp off: recency is active."""
+        return self.recency_now_ns is not None
+
+    def recency_bonus(self, ts: Timestamp | None, exact: bool = True) -> float:
+        """S6-SCORE-13..17: weight = 0.5 ** (age_days / half_life), bounded to [0, 1].
+
+        exact=False uses the platform pow (fast, for ranking); exact=True the correctly
+        rounded value the package reports (INT-04).
+        """
         if self.recency_now_ns is None or ts is None:
             return 0.0
         # INT-35: exact duration / 86400 s, rounded once (int / int is correctly rounded).
         age_days = (self.recency_now_ns - ts[1]) / _NS_PER_DAY
         if age_days <= 0:
             return 1.0  # same instant or future: weight >= 1, bounded to 1 (INT-35)
-        # INT-04: pow(0.5, exponent) in binary64 (glibc pow: < 1 ulp; see the register).
-        return 0.5 ** (age_days / self.half_life_days)
+        exponent = age_days / self.half_life_days
+        # INT-04: the correctly rounded pow(0.5, exponent); weight <= 1 here, no clamp needed.
+        return exact_half_pow(exponent) if exact else 0.5**exponent
 
-    def score(self, text: str, tags: list[str], ts: Timestamp | None) -> float:
+    def score(self, text: str, tags: list[str], ts: Timestamp | None, exact: bool = False) -> float:
         """S6-SCORE-18: "score = base + tag_bonus + recency_bonus", left to right (INT-04)."""
         terms = self.terms
         base = 0
@@ -61,4 +90,4 @@ class Scorer:
                 # terms and normalized tags are both unique, so this is |terms & tags|.
                 overlap = len(self.term_set.intersection(tags))
         tag_bonus = overlap * 0.5  # S6-SCORE-11
-        return (base + tag_bonus) + self.recency_bonus(ts)
+        return (base + tag_bonus) + self.recency_bonus(ts, exact)

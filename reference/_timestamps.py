@@ -65,7 +65,9 @@ def _clock_seconds(clock: str) -> int | None:
     return hour * 3_600 + minute * 60 + second
 
 
-def _memo(table: dict[str, int | None], key: str, compute: Callable[[str], int | None]) -> int | None:
+def _memo(
+    table: dict[str, int | None], key: str, compute: Callable[[str], int | None]
+) -> int | None:
     try:
         return table[key]
     except KeyError:

@@ -35,9 +35,10 @@ _WORDS: Final = (
     "quorum snapshot restore backup encryption rotation certificate expiry alert pager "
     "incident postmortem runbook dashboard metric trace span budget quota throttle limit "
     "tenant billing invoice customer refund ledger audit compliance policy review approve "
-    "meeting notes decision owner deadline sprint backlog estimate risk dependency release "
-    "feature flag canary experiment cohort funnel retention churn growth onboarding email "
-    "the a of to and in for on with by from at as is was be are this that it we they"
+    "meeting notes decision owner deadline sprint backlog estimate risk dependency "
+    "release feature flag canary experiment cohort funnel retention churn growth "
+    "onboarding email the a of to and in for on with by from at as is was be are this "
+    "that it we they"
 ).split()
 _TAGS: Final = [f"topic-{name}" for name in _WORDS[:40]] + ["Ops", "DB", "Team", "Infra"]
 REQUEST: Final[dict[str, Any]] = {
