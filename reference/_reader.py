@@ -30,7 +30,7 @@ def check_stores(stores: list[tuple[str, int]]) -> None:
         where = f"/store_paths/{index}"
         try:
             info = os.stat(path)
-        except (FileNotFoundError, NotADirectoryError):
+        except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: NUL byte
             raise StoreError(
                 "store_not_found", where, f"{where}: store {render_value(path)} does not exist"
             ) from None

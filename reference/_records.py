@@ -10,6 +10,7 @@ Record = (memory_id, text, tags, ts, record_hash).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 import orjson
@@ -37,14 +38,27 @@ class Invalid(tuple[str, str]):
     __slots__ = ()
 
 
-def _too_deep(value: Any, depth: int) -> bool:
-    """True when the container `value`, itself at `depth`, nests beyond MAX_DEPTH."""
-    if depth > MAX_DEPTH:
-        return True
-    for item in value.values() if type(value) is dict else value:
-        kind = type(item)
-        if (kind is list or kind is dict) and _too_deep(item, depth + 1):
-            return True
+_STRING: Final = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKET: Final = re.compile(rb"[\[\]{}]")
+
+
+def text_too_deep(raw: bytes) -> bool:
+    """INT-18: True when the JSON text nests arrays/objects deeper than MAX_DEPTH.
+
+    The limit is a property of the line's text, so a deep value that a later duplicate member
+    overwrites (INT-16) still counts.  A line with at most MAX_DEPTH brackets cannot be too
+    deep, which settles almost every line with two byte counts.
+    """
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for bracket in _BRACKET.findall(_STRING.sub(b"", raw)):
+        if bracket in b"[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        else:
+            depth -= 1
     return False
 
 
@@ -121,7 +135,7 @@ def _raw_hash(raw: bytes) -> str:
 def parse_record(raw: bytes) -> Record | Invalid:
     """Validate and normalize one non-blank line (its LF / CRLF terminator may be present).
 
-    Order: (1) well-formed JSON object (INT-15..INT-18: any failure gives memory_id ""),
+    Order: (1) a well-formed JSON object (INT-15..INT-18: any failure gives memory_id ""),
     (2) the record schema (INT-22: failures keep a string memory_id, INT-19), (3) normalize.
     """
     try:
@@ -133,6 +147,8 @@ def parse_record(raw: bytes) -> Record | Invalid:
         return Invalid(("", _raw_hash(raw)))
     if type(obj) is not dict:
         return Invalid(("", _raw_hash(raw)))  # S6-REC-01: "one JSON object"
+    if text_too_deep(raw):  # INT-18
+        return Invalid(("", _raw_hash(raw)))
     tags = obj.get("tags", _NO_TAGS)
     refs = obj.get("refs", _NO_REFS)
     norm_tags: list[str] | None = _NO_TAGS
@@ -143,18 +159,6 @@ def parse_record(raw: bytes) -> Record | Invalid:
         except TypeError:  # an element that is not a string
             norm_tags = None
     plain = _refs_plain(refs) if type(refs) is list else None
-    # (1) INT-18: the nesting limit.  A list of strings (valid tags) and plain refs are known
-    # to be shallow; every other container is measured.
-    for key, value in obj.items():
-        kind = type(value)
-        if kind is not list and kind is not dict:
-            continue
-        if (key == "tags" and norm_tags is not None and kind is list) or (
-            key == "refs" and plain is True
-        ):
-            continue
-        if _too_deep(value, 2):
-            return Invalid(("", _raw_hash(raw)))
     # (2) S6-REC-03 / S6-REC-05: memory_id and text are required strings (INT-22: non-empty
     # id); S6-REC-07 tags list[string]; S6-REC-09 refs list[dict]; S6-REC-04 ts_utc a string.
     # null is a wrong type, never "absent".

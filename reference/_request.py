@@ -48,6 +48,15 @@ def _fail(code: str, path: str, what: str, value: Any) -> InvalidRequestError:
     return InvalidRequestError(code, path, f"{path or '/'}: {what} (got {render_value(value)})")
 
 
+def _unicode(code: str, path: str, value: str) -> str:
+    """A request string must be valid Unicode (no lone surrogate), INT-42."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _fail(code, path, "must be valid Unicode (no lone surrogates)", value) from None
+    return value
+
+
 def _positive_int(code: str, path: str, value: Any) -> int:
     """INT-41: an integral JSON number in [1, 2**53-1]; bools and strings are never ints."""
     if type(value) is float and value.is_integer():
@@ -71,13 +80,14 @@ def _string_list(code: str, path: str, value: Any) -> tuple[str, ...]:
     for index, item in enumerate(value):
         if type(item) is not str:
             raise _fail(code, f"{path}/{index}", "must be a string", item)
+        _unicode(code, f"{path}/{index}", item)
     return tuple(value)
 
 
 def _non_empty_string(code: str, path: str, value: Any) -> str:
     if type(value) is not str or not value:
         raise _fail(code, path, "must be a non-empty string", value)
-    return value
+    return _unicode(code, path, value)
 
 
 Check = Callable[[str, str, Any], Any]
@@ -147,6 +157,7 @@ def _query(request: Mapping[str, Any]) -> str:
     query = request["query"]
     if type(query) is not str:
         raise _fail("invalid_query", "/query", "must be a string", query)
+    _unicode("invalid_query", "/query", query)
     if not normalize(query):
         raise _fail("invalid_query", "/query", "must not be empty after trimming", query)
     return query

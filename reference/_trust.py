@@ -16,6 +16,7 @@ import orjson
 
 from reference._errors import TrustSnapshotError, render_value
 from reference._paths import normalize_path
+from reference._records import text_too_deep
 
 __all__ = ["SNAPSHOT_FORMAT", "TrustFilter", "load_trust_filter"]
 
@@ -52,7 +53,7 @@ def _invalid(why: str) -> TrustSnapshotError:
 def _read_snapshot(path: str) -> Any:
     try:
         info = os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL byte
         raise TrustSnapshotError(
             "trust_snapshot_not_found", _PATH, f"{_PATH}: no such file {render_value(path)}"
         ) from None
@@ -66,9 +67,12 @@ def _read_snapshot(path: str) -> Any:
     except OSError as exc:
         raise _invalid(f"cannot be read ({exc.strerror})") from None
     try:
-        return orjson.loads(data)
+        document = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise _invalid(f"is not valid JSON ({exc.msg})") from None
+    if text_too_deep(data):  # the snapshot follows the record JSON rules, INT-15..INT-18
+        raise _invalid("nests deeper than 64 levels")
+    return document
 
 
 def load_trust_filter(snapshot_path: str | None, deny: tuple[str, ...]) -> TrustFilter:
@@ -98,11 +102,11 @@ def load_trust_filter(snapshot_path: str | None, deny: tuple[str, ...]) -> Trust
         record_hash = entry.get("record_hash")
         if type(classification) is not str:
             raise _invalid(f"entries[{index}].classification must be a string")
-        if memory_id is None and record_hash is None:
+        if "memory_id" not in entry and "record_hash" not in entry:
             raise _invalid(f"entries[{index}] must name a memory_id or a record_hash")
-        if (memory_id is not None and type(memory_id) is not str) or (
-            record_hash is not None and type(record_hash) is not str
-        ):
+        if ("memory_id" in entry and type(memory_id) is not str) or (
+            "record_hash" in entry and type(record_hash) is not str
+        ):  # null is a wrong type, not "absent" (INT-38)
             raise _invalid(f"entries[{index}] memory_id and record_hash must be strings")
         if classification not in denied:  # exact, case-sensitive (INT-39)
             continue
