@@ -1,0 +1,1 @@
+"""Generators of the vector corpus (``vectors/``); ``handbuild`` turns the hand-written sources."""

@@ -1,0 +1,99 @@
+"""Rendered registers: ``specs/interpretations.md`` and ``specs/clauses.md``.
+
+The TOML registers are the source; these pages are generated from them plus the corpus (which
+vectors pin each entry), so they never drift.  ``python -m conformance vectors coverage``
+writes them next to ``coverage.md`` and ``--check`` fails when a committed page is stale.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from conformance._coverage import Coverage
+
+__all__ = ["render_clauses_markdown", "render_interpretations_markdown"]
+
+_SHOWN = 12
+
+
+def _vector_list(ids: Sequence[str]) -> str:
+    if not ids:
+        return "**none**"
+    shown = ", ".join(f"`{vid}`" for vid in ids[:_SHOWN])
+    more = f" and {len(ids) - _SHOWN} more" if len(ids) > _SHOWN else ""
+    return f"{len(ids)}: {shown}{more}"
+
+
+def _paragraphs(text: str) -> str:
+    return " ".join(line.strip() for line in text.strip().splitlines())
+
+
+def render_interpretations_markdown(register: Path, coverage: Coverage) -> str:
+    """The interpretation register as a page: errata first, then every entry in full."""
+    document: Mapping[str, Any] = tomllib.loads(register.read_text("utf-8"))
+    pinned = {item.interpretation.id: item.vectors for item in coverage.interpretations}
+    entries: list[Mapping[str, Any]] = document["entry"]
+    lines = [
+        "# Interpretation register — SPEC-006 (phase6-v1)",
+        "",
+        "Generated from `specs/interpretations.toml` and the corpus by "
+        "`python -m conformance vectors coverage`; do not edit by hand.",
+        "",
+        "Each entry answers a place where SPEC-006 lets two honest implementations disagree: the "
+        "reading the kit pins, why, the alternatives, and the vectors that pin it. Entries marked "
+        "**erratum** are contradictions or gaps for the spec's owner. The numbers in *questions* "
+        "refer to `shared/spec-questions.md`.",
+        "",
+        "## Errata",
+        "",
+        "| ID | title |",
+        "|---|---|",
+    ]
+    lines += [f"| [{e['id']}](#{e['id'].lower()}) | {e['title']} |" for e in entries if e["erratum"]]
+    lines += ["", "## Entries", ""]
+    for entry in entries:
+        flag = " — **erratum**" if entry["erratum"] else ""
+        questions = ", ".join(f"Q{n}" for n in entry["questions"]) or "(found while building)"
+        lines += [
+            f"### {entry['id']}",
+            "",
+            f"**{entry['title']}**{flag} · questions: {questions}",
+            "",
+            f"*Question.* {_paragraphs(entry['question'])}",
+            "",
+            f"*Pinned reading.* {_paragraphs(entry['reading'])}",
+            "",
+            f"*Rationale.* {_paragraphs(entry['rationale'])}",
+            "",
+        ]
+        if entry["alternatives"]:
+            lines.append("*Alternatives.*")
+            lines += [f"- {alternative}" for alternative in entry["alternatives"]]
+            lines.append("")
+        lines += [f"*Pinned by vectors* ({_vector_list(pinned.get(entry['id'], ()))})", ""]
+    return "\n".join(lines)
+
+
+def render_clauses_markdown(coverage: Coverage) -> str:
+    """The clause register as a table with each clause's verification and vector count."""
+    lines = [
+        "# Clause register — SPEC-006 (phase6-v1)",
+        "",
+        "Generated from `specs/clauses.toml` and the corpus by "
+        "`python -m conformance vectors coverage`; do not edit by hand. Quotes are verbatim from "
+        "`specs/seeds/SPEC-006.txt` (line numbers given).",
+        "",
+        "| ID | line | kind | summary | verified by | vectors |",
+        "|---|---:|---|---|---|---:|",
+    ]
+    for item in coverage.clauses:
+        clause = item.clause
+        lines.append(
+            f"| `{clause.id}` | {clause.line} | {clause.kind} | {clause.summary} | "
+            f"{', '.join(clause.verified_by)} | {len(item.vectors)} |"
+        )
+    lines.append("")
+    return "\n".join(lines)
