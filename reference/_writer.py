@@ -34,27 +34,29 @@ line starts in the store).  No text, tags or refs (SPEC-006 LEDGER RECEIPT CONST
 the same metadata-only rule to reads).
 
 Concurrency.  Each append is, in order: open the store with O_WRONLY|O_APPEND|O_CREAT (never
-O_TRUNC), take fcntl.flock(LOCK_EX) on it, read what other writers appended since our last look
-(to keep memory_id unique and to resolve corrections), one os.write() of the whole line, fsync,
-then append the receipt to the ledger the same way (lock, one write, fsync) while still holding
-the store lock, then release.  O_APPEND alone makes each write() land at the current end of the
-file atomically on a local filesystem, so concurrent single-write appends never overwrite each
+O_TRUNC) and take fcntl.flock(LOCK_EX) on it; read what other writers appended since our last
+look (to keep memory_id unique and to resolve corrections); open and lock the ledger the same
+way; one os.write() of the whole record line, fsync; one os.write() of the receipt line, fsync;
+release both.  O_APPEND alone makes each write() land at the current end of the file
+atomically on a local filesystem, so concurrent single-write appends never overwrite each
 other.  The lock is still taken because (1) POSIX allows a short write (a signal, a full disk),
 and the rest of a line must follow it without another writer's bytes in between; (2) "check the
 id is unique / the corrected id exists, then append" must be atomic across processes; (3) the
 ledger then lists a store's receipts in the store's own line order.  Locks are always taken
 store first, then ledger, so writers cannot deadlock.  flock is advisory and unreliable on NFS:
-use local files.  The receipt is written after the record: a crash between the two leaves a
-record without receipt, never a receipt pointing at nothing.
+use local files.  Both files are checked (last byte is LF) before either is written, and the
+receipt is written after the record: a crash between the two writes leaves a record without
+receipt, never a receipt pointing at nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import errno
 import fcntl
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -325,30 +327,42 @@ def _scan_ids(rfd: int, index: _StoreIndex, size: int) -> None:
     index.offset = size
 
 
-def _append_line(path: str, data: bytes) -> int:
-    """Lock, check the tail, write, fsync; return the offset the line starts at (ledger)."""
+@contextlib.contextmanager
+def _locked_tail(path: str, name: str) -> Iterator[tuple[int, int]]:
+    """Open for appending (never O_TRUNC), take LOCK_EX, refuse a tail without LF.
+
+    Yields (fd, size); closing the fd on exit releases the lock.
+    """
     try:
         fd = os.open(path, _FLAGS_APPEND, _MODE)
     except OSError as exc:
-        raise _io_error(path, "open", exc) from exc
+        raise _io_error(name, "open", exc) from exc
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         size = os.fstat(fd).st_size
         if size:
             rfd = os.open(path, _FLAGS_READ)
             try:
-                _check_terminated(rfd, size, path)
+                _check_terminated(rfd, size, name)
             finally:
                 os.close(rfd)
+        yield fd, size
+    except OSError as exc:
+        raise _io_error(name, "append to", exc) from exc
+    finally:
+        os.close(fd)
+
+
+def _commit(fd: int, path: str, size: int, data: bytes, name: str) -> None:
+    """One write of the whole line at the end of the file, then fsync (and the directory's
+    fsync when the file was new)."""
+    try:
         _write_all(fd, data)
         os.fsync(fd)
         if not size:
             _fsync_dir(path)
-        return size
     except OSError as exc:
-        raise _io_error(path, "append to", exc) from exc
-    finally:
-        os.close(fd)  # closing releases the lock
+        raise _io_error(name, "append to", exc) from exc
 
 
 class StoreWriter:
@@ -387,7 +401,7 @@ class StoreWriter:
             tags=tags,
             refs=refs,
         )
-        return self.append_built(store, record)
+        return self._append(store, record)
 
     def correct(
         self,
@@ -413,32 +427,26 @@ class StoreWriter:
             refs=[first, *refs],
         )
 
-    def append_built(self, store: str, record: Mapping[str, Any]) -> MemoryReceipt:
-        """Append a record made by `build_record` (its id and corrections are checked here)."""
+    def _append(self, store: str, record: Mapping[str, Any]) -> MemoryReceipt:
+        """Append a record made by `build_record`; its id and corrections are checked here."""
         path = self._path(store)
+        ledger_path = self._path(self.ledger)
         line = record_line(record)
-        try:
-            fd = os.open(path, _FLAGS_APPEND, _MODE)
-        except OSError as exc:
-            raise _io_error(store, "open", exc) from exc
-        try:
-            # Steps 1-2: lock, then see everything other writers appended so far.
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        # Steps 1-2: lock the store, then read everything other writers appended so far.
+        with _locked_tail(path, store) as (fd, size):
             stat = os.fstat(fd)
-            size = stat.st_size
-            index = self._indexes.get(store)
             identity = (stat.st_dev, stat.st_ino)
+            index = self._indexes.get(store)
             if index is None or index.identity != identity or index.offset > size:
                 index = self._indexes[store] = _StoreIndex(identity)
             rfd = os.open(path, _FLAGS_READ)
             try:
-                _check_terminated(rfd, size, store)
                 _scan_ids(rfd, index, size)
             finally:
                 os.close(rfd)
             # Step 3: SPEC-005 INTEGRITY 1 "memory_id must be unique within its store" and
             # APPEND-ONLY "Corrections require a new memory record referencing the old
-            # memory_id" (the old one must exist).
+            # memory_id" (the old one must exist, earlier in the same store).
             memory_id = record["memory_id"]
             if memory_id in index.ids:
                 raise StoreWriteError(
@@ -451,13 +459,6 @@ class StoreWriter:
                         "refs",
                         f"cannot correct {target!r}: no such memory_id in {store!r}",
                     )
-            # Step 4: one write of the whole line at the end of the file, then fsync.
-            _write_all(fd, line)
-            os.fsync(fd)
-            if not size:
-                _fsync_dir(path)
-            index.ids.add(memory_id)
-            index.offset = size + len(line)
             receipt = MemoryReceipt(
                 memory_id=memory_id,
                 store_path=store,
@@ -467,13 +468,17 @@ class StoreWriter:
                 line_bytes=len(line),
                 offset=size,
             )
-            # Step 5: the receipt, still under the store lock (ledger order = store order).
-            _append_line(self._path(self.ledger), canonical_bytes(receipt.to_json()) + b"\n")
-            return receipt
-        except OSError as exc:
-            raise _io_error(store, "append to", exc) from exc
-        finally:
-            os.close(fd)  # closing releases the lock
+            # Step 4: lock the ledger too (always store first, then ledger: no deadlock) and
+            # refuse before writing anything if it cannot take a receipt.
+            with _locked_tail(ledger_path, self.ledger) as (ledger_fd, ledger_size):
+                # Step 5: the record: one write, fsync.
+                _commit(fd, path, size, line, store)
+                index.ids.add(memory_id)
+                index.offset = size + len(line)
+                # Step 6: its receipt, still under the store lock (ledger order = store order).
+                receipt_line = canonical_bytes(receipt.to_json()) + b"\n"
+                _commit(ledger_fd, ledger_path, ledger_size, receipt_line, self.ledger)
+        return receipt
 
 
 def append_record(

@@ -1,0 +1,389 @@
+"""One store line, judged twice: SPEC-005 record rules and the SPEC-006 reader's verdict.
+
+Written from the spec texts and the registers only; like every harness module it never imports
+`reference/` (the checker must judge the reference's writer as it judges a stranger's).  The
+store-level rules (duplicate ids, corrections, the final LF) live in `conformance.store`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import rfc8785
+
+from conformance._oracle import parse_ts
+from conformance._store_rules import BASE_FIELDS, SOURCES, STORE_TYPES
+
+__all__ = [
+    "MAX_DEPTH",
+    "Finding",
+    "Parsed",
+    "Verdict",
+    "classify_timestamp",
+    "is_blank",
+    "parse_line",
+    "record_findings",
+    "spec005_hash",
+    "spec006_verdict",
+]
+
+#: INT-18: "A line whose JSON nesting depth exceeds 64 is invalid"; the top-level object is 1.
+MAX_DEPTH: Final = 64
+_SAFE_INT: Final = 2**53 - 1
+
+VerdictName = Literal["valid", "invalid_record_schema", "skipped"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One violation on a line: code (conformance._store_rules.CODES), field, message."""
+
+    code: str
+    field: str | None
+    message: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a SPEC-006 reader does with the line, and the register rule that decides it."""
+
+    verdict: VerdictName
+    rule: str | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A line parsed under INT-15..INT-17; `failure` = (rule, detail) when it is not JSON."""
+
+    value: Any
+    depth: int
+    failure: tuple[str, str] | None
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    """An offending value as compact JSON, cut to `limit` characters (messages only)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# ------------------------------------------------------------------------------ the line
+
+
+def is_blank(line: bytes) -> bool:
+    """INT-14: empty or only 0x20 / 0x09 / 0x0D bytes (a SPEC-006 reader skips it silently)."""
+    return not line.strip(b" \t\r")
+
+
+class _Overflow(ValueError):
+    """INT-17: a number whose magnitude rounds to infinity."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")  # INT-15: NaN, Infinity
+
+
+def _parse_int(digits: str) -> int | float:
+    """INT-17: numbers are doubles; integers beyond 2**53-1 become the nearest double."""
+    number = int(digits)
+    if -_SAFE_INT <= number <= _SAFE_INT:
+        return number
+    try:
+        return float(number)
+    except OverflowError:
+        raise _Overflow(digits[:20]) from None
+
+
+def _parse_float(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):
+        raise _Overflow(text[:20])
+    return number
+
+
+def _walk(value: Any) -> tuple[int, str | None]:
+    """(nesting depth, path of the first string holding a lone surrogate or None)."""
+    deepest = 0
+    bad: str | None = None
+    stack: list[tuple[Any, int, str]] = [(value, 1, "")]
+    while stack:
+        node, depth, path = stack.pop()
+        if isinstance(node, str):
+            if bad is None:
+                try:
+                    node.encode("utf-8")
+                except UnicodeEncodeError:
+                    bad = path or "/"
+        elif isinstance(node, dict):
+            deepest = max(deepest, depth)
+            for key, item in node.items():
+                stack.append((key, depth + 1, path + "/" + key))
+                stack.append((item, depth + 1, path + "/" + key))
+        elif isinstance(node, list):
+            deepest = max(deepest, depth)
+            stack.extend((item, depth + 1, f"{path}/{i}") for i, item in enumerate(node))
+    return deepest, bad
+
+
+def parse_line(line: bytes) -> Parsed:
+    """Parse one line (LF removed, a CR may remain) under INT-15 (strict UTF-8, no BOM, one
+    RFC 8259 text, no NaN/Infinity, no lone surrogates), INT-16 (last duplicate name wins) and
+    INT-17 (doubles; overflow is an error).  Depth is measured, not judged (INT-18 is SPEC-006's
+    limit, not SPEC-005's)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return Parsed(None, 0, ("INT-15", f"not valid UTF-8 (byte {exc.start})"))
+    if text.startswith("\ufeff"):
+        return Parsed(None, 0, ("INT-15", "starts with a UTF-8 BOM (U+FEFF is not JSON)"))
+    try:
+        value = json.loads(
+            text,
+            object_pairs_hook=dict,  # INT-16: dict(pairs) keeps the last occurrence of a name
+            parse_constant=_reject_constant,
+            parse_int=_parse_int,
+            parse_float=_parse_float,
+        )
+    except _Overflow as exc:
+        return Parsed(None, 0, ("INT-17", f"number {exc} overflows a double"))
+    except RecursionError:
+        return Parsed(None, 0, ("INT-18", "nested beyond the parser's limit"))
+    except ValueError as exc:
+        return Parsed(None, 0, ("INT-15", f"not one JSON text: {str(exc)[:80]}"))
+    depth, surrogate = _walk(value)
+    if surrogate is not None:
+        return Parsed(None, depth, ("INT-15", f"lone surrogate escape at {surrogate}"))
+    return Parsed(value, depth, None)
+
+
+# ------------------------------------------------------------------------------ SPEC-006
+
+
+def spec006_verdict(parsed: Parsed) -> Verdict:
+    """S6-REC-10: "If a record fails schema validation, it MUST be ignored and counted as
+    dropped with reason: "invalid_record_schema"", with the failing rule (INT-15..INT-22)."""
+    if parsed.failure is not None:
+        return Verdict("invalid_record_schema", *parsed.failure)
+    if parsed.depth > MAX_DEPTH:
+        return Verdict("invalid_record_schema", "INT-18", f"nesting depth {parsed.depth} > 64")
+    obj = parsed.value
+    if not isinstance(obj, dict):
+        # S6-REC-01: "A JSONL line is one JSON object (UTF-8)."
+        return Verdict(
+            "invalid_record_schema", "INT-15", f"the value is {_json_kind(obj)}, not an object"
+        )
+    problems: list[str] = []
+    # INT-22: memory_id present, a string, not empty (S6-REC-03); null is a wrong type.
+    memory_id = obj.get("memory_id")
+    if "memory_id" not in obj:
+        problems.append("memory_id missing")
+    elif not isinstance(memory_id, str):
+        problems.append(f"memory_id is {_json_kind(memory_id)}, not a string")
+    elif not memory_id:
+        problems.append("memory_id is empty")
+    # S6-REC-05: "text: string (required"
+    if "text" not in obj:
+        problems.append("text missing")
+    elif not isinstance(obj["text"], str):
+        problems.append(f"text is {_json_kind(obj['text'])}, not a string")
+    # S6-REC-07: "tags: list[string] (optional)"
+    if "tags" in obj:
+        tags = obj["tags"]
+        if not isinstance(tags, list):
+            problems.append(f"tags is {_json_kind(tags)}, not an array")
+        else:
+            problems.extend(
+                f"tags[{i}] is {_json_kind(t)}, not a string"
+                for i, t in enumerate(tags)
+                if not isinstance(t, str)
+            )
+    # S6-REC-09: "if present MUST be list[dict]"; SPEC-005 string refs land here (INT-24).
+    if "refs" in obj:
+        refs = obj["refs"]
+        if not isinstance(refs, list):
+            problems.append(f"refs is {_json_kind(refs)}, not an array")
+        else:
+            problems.extend(
+                f"refs[{i}] is {_json_kind(r)}, not an object"
+                + (" (SPEC-005 string ref, INT-24)" if isinstance(r, str) else "")
+                for i, r in enumerate(refs)
+                if not isinstance(r, dict)
+            )
+    # S6-REC-04 / INT-20: a ts_utc that is not a string invalidates the record.
+    if "ts_utc" in obj and not isinstance(obj["ts_utc"], str):
+        problems.append(f"ts_utc is {_json_kind(obj['ts_utc'])}, not a string")
+    if problems:
+        return Verdict("invalid_record_schema", "INT-22", "; ".join(problems))
+    return Verdict("valid")
+
+
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+# ------------------------------------------------------------------------------ SPEC-005
+
+# A date-time with any (or no) offset: what a writer plausibly meant as a timestamp.  INT-20
+# (via conformance._oracle.parse_ts) decides validity; this only tells a non-UTC offset apart
+# from garbage.
+_LOOSE_TS: Final = re.compile(
+    r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})T(?P<time>[0-9]{2}:[0-9]{2}:[0-9]{2})"
+    r"(?:\.[0-9]{1,9})?(?P<offset>Z|[+-][0-9]{2}:?[0-9]{2}|[+-][0-9]{2})?"
+)
+
+
+def classify_timestamp(value: str) -> tuple[str, str] | None:
+    """None for a valid UTC timestamp (INT-20); else (code, reason): `non-utc-timestamp` for a
+    well-formed date-time whose offset is not Z / +00:00, `bad-timestamp` for anything else."""
+    if parse_ts(value) is not None:
+        return None
+    loose = _LOOSE_TS.fullmatch(value)
+    if loose is not None:
+        offset = loose["offset"]
+        as_utc = f"{loose['date']}T{loose['time']}Z"
+        if offset != "Z" and parse_ts(as_utc) is not None:
+            if offset is None:
+                return "non-utc-timestamp", "no UTC offset (a local time)"
+            if offset in ("+00", "+0000"):
+                return "bad-timestamp", f"offset {offset} is UTC, but INT-20 allows only Z, +00:00"
+            if offset in ("-00", "-0000", "-00:00"):
+                return "non-utc-timestamp", "offset -00:00 means 'UTC time, local offset unknown'"
+            return "non-utc-timestamp", f"offset {offset} is not UTC"
+    return "bad-timestamp", "not YYYY-MM-DDThh:mm:ss[.f]Z (INT-20)"
+
+
+def spec005_hash(obj: dict[str, Any]) -> str | None:
+    """INT-47: lowercase hex SHA-256 of the JCS (INT-01) bytes of the record minus `hash`."""
+    preimage = {key: value for key, value in obj.items() if key != "hash"}
+    try:
+        return hashlib.sha256(rfc8785.dumps(preimage)).hexdigest()
+    except (rfc8785.CanonicalizationError, TypeError, ValueError):  # pragma: no cover
+        return None  # parse_line already refused everything JCS cannot write
+
+
+def _field_findings(obj: dict[str, Any]) -> list[Finding]:
+    """S5-REC-02: every base field present with its JSON type; then each value's rule."""
+    found: list[Finding] = []
+    for name, kind, _clause in BASE_FIELDS:
+        if name not in obj:
+            found.append(Finding("missing-field", name, f"required field {name} is absent"))
+            continue
+        value = obj[name]
+        ok = isinstance(value, str) if kind == "string" else isinstance(value, list)
+        if not ok:
+            found.append(
+                Finding("wrong-type", name, f"{name} must be a {kind}, got {_show(value)}")
+            )
+    tags = obj.get("tags")
+    if isinstance(tags, list):
+        found.extend(
+            Finding("wrong-type", f"tags[{i}]", f"a tag must be a string, got {_show(t)}")
+            for i, t in enumerate(tags)
+            if not isinstance(t, str)
+        )
+    refs = obj.get("refs")
+    if isinstance(refs, list):
+        # S5-REC-09 says only "optional pointers (run_id, receipt_id, file path)": a string or
+        # an object is a pointer; numbers, booleans, null and arrays are not.
+        found.extend(
+            Finding("wrong-type", f"refs[{i}]", f"a ref must be a string or object, got {_show(r)}")
+            for i, r in enumerate(refs)
+            if not isinstance(r, str | dict)
+        )
+    if obj.get("memory_id") == "":
+        found.append(Finding("empty-memory-id", "memory_id", "memory_id is the empty string"))
+    kind_value = obj.get("type")
+    if isinstance(kind_value, str) and kind_value not in STORE_TYPES:
+        found.append(
+            Finding("bad-type-value", "type", f"type {_show(kind_value)} is not one of "
+                    "episodic, procedural, semantic")
+        )  # fmt: skip
+    source = obj.get("source")
+    if isinstance(source, str) and source not in SOURCES:
+        found.append(
+            Finding("bad-source", "source", f"source {_show(source)} is not user or system")
+        )
+    created = obj.get("created_at_utc")
+    if isinstance(created, str):
+        problem = classify_timestamp(created)
+        if problem is not None:
+            found.append(Finding(problem[0], "created_at_utc", f"{_show(created)}: {problem[1]}"))
+    return found
+
+
+def _hash_findings(obj: dict[str, Any]) -> list[Finding]:
+    """S5-INT-03 / INT-47: the stored hash equals the recomputed digest, byte for byte."""
+    stored = obj.get("hash")
+    if not isinstance(stored, str):
+        return []  # missing-field / wrong-type already say so
+    expected = spec005_hash(obj)
+    if expected is None or stored == expected:
+        return []
+    note = " (uppercase hex; INT-47 pins lowercase)" if stored.lower() == expected else ""
+    return [
+        Finding("hash-mismatch", "hash", f"hash {_show(stored, 20)} != {expected}{note}")
+    ]  # fmt: skip
+
+
+def _cross_findings(obj: dict[str, Any]) -> list[Finding]:
+    """INT-24: a record meant for both specs carries ts_utc equal to created_at_utc."""
+    if "ts_utc" not in obj:
+        return [Finding("ts-utc-missing", "ts_utc", "no ts_utc: SPEC-006 sees no timestamp")]
+    ts = obj["ts_utc"]
+    if not isinstance(ts, str):
+        return []  # spec006-invalid says so
+    parsed_ts = parse_ts(ts)
+    if parsed_ts is None:
+        return [Finding("ts-utc-invalid", "ts_utc", f"{_show(ts)} is not a UTC timestamp (INT-20)")]
+    created = obj.get("created_at_utc")
+    parsed_created = parse_ts(created) if isinstance(created, str) else None
+    if parsed_created is not None and parsed_created[:2] != parsed_ts[:2]:
+        return [
+            Finding(
+                "ts-utc-mismatch",
+                "ts_utc",
+                f"ts_utc {parsed_ts[2]} != created_at_utc {parsed_created[2]}",
+            )
+        ]
+    return []
+
+
+def record_findings(parsed: Parsed, store_type: str | None) -> list[Finding]:
+    """Every SPEC-005 and cross-spec finding for one non-blank line (store rules excluded).
+
+    `store_type` is the type the store's file name implies (S5-LOC-01), or None.
+    """
+    if parsed.failure is not None:
+        return [Finding("not-json", None, parsed.failure[1])]
+    obj = parsed.value
+    if not isinstance(obj, dict):
+        return [Finding("not-object", None, f"the line is {_json_kind(obj)}, not an object")]
+    found = _field_findings(obj)
+    kind_value = obj.get("type")
+    if store_type is not None and kind_value in STORE_TYPES and kind_value != store_type:
+        found.append(
+            Finding(
+                "type-store-mismatch", "type", f"a {kind_value} record in the {store_type} store"
+            )
+        )
+    found.extend(_hash_findings(obj))
+    found.extend(_cross_findings(obj))
+    return found
