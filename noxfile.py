@@ -55,6 +55,56 @@ def typecheck(session: nox.Session) -> None:
     session.run("mypy", *session.posargs)
 
 
+@nox.session
+def certify(session: nox.Session) -> None:
+    """Certify an implementation and write its compliance report (default: the bundled reference).
+
+    The README's main job. `nox -s certify -- --adapter "cmd:<command line>"` certifies any
+    implementation speaking phase6-adapter/1; every argument after `--` goes to
+    `python -m conformance certify` (e.g. `--select`, `--expected-failures`, `--report-dir`).
+    """
+    _install(session)
+    session.run("python", "-m", "conformance", "certify", *session.posargs)
+
+
+@nox.session(default=False)
+def smoke(session: nox.Session) -> None:
+    """Check an adapter quickly: handshake and a few vectors; says "adapter broken" if none work.
+
+    `nox -s smoke -- --adapter "cmd:<command line>"`; defaults to the bundled reference.
+    """
+    _install(session)
+    session.run("python", "-m", "conformance", "smoke", *session.posargs)
+
+
+@nox.session
+def vectors_check(session: nox.Session) -> None:
+    """Check the corpus: schema, unique IDs, register IDs, and the committed coverage table.
+
+    Fails when a clause lacks coverage, an interpretation has no vector, or specs/coverage.md
+    is stale (regenerate it with `python -m conformance vectors coverage`).
+    """
+    _install(session)
+    session.run("python", "-m", "conformance", "vectors", "check", *session.posargs)
+    session.run("python", "-m", "conformance", "vectors", "coverage", "--check")
+
+
+MEMORY = ROOT / "adam_os_data" / "memory"
+
+
+@nox.session
+def store_check(session: nox.Session) -> None:
+    """Check the sample SPEC-005 stores (adam_os_data/memory/*.jsonl, minus the ledger).
+
+    Reports every SPEC-005 violation and each line's SPEC-006 verdict; exits non-zero on any.
+    Arguments after `--` go to `python -m conformance.store check` (e.g. `--json`, `--all`,
+    `--ignore CODE`, or more store paths).
+    """
+    _install(session)
+    stores = sorted(str(p) for p in MEMORY.glob("*.jsonl") if p.name != "ledger.jsonl")
+    session.run("python", "-m", "conformance.store", "check", *stores, *session.posargs)
+
+
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Benchmark the reference on a synthetic 1,000,000-record store (not a timed test).

@@ -1,0 +1,277 @@
+"""``certify``: the whole certification of one implementation, as a :class:`Certification`.
+
+Steps: load the corpus; select vectors; parse the expected-failures file; start the adapter
+(a failed handshake = *adapter broken*, every vector errored, nothing else run); run the
+vectors (:mod:`conformance._runner`); apply expected failures; run the report sections
+(:mod:`conformance._sections`); compute the verdict. Writing the report is separate
+(:func:`conformance._report.write_report`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from conformance._adapters import DEFAULT_TIMEOUT, open_adapter, reference_adapter_spec
+from conformance._errors import HandshakeError
+from conformance._progress import NullProgress, Progress
+from conformance._results import (
+    ErrorDetail,
+    ErrorKind,
+    Outcome,
+    Totals,
+    VectorResult,
+    Verdict,
+    compute_verdict,
+)
+from conformance._runner import RunConfig, finalize, reproduce_command, run_vectors
+from conformance._sections import SECTION_PROVIDERS, Section, SectionContext, run_section
+from conformance._select import (
+    ExpectedFailureEntry,
+    ExpectedFailures,
+    load_expected_failures,
+    select_vectors,
+)
+from conformance._vectors import Corpus, Vector, load_corpus
+
+__all__ = ["Certification", "certify", "slugify", "spec_name", "utc_now"]
+
+
+def utc_now() -> str:
+    """The current UTC time as RFC 3339 with milliseconds (the harness may read the clock)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def slugify(text: str) -> str:
+    """A file-name-safe slug (``reports/<slug>/``)."""
+    slug = re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-.")
+    return slug[:80] or "implementation"
+
+
+_LAUNCHERS = re.compile(
+    r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|java|ruby|perl|sh|bash|env)$"
+)
+
+
+def spec_name(spec: str) -> str:
+    """A short name for an adapter whose handshake failed: the program or script it runs.
+
+    ``cmd:python -m reference serve`` -> ``reference``; ``cmd:node impl.js`` -> ``impl``;
+    ``python:pkg.mod:fn`` -> ``pkg``.
+    """
+    if spec.startswith("python:"):
+        return spec.removeprefix("python:").split(":")[0].split(".")[0] or "implementation"
+    try:
+        words = shlex.split(spec.removeprefix("cmd:"))
+    except ValueError:
+        words = spec.removeprefix("cmd:").split()
+    for index, word in enumerate(words):
+        base = os.path.basename(word)
+        if word.startswith("-"):
+            if word == "-m" and index + 1 < len(words):
+                return slugify(words[index + 1].split(".")[0])
+            continue
+        if "=" in word or (_LAUNCHERS.match(base) and index + 1 < len(words)):
+            continue
+        return slugify(os.path.splitext(base)[0])
+    return "implementation"
+
+
+@dataclass(frozen=True)
+class Certification:
+    """Everything a report says about one certification run."""
+
+    adapter: Mapping[str, Any]
+    corpus_digest: str
+    corpus_vectors: int
+    corpus_root: str
+    selection: tuple[str, ...]
+    config: RunConfig
+    results: tuple[VectorResult, ...]
+    started: str
+    finished: str
+    duration_s: float
+    expected_failures_file: str | None = None
+    expected_failure_entries: int = 0
+    stale_expected_failures: tuple[ExpectedFailureEntry, ...] = ()
+    sections: Mapping[str, Section] = field(default_factory=dict)
+    broken_reason: str | None = None
+    interrupted: bool = False
+    workers: int = 1
+    requests: int = 0
+    restarts: int = 0
+
+    @property
+    def totals(self) -> Totals:
+        """Counts per outcome."""
+        return Totals.of(self.results)
+
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict (see :func:`conformance._results.compute_verdict`)."""
+        return compute_verdict(
+            self.results,
+            broken_reason=self.broken_reason,
+            section_failures=self.failing_sections,
+            interrupted=self.interrupted,
+        )
+
+    @property
+    def failing_sections(self) -> tuple[str, ...]:
+        """Sections that affect the verdict and did not pass."""
+        return tuple(
+            name
+            for name, section in self.sections.items()
+            if section.affects_verdict and section.status in ("failed", "errored")
+        )
+
+    @property
+    def implementation_name(self) -> str:
+        """The implementation's name from the handshake, else a slug of the adapter spec."""
+        implementation = self.adapter.get("implementation") or {}
+        return str(implementation.get("name") or spec_name(str(self.adapter.get("spec", ""))))
+
+    @property
+    def clean(self) -> bool:
+        """Every non-pass is a listed expected failure and nothing listed passed (protobuf)."""
+        if self.broken_reason is not None or self.interrupted or self.failing_sections:
+            return False
+        return all(
+            r.outcome in (Outcome.PASSED, Outcome.EXPECTED_FAILURE) and not r.unexpected_pass
+            for r in self.results
+        )
+
+
+def _broken_results(
+    vectors: Sequence[Vector], error: HandshakeError, adapter_spec: str
+) -> tuple[VectorResult, ...]:
+    detail = ErrorDetail(
+        kind=ErrorKind(error.kind),
+        message=f"adapter broken: {error.message}",
+        stderr_tail=error.stderr_tail[-4000:],
+        exit_status=error.exit_status,
+        detail=error.detail[-4000:],
+    )
+    return tuple(
+        VectorResult(
+            id=v.id,
+            area=v.area,
+            level=v.level,
+            clauses=v.clauses,
+            interpretations=v.interpretations,
+            file=v.file,
+            outcome=Outcome.ERRORED,
+            error=detail,
+            reproduce=reproduce_command(adapter_spec, v.id),
+        )
+        for v in vectors
+    )
+
+
+def certify(
+    adapter: str | None = None,
+    *,
+    corpus: Corpus | None = None,
+    vectors_dir: Path | str | None = None,
+    select: Sequence[str] = (),
+    expected_failures: ExpectedFailures | Path | str | None = None,
+    jobs: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    repeat: int = 2,
+    fresh_every: int = 20,
+    validate_protocol: bool = False,
+    sections: Mapping[str, str] | None = None,
+    section_options: Mapping[str, str] | None = None,
+    report_dir: Path | None = None,
+    progress: Progress | None = None,
+    temp_dir: str | None = None,
+) -> Certification:
+    """Certify the implementation behind ``adapter`` (default: the bundled reference).
+
+    ``sections`` maps section names to ``module:callable`` providers (default
+    :data:`~conformance._sections.SECTION_PROVIDERS`; pass ``{}`` for none).
+    Raises :class:`~conformance._errors.HarnessError` subclasses only for harness problems
+    (corpus, usage); an implementation's misbehaviour is always a result.
+    """
+    progress = progress or NullProgress()
+    spec = adapter or reference_adapter_spec()
+    corpus = corpus if corpus is not None else load_corpus(vectors_dir)
+    chosen = select_vectors(corpus.vectors, select)
+    if isinstance(expected_failures, Path | str):
+        expected_failures = load_expected_failures(expected_failures)
+    config = RunConfig(
+        adapter=spec,
+        timeout=timeout,
+        jobs=max(1, jobs if jobs is not None else (os.cpu_count() or 1)),
+        repeat=max(1, repeat),
+        fresh_every=max(0, fresh_every),
+        validate_protocol=validate_protocol,
+        temp_dir=temp_dir,
+    )
+    started, clock = utc_now(), datetime.now(UTC)
+    runner_adapter = open_adapter(spec, timeout=timeout, validate=validate_protocol)
+    broken: HandshakeError | None = None
+    try:
+        handshake = runner_adapter.start()
+        progress.note(
+            f"adapter: {handshake.name} {handshake.version} ({handshake.language}) via {spec}"
+        )
+    except HandshakeError as exc:
+        broken = exc
+        progress.note(f"adapter broken: {exc.message}")
+    metadata = runner_adapter.metadata()
+    if broken is not None:
+        runner_adapter.close()
+        raw: tuple[VectorResult, ...] = _broken_results(chosen, broken, spec)
+        interrupted, requests, restarts, workers = False, 0, 0, 0
+    else:
+        output = run_vectors(chosen, config, adapter=runner_adapter, progress=progress)
+        raw, interrupted = output.results, output.interrupted
+        requests, restarts, workers = output.requests, output.restarts, output.workers
+        runner_adapter.close()
+    results = tuple(finalize(r, expected_failures, spec) for r in raw)
+    done: dict[str, Section] = {}
+    if broken is None and not interrupted:
+        providers = SECTION_PROVIDERS if sections is None else sections
+        context = SectionContext(
+            adapter_spec=spec,
+            corpus=corpus,
+            results=results,
+            report_dir=report_dir,
+            jobs=config.jobs,
+            timeout=timeout,
+            options=dict(section_options or {}),
+        )
+        for name, target in providers.items():
+            progress.note(f"section {name}: {target}")
+            done[name] = run_section(name, target, context)
+    finished = utc_now()
+    return Certification(
+        adapter=metadata,
+        corpus_digest=corpus.digest,
+        corpus_vectors=len(corpus),
+        corpus_root=str(corpus.root),
+        selection=tuple(select),
+        config=config,
+        results=results,
+        started=started,
+        finished=finished,
+        duration_s=(datetime.now(UTC) - clock).total_seconds(),
+        expected_failures_file=expected_failures.path if expected_failures else None,
+        expected_failure_entries=len(expected_failures.entries) if expected_failures else 0,
+        stale_expected_failures=(
+            expected_failures.stale(v.id for v in corpus.vectors) if expected_failures else ()
+        ),
+        sections=done,
+        broken_reason=broken.message if broken else None,
+        interrupted=interrupted,
+        workers=workers,
+        requests=requests,
+        restarts=restarts,
+    )

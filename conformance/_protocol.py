@@ -1,0 +1,188 @@
+"""The adapter protocol ``phase6-adapter/1`` (specs/protocol.md): messages and their checks.
+
+Newline-delimited JSON over the implementation's stdin/stdout. The harness always checks the
+shape of every reply by hand (fast: exact members, types, the echoed ``seq``); with
+``validate=True`` it also validates every message in both directions against
+``specs/schemas/protocol/*.schema.json`` (Bowtie's ``-V``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance._errors import HandshakeError, ProtocolError
+from conformance._kit import dumps, loads
+from conformance._schemas import PROTOCOL_SCHEMAS, schema_errors
+
+__all__ = [
+    "CAPABILITY",
+    "CONTRACT",
+    "PROTOCOL",
+    "Handshake",
+    "RunReply",
+    "check_run_reply",
+    "check_start_reply",
+    "check_stop_reply",
+    "parse_line",
+    "run_message",
+    "start_message",
+    "stop_message",
+    "validate_message",
+]
+
+PROTOCOL = "phase6-adapter/1"
+CONTRACT = "phase6-v1"
+CAPABILITY = "memory.read"
+_MAX_SHOWN = 200
+
+
+def _shown(line: bytes | str) -> str:
+    text = repr(line[:_MAX_SHOWN])
+    return text + ("..." if len(line) > _MAX_SHOWN else "")
+
+
+@dataclass(frozen=True)
+class Handshake:
+    """What the implementation said about itself in its ``start`` reply."""
+
+    protocol: str
+    implementation: Mapping[str, Any]
+    capabilities: tuple[str, ...] = field(default=(CAPABILITY,))
+
+    @property
+    def name(self) -> str:
+        """The implementation's name."""
+        return str(self.implementation.get("name", "unknown"))
+
+    @property
+    def version(self) -> str:
+        """The implementation's version."""
+        return str(self.implementation.get("version", "unknown"))
+
+    @property
+    def language(self) -> str:
+        """The implementation's language."""
+        return str(self.implementation.get("language", "unknown"))
+
+
+@dataclass(frozen=True)
+class RunReply:
+    """A ``run`` reply: either ``result`` (the INT-44 envelope) or ``internal_error``."""
+
+    seq: int
+    result: Any = None
+    internal_error: Mapping[str, Any] | None = None
+
+
+def start_message() -> bytes:
+    """The handshake line."""
+    return b'{"cmd":"start","protocol":"' + PROTOCOL.encode() + b'"}\n'
+
+
+def run_message(seq: int, root: str, request_json: bytes) -> bytes:
+    """A ``run`` line; ``request_json`` is the request already serialized (no re-encoding)."""
+    return b'{"cmd":"run","seq":%d,"root":%s,"request":%s}\n' % (seq, dumps(root), request_json)
+
+
+def stop_message() -> bytes:
+    """The shutdown line."""
+    return b'{"cmd":"stop"}\n'
+
+
+def validate_message(
+    kind: str, message: Any, *, error: type[ProtocolError | HandshakeError] = ProtocolError
+) -> None:
+    """Validate ``message`` against the protocol schema for ``kind`` (e.g. ``"run-reply"``)."""
+    problems = schema_errors(PROTOCOL_SCHEMAS[kind], message, limit=1)
+    if problems:
+        pointer, text = problems[0]
+        raise error(f"{kind} message breaks its schema at {pointer or '/'!r}: {text}")
+
+
+def parse_line(line: bytes, *, what: str) -> dict[str, Any]:
+    """One reply line as a JSON object, or :class:`ProtocolError` (garbage, not an object)."""
+    stripped = line.rstrip(b"\r\n")
+    try:
+        message = loads(stripped)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ProtocolError(
+            f"{what} is not JSON (did something print to stdout?): {_shown(stripped)}",
+            detail=str(exc),
+        ) from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"{what} is not a JSON object: {_shown(stripped)}")
+    return message
+
+
+def check_start_reply(message: dict[str, Any], *, validate: bool = False) -> Handshake:
+    """Accept a ``start`` reply or raise :class:`HandshakeError` saying what is wrong."""
+    if message.get("ok") is False:
+        raise HandshakeError(f"implementation refused the handshake: {message.get('error')!r}")
+    if message.get("ok") is not True:
+        raise HandshakeError(f'start reply needs "ok": true, got {_shown(dumps(message))}')
+    protocol = message.get("protocol")
+    if protocol != PROTOCOL:
+        raise HandshakeError(
+            f"implementation speaks protocol {protocol!r}, harness offered {PROTOCOL!r}"
+        )
+    implementation = message.get("implementation")
+    if not isinstance(implementation, dict):
+        raise HandshakeError('start reply has no "implementation" object')
+    for key in ("name", "version", "language"):
+        if not isinstance(implementation.get(key), str) or not implementation[key]:
+            raise HandshakeError(f"implementation.{key} must be a non-empty string")
+    if implementation.get("contract") != CONTRACT:
+        raise HandshakeError(
+            f"implementation.contract is {implementation.get('contract')!r}, expected {CONTRACT!r}"
+        )
+    capabilities = message.get("capabilities")
+    if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
+        raise HandshakeError('start reply needs "capabilities": a list of strings')
+    if CAPABILITY not in capabilities:
+        raise HandshakeError(f"capabilities {capabilities!r} lack {CAPABILITY!r}")
+    extra = set(message) - {"ok", "protocol", "implementation", "capabilities"}
+    if extra:
+        raise HandshakeError(f"start reply has unexpected members {sorted(extra)!r}")
+    if validate:
+        validate_message("start-reply", message, error=HandshakeError)
+    return Handshake(protocol, implementation, tuple(capabilities))
+
+
+def check_run_reply(message: dict[str, Any], seq: int, *, validate: bool = False) -> RunReply:
+    """Accept a ``run`` reply for request ``seq`` or raise :class:`ProtocolError`."""
+    got = message.get("seq")
+    if not isinstance(got, int) or isinstance(got, bool):
+        raise ProtocolError(
+            f'reply has no integer "seq" (expected {seq}): {_shown(dumps(message))}'
+        )
+    if got != seq:
+        raise ProtocolError(f"reply seq {got} does not echo request seq {seq}")
+    keys = set(message)
+    if keys == {"seq", "result"}:
+        if not isinstance(message["result"], dict):
+            raise ProtocolError('reply "result" is not a JSON object')
+        reply = RunReply(seq, result=message["result"])
+    elif keys == {"seq", "internal_error"}:
+        internal = message["internal_error"]
+        if not isinstance(internal, dict) or not isinstance(internal.get("message"), str):
+            raise ProtocolError('reply "internal_error" needs a string "message"')
+        if set(internal) - {"message", "traceback"}:
+            raise ProtocolError(f"internal_error has unexpected members {sorted(set(internal))!r}")
+        reply = RunReply(seq, internal_error=internal)
+    else:
+        raise ProtocolError(
+            f"reply members {sorted(keys)!r}: expected seq + result or seq + internal_error"
+        )
+    if validate:
+        validate_message("run-reply", message)
+    return reply
+
+
+def check_stop_reply(message: dict[str, Any], *, validate: bool = False) -> None:
+    """Accept a ``stop`` reply (``{"ok": true}``) or raise :class:`ProtocolError`."""
+    if message != {"ok": True}:
+        raise ProtocolError(f'stop reply should be {{"ok": true}}, got {_shown(dumps(message))}')
+    if validate:
+        validate_message("stop-reply", message)

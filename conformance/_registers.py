@@ -1,0 +1,98 @@
+"""The clause register (``specs/clauses.toml``, ``phase6-clauses/1``) and the interpretation
+register (``specs/interpretations.toml``, ``phase6-interpretations/1``), read-only views."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance._errors import RegisterError
+from conformance._kit import specs_dir
+
+__all__ = ["Clause", "Interpretation", "load_clauses", "load_interpretations"]
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One normative sentence of SPEC-006 with its stable ID."""
+
+    id: str
+    section: str
+    line: int
+    kind: str
+    quote: str
+    summary: str
+    verified_by: tuple[str, ...]
+
+    @property
+    def by_vectors(self) -> bool:
+        """Whether the register says vectors verify this clause."""
+        return "vectors" in self.verified_by
+
+    @property
+    def by_other(self) -> tuple[str, ...]:
+        """The properties and probes the register names for this clause."""
+        return tuple(v for v in self.verified_by if v.startswith(("property:", "probe:")))
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """One entry of the interpretation register."""
+
+    id: str
+    title: str
+    erratum: bool
+
+
+def _read(path: Path, expected_format: str) -> dict[str, Any]:
+    try:
+        document = tomllib.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise RegisterError(f"cannot read register: {exc}", path=str(path)) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise RegisterError(f"not valid TOML: {exc}", path=str(path)) from exc
+    if document.get("format") != expected_format:
+        raise RegisterError(
+            f"format is {document.get('format')!r}, expected {expected_format!r}", path=str(path)
+        )
+    return document
+
+
+def load_clauses(path: Path | str | None = None) -> tuple[Clause, ...]:
+    """Every clause of the register, in register order."""
+    path = Path(path) if path is not None else specs_dir() / "clauses.toml"
+    document = _read(path, "phase6-clauses/1")
+    clauses = []
+    for index, raw in enumerate(document.get("clause", [])):
+        try:
+            clauses.append(
+                Clause(
+                    id=raw["id"],
+                    section=raw.get("section", ""),
+                    line=int(raw.get("line", 0)),
+                    kind=raw.get("kind", ""),
+                    quote=raw.get("quote", ""),
+                    summary=raw.get("summary", ""),
+                    verified_by=tuple(raw.get("verified_by", ())),
+                )
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RegisterError(
+                f"clause #{index + 1} is malformed: {exc!r}", path=str(path)
+            ) from exc
+    return tuple(clauses)
+
+
+def load_interpretations(path: Path | str | None = None) -> tuple[Interpretation, ...]:
+    """Every entry of the interpretation register, in register order."""
+    path = Path(path) if path is not None else specs_dir() / "interpretations.toml"
+    document = _read(path, "phase6-interpretations/1")
+    try:
+        return tuple(
+            Interpretation(raw["id"], raw.get("title", ""), bool(raw.get("erratum", False)))
+            for raw in document.get("entry", [])
+        )
+    except (KeyError, TypeError) as exc:
+        raise RegisterError(f"malformed entry: {exc!r}", path=str(path)) from exc

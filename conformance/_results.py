@@ -1,0 +1,351 @@
+"""Results of a certification: per-vector outcomes, failure details, totals and the verdict.
+
+Outcomes (Bowtie's, plus protobuf's expected failures): ``passed``, ``failed`` (the
+implementation answered, wrongly), ``errored`` (it crashed, hung, broke the protocol or raised),
+``skipped`` (not run; never counts as a pass) and ``expected-failure`` (failed or errored and
+listed in the expected-failures file). A listed vector that passes keeps ``passed`` and is
+flagged ``unexpected_pass``: the list is stale and the run is not compliant.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "FAILURE_CLAUSES",
+    "ErrorDetail",
+    "ErrorKind",
+    "Failure",
+    "FailureKind",
+    "Outcome",
+    "Totals",
+    "VectorResult",
+    "Verdict",
+    "VerdictValue",
+    "compute_verdict",
+]
+
+
+class Outcome(StrEnum):
+    """The outcome of one vector."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    ERRORED = "errored"
+    SKIPPED = "skipped"
+    EXPECTED_FAILURE = "expected-failure"
+
+
+class FailureKind(StrEnum):
+    """Why a vector failed."""
+
+    MISMATCH = "mismatch"  # the result differs from `expect`
+    DETERMINISM = "determinism"  # two runs (same or fresh process) differ
+    STORE_MUTATED = "store-mutated"  # a file under the vector root changed
+
+
+class ErrorKind(StrEnum):
+    """Why a vector errored (kinds of :class:`~conformance._errors.AdapterError`)."""
+
+    SPAWN = "spawn"
+    HANDSHAKE = "handshake"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    PROTOCOL = "protocol"
+    INTERNAL = "internal-error"
+
+
+#: Clauses a failure kind violates whatever the vector is about (IDs from specs/clauses.toml).
+#: S6-ACC-01: "Re-running with the same input and store bytes yields a byte-identical
+#: ContextPackage"; S6-OUT-24/25: record_hash / package_hash "MUST be stable across runs";
+#: S6-ERR-07: "The same invalid inputs MUST produce the same error type and message";
+#: S6-SEC-01 / S6-SEC-03 / S6-ACC-04: "No store mutation occurs".
+FAILURE_CLAUSES: Mapping[FailureKind, Mapping[str, tuple[str, ...]]] = {
+    FailureKind.DETERMINISM: {
+        "package": ("S6-ACC-01", "S6-OUT-24", "S6-OUT-25"),
+        "error": ("S6-ACC-01", "S6-ERR-07"),
+    },
+    FailureKind.STORE_MUTATED: {
+        "package": ("S6-SEC-01", "S6-SEC-03", "S6-ACC-04"),
+        "error": ("S6-SEC-01", "S6-SEC-03", "S6-ACC-04"),
+    },
+}
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One reason a vector failed: where the first difference is and what was on each side.
+
+    ``expected`` / ``actual`` are short JSON texts of the values at ``path``; ``diff`` a capped
+    unified diff of the whole results (mismatch) or of the two runs (determinism).
+    """
+
+    kind: FailureKind
+    message: str
+    clauses: tuple[str, ...]
+    path: str | None = None
+    expected: str | None = None
+    actual: str | None = None
+    diff: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The report form."""
+        return {
+            "kind": self.kind.value,
+            "message": self.message,
+            "clauses": list(self.clauses),
+            "path": self.path,
+            "expected": self.expected,
+            "actual": self.actual,
+            "diff": self.diff,
+        }
+
+
+@dataclass(frozen=True)
+class ErrorDetail:
+    """Context for an errored vector: what happened, the stderr tail, the exit status."""
+
+    kind: ErrorKind
+    message: str
+    stderr_tail: str = ""
+    exit_status: int | None = None
+    detail: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The report form."""
+        return {
+            "kind": self.kind.value,
+            "message": self.message,
+            "stderr_tail": self.stderr_tail,
+            "exit_status": self.exit_status,
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class VectorResult:
+    """The outcome of one vector, with the vector's metadata so a report stands alone."""
+
+    id: str
+    area: str
+    level: str
+    clauses: tuple[str, ...]
+    interpretations: tuple[str, ...]
+    file: str
+    outcome: Outcome
+    failures: tuple[Failure, ...] = ()
+    error: ErrorDetail | None = None
+    duration_s: float = 0.0
+    runs: int = 0
+    expected_failure_reason: str | None = None
+    unexpected_pass: bool = False
+    skip_reason: str | None = None
+    reproduce: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Passed and not a surprise."""
+        return self.outcome is Outcome.PASSED and not self.unexpected_pass
+
+    def to_json(self) -> dict[str, Any]:
+        """The report form (``specs/schemas/report.schema.json#/$defs/result``)."""
+        return {
+            "id": self.id,
+            "area": self.area,
+            "level": self.level,
+            "clauses": list(self.clauses),
+            "interpretations": list(self.interpretations),
+            "file": self.file,
+            "outcome": self.outcome.value,
+            "failures": [f.to_json() for f in self.failures],
+            "error": self.error.to_json() if self.error else None,
+            "duration_ms": round(self.duration_s * 1000, 3),
+            "runs": self.runs,
+            "expected_failure_reason": self.expected_failure_reason,
+            "unexpected_pass": self.unexpected_pass,
+            "skip_reason": self.skip_reason,
+            "reproduce": self.reproduce,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> VectorResult:
+        """Rebuild from the report form."""
+        error = data.get("error")
+        return cls(
+            id=data["id"],
+            area=data["area"],
+            level=data["level"],
+            clauses=tuple(data["clauses"]),
+            interpretations=tuple(data["interpretations"]),
+            file=data.get("file", ""),
+            outcome=Outcome(data["outcome"]),
+            failures=tuple(
+                Failure(
+                    kind=FailureKind(f["kind"]),
+                    message=f["message"],
+                    clauses=tuple(f["clauses"]),
+                    path=f.get("path"),
+                    expected=f.get("expected"),
+                    actual=f.get("actual"),
+                    diff=f.get("diff"),
+                )
+                for f in data.get("failures", ())
+            ),
+            error=ErrorDetail(
+                kind=ErrorKind(error["kind"]),
+                message=error["message"],
+                stderr_tail=error.get("stderr_tail", ""),
+                exit_status=error.get("exit_status"),
+                detail=error.get("detail", ""),
+            )
+            if error
+            else None,
+            duration_s=data.get("duration_ms", 0.0) / 1000,
+            runs=data.get("runs", 0),
+            expected_failure_reason=data.get("expected_failure_reason"),
+            unexpected_pass=data.get("unexpected_pass", False),
+            skip_reason=data.get("skip_reason"),
+            reproduce=data.get("reproduce"),
+        )
+
+
+@dataclass(frozen=True)
+class Totals:
+    """Counts per outcome, plus unexpected passes."""
+
+    total: int = 0
+    passed: int = 0
+    failed: int = 0
+    errored: int = 0
+    skipped: int = 0
+    expected_failure: int = 0
+    unexpected_pass: int = 0
+
+    @classmethod
+    def of(cls, results: Iterable[VectorResult]) -> Totals:
+        """Count ``results``."""
+        counts: Counter[str] = Counter()
+        unexpected = 0
+        total = 0
+        for result in results:
+            total += 1
+            counts[result.outcome.value] += 1
+            unexpected += result.unexpected_pass
+        return cls(
+            total=total,
+            passed=counts["passed"],
+            failed=counts["failed"],
+            errored=counts["errored"],
+            skipped=counts["skipped"],
+            expected_failure=counts["expected-failure"],
+            unexpected_pass=unexpected,
+        )
+
+    @property
+    def compliance(self) -> float:
+        """Passed / total (Bowtie: a skip or an expected failure is never a pass)."""
+        return self.passed / self.total if self.total else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The report form."""
+        return {
+            "total": self.total,
+            "passed": self.passed,
+            "failed": self.failed,
+            "errored": self.errored,
+            "skipped": self.skipped,
+            "expected-failure": self.expected_failure,
+            "unexpected_pass": self.unexpected_pass,
+            "compliance": round(self.compliance, 6),
+        }
+
+
+class VerdictValue(StrEnum):
+    """The verdict of a certification run."""
+
+    COMPLIANT = "compliant"
+    COMPLIANT_REQUIRED_ONLY = "compliant-required-only"
+    NON_COMPLIANT = "non-compliant"
+    ADAPTER_BROKEN = "adapter-broken"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict, a sentence saying it, and what it rests on."""
+
+    value: VerdictValue
+    text: str
+    differs_on: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The report form."""
+        return {
+            "value": self.value.value,
+            "text": self.text,
+            "differs_on": list(self.differs_on),
+            "reasons": list(self.reasons),
+        }
+
+
+def compute_verdict(
+    results: Iterable[VectorResult],
+    *,
+    broken_reason: str | None = None,
+    section_failures: Iterable[str] = (),
+    interrupted: bool = False,
+) -> Verdict:
+    """The verdict over ``results`` (and the sections that affect it).
+
+    - ``adapter-broken``: the handshake failed (``broken_reason``) or every vector errored;
+    - ``compliant``: every required and pinned vector passed, no unexpected pass, no failing
+      verdict-relevant section;
+    - ``compliant-required-only``: only pinned vectors fail: "compliant on required, differs on
+      pinned interpretations INT-x, INT-y";
+    - ``non-compliant``: anything else.
+    """
+    results = list(results)
+    if broken_reason is not None:
+        return Verdict(VerdictValue.ADAPTER_BROKEN, f"adapter broken: {broken_reason}")
+    totals = Totals.of(results)
+    if totals.total and totals.errored == totals.total:
+        first = next((r.error for r in results if r.error), None)
+        why = first.message if first else "every vector errored"
+        return Verdict(
+            VerdictValue.ADAPTER_BROKEN, f"adapter broken: every vector errored (first: {why})"
+        )
+    reasons: list[str] = ["the run was interrupted"] if interrupted else []
+    required_bad = [r for r in results if r.level == "required" and not r.ok]
+    pinned_bad = [r for r in results if r.level != "required" and not r.ok]
+    if required_bad:
+        reasons.append(f"{len(required_bad)} required vector(s) did not pass")
+    unexpected = [r.id for r in results if r.unexpected_pass]
+    if unexpected:
+        reasons.append(f"{len(unexpected)} unexpected pass(es) of listed expected failures")
+    failed_sections = list(section_failures)
+    reasons.extend(f"section {name!r} failed" for name in failed_sections)
+    if totals.total == 0:
+        reasons.append("no vector was run")
+    differs_on = tuple(sorted({i for r in pinned_bad for i in r.interpretations}))
+    if reasons:
+        if pinned_bad:
+            reasons.append(f"{len(pinned_bad)} pinned vector(s) did not pass")
+        return Verdict(
+            VerdictValue.NON_COMPLIANT,
+            "non-compliant: " + "; ".join(reasons),
+            differs_on,
+            tuple(reasons),
+        )
+    if pinned_bad:
+        joined = ", ".join(differs_on) or "(none named)"
+        return Verdict(
+            VerdictValue.COMPLIANT_REQUIRED_ONLY,
+            f"compliant on required, differs on pinned interpretations {joined}",
+            differs_on,
+            (f"{len(pinned_bad)} pinned vector(s) did not pass",),
+        )
+    return Verdict(VerdictValue.COMPLIANT, f"compliant: all {totals.total} vectors passed")

@@ -1,0 +1,130 @@
+"""Report sections beyond the vectors: properties, probes, suite strength, ...
+
+A section provider is a callable ``provider(context: SectionContext) -> Section``, named by a
+``module:callable`` string. ``certify`` runs the providers in :data:`SECTION_PROVIDERS` (and any
+given with ``--section NAME=module:callable``) after the vectors; their sections land in
+``report.json`` under ``sections.<name>`` and are rendered by every report format. A section
+with ``affects_verdict=True`` and status ``failed`` or ``errored`` makes the run non-compliant.
+A provider that cannot be imported or raises yields an ``errored`` section, never a silent gap.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from conformance._errors import UsageError
+
+if TYPE_CHECKING:
+    from conformance._results import VectorResult
+    from conformance._vectors import Corpus
+
+__all__ = [
+    "SECTION_PROVIDERS",
+    "Section",
+    "SectionContext",
+    "SectionItem",
+    "parse_section_option",
+    "run_section",
+]
+
+#: name -> "module:callable", run by every ``certify`` unless ``--no-sections``. The owner of a
+#: provider adds its line here (e.g. ``"probes": "conformance.probes:certify_section"``).
+SECTION_PROVIDERS: Mapping[str, str] = {}
+
+SectionStatus = Literal["passed", "failed", "errored", "skipped"]
+_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class SectionItem:
+    """One checked thing inside a section (a probe, a property, a mutant)."""
+
+    id: str
+    outcome: str
+    clauses: tuple[str, ...] = ()
+    message: str = ""
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report form."""
+        return {
+            "id": self.id,
+            "outcome": self.outcome,
+            "clauses": list(self.clauses),
+            "message": self.message,
+            "details": dict(self.details),
+        }
+
+
+@dataclass(frozen=True)
+class Section:
+    """A named block of a report, with its own items and free-form ``data``."""
+
+    name: str
+    title: str
+    status: SectionStatus
+    summary: str = ""
+    items: tuple[SectionItem, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+    affects_verdict: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The report form (``report.schema.json#/$defs/section``)."""
+        return {
+            "title": self.title,
+            "status": self.status,
+            "summary": self.summary,
+            "affects_verdict": self.affects_verdict,
+            "items": [item.to_json() for item in self.items],
+            "data": dict(self.data),
+        }
+
+
+@dataclass(frozen=True)
+class SectionContext:
+    """What a provider gets: the adapter under test and the run so far."""
+
+    adapter_spec: str
+    corpus: Corpus
+    results: tuple[VectorResult, ...]
+    report_dir: Path | None
+    jobs: int
+    timeout: float
+    options: Mapping[str, str] = field(default_factory=dict)
+
+
+def parse_section_option(text: str) -> tuple[str, str]:
+    """``NAME=module:callable`` -> (name, target)."""
+    name, sep, target = text.partition("=")
+    if not sep or not _NAME.match(name) or ":" not in target:
+        raise UsageError(f"--section {text!r}: expected NAME=module:callable")
+    return name, target
+
+
+def run_section(name: str, target: str, context: SectionContext) -> Section:
+    """Import and run one provider; failures become an ``errored`` section."""
+    module_name, _, attribute = target.partition(":")
+    try:
+        provider: Callable[[SectionContext], object] = getattr(
+            importlib.import_module(module_name), attribute
+        )
+        section = provider(context)
+    except Exception as exc:
+        return Section(
+            name=name,
+            title=name,
+            status="errored",
+            summary=f"provider {target!r} failed: {type(exc).__name__}: {exc}",
+            data={"traceback": traceback.format_exc(limit=10)},
+        )
+    if not isinstance(section, Section):
+        return Section(
+            name, name, "errored", f"provider {target!r} returned {type(section).__name__}"
+        )
+    return section

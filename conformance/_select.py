@@ -1,0 +1,158 @@
+"""Choosing vectors (``--select``) and the expected-failures file.
+
+``--select`` values (repeatable; a vector is run when any value matches it):
+
+==================  ==========================================================
+``id:GLOB``         vector IDs (``fnmatch`` glob), e.g. ``id:trunc-2b-*``
+``clause:GLOB``     clause IDs the vector names, e.g. ``clause:S6-TRUNC-*``
+``interp:GLOB``     interpretation IDs, e.g. ``interp:INT-31``
+``area:NAME``       the vector's area
+``level:NAME``      ``required`` or ``pinned``
+``GLOB``            bare: a clause (``S6-...``), an interpretation (``INT-...``), a level, an
+                    area name, else a vector ID glob
+==================  ==========================================================
+
+Expected-failures file (protobuf's failure lists): one entry per line, ``<id or glob>  # reason``;
+blank lines and lines starting with ``#`` are ignored; every entry needs a reason.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from conformance._errors import ExpectedFailuresError, UsageError
+from conformance._vectors import Vector
+
+__all__ = [
+    "ExpectedFailureEntry",
+    "ExpectedFailures",
+    "Selector",
+    "load_expected_failures",
+    "select_vectors",
+]
+
+SelectorKind = Literal["id", "clause", "interp", "area", "level"]
+_LEVELS = ("required", "pinned")
+_ENTRY = re.compile(r"^(?P<pattern>[a-z0-9*?\[][a-z0-9.*?\[\]!-]*)\s*(?:#\s*(?P<reason>.*))?$")
+
+
+@dataclass(frozen=True)
+class Selector:
+    """One parsed ``--select`` value."""
+
+    kind: SelectorKind
+    pattern: str
+    text: str
+
+    @classmethod
+    def parse(cls, text: str, areas: Iterable[str] = ()) -> Selector:
+        """Parse ``text``; bare values are recognised by their shape (see module docstring)."""
+        prefix, sep, rest = text.partition(":")
+        if sep and prefix in ("id", "clause", "interp", "area", "level"):
+            if not rest:
+                raise UsageError(f"--select {text!r}: nothing after {prefix + ':'!r}")
+            if prefix == "level" and rest not in _LEVELS:
+                raise UsageError(f"--select {text!r}: level is one of {', '.join(_LEVELS)}")
+            return cls(prefix, rest, text)  # type: ignore[arg-type]
+        if not text:
+            raise UsageError("--select needs a value")
+        if text.upper().startswith("S6-"):
+            return cls("clause", text.upper(), text)
+        if text.upper().startswith("INT-"):
+            return cls("interp", text.upper(), text)
+        if text in _LEVELS:
+            return cls("level", text, text)
+        if text in set(areas):
+            return cls("area", text, text)
+        return cls("id", text, text)
+
+    def matches(self, vector: Vector) -> bool:
+        """Whether ``vector`` is selected by this value."""
+        if self.kind == "id":
+            return fnmatch.fnmatchcase(vector.id, self.pattern)
+        if self.kind == "clause":
+            return any(fnmatch.fnmatchcase(c, self.pattern) for c in vector.clauses)
+        if self.kind == "interp":
+            return any(fnmatch.fnmatchcase(i, self.pattern) for i in vector.interpretations)
+        if self.kind == "area":
+            return vector.area == self.pattern
+        return vector.level == self.pattern
+
+
+def select_vectors(vectors: Sequence[Vector], patterns: Sequence[str]) -> tuple[Vector, ...]:
+    """The vectors any of ``patterns`` selects (all when none given), in input order.
+
+    A pattern that selects nothing is a :class:`UsageError` (a typo must not pass silently).
+    """
+    if not patterns:
+        return tuple(vectors)
+    areas = {v.area for v in vectors}
+    selectors = [Selector.parse(p, areas) for p in patterns]
+    for selector in selectors:
+        if not any(selector.matches(v) for v in vectors):
+            raise UsageError(f"--select {selector.text!r} matches no vector")
+    return tuple(v for v in vectors if any(s.matches(v) for s in selectors))
+
+
+@dataclass(frozen=True)
+class ExpectedFailureEntry:
+    """One line of an expected-failures file."""
+
+    pattern: str
+    reason: str
+    line: int
+
+    def matches(self, vector_id: str) -> bool:
+        """Whether this entry lists ``vector_id``."""
+        return fnmatch.fnmatchcase(vector_id, self.pattern)
+
+
+@dataclass(frozen=True)
+class ExpectedFailures:
+    """A parsed expected-failures file."""
+
+    path: str
+    entries: tuple[ExpectedFailureEntry, ...]
+
+    def reason_for(self, vector_id: str) -> str | None:
+        """The reason ``vector_id`` is expected to fail, or ``None`` when it is not listed."""
+        for entry in self.entries:
+            if entry.matches(vector_id):
+                return entry.reason
+        return None
+
+    def stale(self, vector_ids: Iterable[str]) -> tuple[ExpectedFailureEntry, ...]:
+        """Entries matching none of ``vector_ids`` (the whole corpus, not just the selection)."""
+        ids = list(vector_ids)
+        return tuple(e for e in self.entries if not any(e.matches(i) for i in ids))
+
+
+def load_expected_failures(path: Path | str) -> ExpectedFailures:
+    """Parse an expected-failures file (``<id>  # reason`` per line)."""
+    path = Path(path)
+    try:
+        text = path.read_text("utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read expected-failures file {str(path)!r}: {exc}") from exc
+    entries = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        match = _ENTRY.match(line)
+        if match is None:
+            raise ExpectedFailuresError(
+                f"not '<vector id>  # reason': {raw!r}", path=str(path), line=number
+            )
+        reason = (match["reason"] or "").strip()
+        if not reason:
+            raise ExpectedFailuresError(
+                f"entry {match['pattern']!r} has no '# reason'", path=str(path), line=number
+            )
+        entries.append(ExpectedFailureEntry(match["pattern"], reason, number))
+    return ExpectedFailures(str(path), tuple(entries))
