@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 
 import nox
@@ -65,6 +67,32 @@ def certify(session: nox.Session) -> None:
     """
     _install(session)
     session.run("python", "-m", "conformance", "certify", *session.posargs)
+
+
+@nox.session
+def certify_examples(session: nox.Session) -> None:
+    """Certify the JavaScript example implementation (Node.js 20) and compare it with the reference.
+
+    Runs its own node:test suite, certifies it through the subprocess adapter into
+    reports/adamos-phase6-js/, certifies the reference, and writes reports/compare/. Fails,
+    never passes silently, when `node` is missing.
+    """
+    node = shutil.which("node")
+    if node is None:
+        session.error("node (Node.js >= 20) is not on PATH: the JavaScript example cannot run")
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=True)
+    if int(version.stdout.strip().lstrip("v").split(".")[0]) < 20:
+        session.error(f"Node.js >= 20 required, found {version.stdout.strip()}")
+    _install(session)
+    session.run(node, "--test", str(JS_EXAMPLE / "test"), external=True)
+    adapter = f"cmd:{node} {JS_EXAMPLE.relative_to(ROOT) / 'adapter.js'}"
+    session.run("python", "-m", "conformance", "certify", "--adapter", adapter, *session.posargs)
+    session.run("python", "-m", "conformance", "certify", "-q", *session.posargs)
+    session.run(
+        "python", "-m", "conformance", "compare", "--out", str(REPORTS / "compare"),
+        str(REPORTS / "adamos-phase6-reference" / "report.json"),
+        str(REPORTS / "adamos-phase6-js" / "report.json"),
+    )  # fmt: skip
 
 
 @nox.session(default=False)

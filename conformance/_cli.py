@@ -15,7 +15,13 @@ from typing import TextIO
 
 from conformance._adapters import DEFAULT_TIMEOUT, reference_adapter_spec
 from conformance._certify import certify
-from conformance._coverage import compute_coverage, coverage_json, render_coverage_markdown
+from conformance._coverage import (
+    compute_coverage,
+    coverage_json,
+    render_coverage_markdown,
+    store_vector_pins,
+)
+from conformance._register_docs import render_clauses_markdown, render_interpretations_markdown
 from conformance._errors import CorpusError, HarnessError
 from conformance._kit import dumps_pretty, kit_version, specs_dir
 from conformance._progress import make_progress
@@ -144,6 +150,10 @@ def _parser() -> argparse.ArgumentParser:
         "--all", action="store_true", help="list every vector, not only differences"
     )
 
+    store_p = commands.add_parser(
+        "store", add_help=False, help="SPEC-005 store tools: 'store check PATH...', 'store codes'"
+    )
+    store_p.add_argument("store_args", nargs=argparse.REMAINDER)
     vectors_p = commands.add_parser("vectors", help="list, show and check the corpus")
     vectors_p.add_argument("--vectors", type=Path, help="corpus directory (default: the kit's)")
     vectors_p.add_argument(
@@ -307,10 +317,18 @@ def _cmd_coverage(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> int:
         corpus,
         load_clauses(specs / "clauses.toml"),
         load_interpretations(specs / "interpretations.toml"),
+        store_vector_pins(corpus.root / "store"),
     )
     markdown = render_coverage_markdown(coverage)
     document = dumps_pretty(coverage_json(coverage)) + "\n"
-    targets = {specs / "coverage.md": markdown, specs / "coverage.json": document}
+    targets = {
+        specs / "coverage.md": markdown,
+        specs / "coverage.json": document,
+        specs / "interpretations.md": render_interpretations_markdown(
+            specs / "interpretations.toml", coverage
+        ),
+        specs / "clauses.md": render_clauses_markdown(coverage),
+    }
     stale = []
     if args.check:
         for path, text in targets.items():
@@ -332,7 +350,14 @@ def _cmd_coverage(args: argparse.Namespace, corpus: Corpus, out: TextIO) -> int:
     return EXIT_NON_COMPLIANT if coverage.problems or stale else EXIT_OK
 
 
+def _cmd_store(args: argparse.Namespace, out: TextIO) -> int:
+    from conformance.store import main as store_main
+
+    return store_main(args.store_args, stdout=out)
+
+
 _COMMANDS = {
+    "store": _cmd_store,
     "certify": _cmd_certify,
     "smoke": _cmd_smoke,
     "report": _cmd_report,

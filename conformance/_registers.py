@@ -44,6 +44,8 @@ class Interpretation:
     id: str
     title: str
     erratum: bool
+    #: For entries outside memory.read (the SPEC-005 writer's ledger): the tests that pin them.
+    verified_by: tuple[str, ...] = ()
 
 
 def _read(path: Path, expected_format: str) -> dict[str, Any]:
@@ -91,7 +93,12 @@ def load_interpretations(path: Path | str | None = None) -> tuple[Interpretation
     document = _read(path, "phase6-interpretations/1")
     try:
         return tuple(
-            Interpretation(raw["id"], raw.get("title", ""), bool(raw.get("erratum", False)))
+            Interpretation(
+                raw["id"],
+                raw.get("title", ""),
+                bool(raw.get("erratum", False)),
+                tuple(raw.get("verified_by", ())),
+            )
             for raw in document.get("entry", [])
         )
     except (KeyError, TypeError) as exc:
