@@ -117,6 +117,23 @@ def vectors_check(session: nox.Session) -> None:
     session.run("python", "-m", "conformance", "vectors", "coverage", "--check")
 
 
+@nox.session(default=False)
+def vectors(session: nox.Session) -> None:
+    """Regenerate the generated vector families and the hand-vector files; fail if the committed
+    corpus differs.
+
+    Checks by default; `nox -s vectors -- --write` rewrites the files instead. Other arguments go
+    to `python -m conformance._generate.build` (e.g. `-- --family trust`).
+    """
+    _install(session, "test")
+    write = "--write" in session.posargs
+    forwarded = [arg for arg in session.posargs if arg != "--write"]
+    mode = [] if write else ["--check"]
+    if (CONFORMANCE / "_generate" / "handbuild.py").is_file():
+        session.run("python", "-m", "conformance._generate.handbuild", *mode)
+    session.run("python", "-m", "conformance._generate.build", *mode, *forwarded)
+
+
 MEMORY = ROOT / "adam_os_data" / "memory"
 
 

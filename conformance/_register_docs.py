@@ -52,24 +52,30 @@ def render_interpretations_markdown(register: Path, coverage: Coverage) -> str:
         "| ID | title |",
         "|---|---|",
     ]
-    lines += [f"| [{e['id']}](#{e['id'].lower()}) | {e['title']} |" for e in entries if e["erratum"]]
+    lines += [
+        f"| [{e['id']}](#{e['id'].lower()}) | {e.get('title', '')} |"
+        for e in entries
+        if e.get("erratum")
+    ]
     lines += ["", "## Entries", ""]
     for entry in entries:
-        flag = " — **erratum**" if entry["erratum"] else ""
-        questions = ", ".join(f"Q{n}" for n in entry["questions"]) or "(found while building)"
+        flag = " — **erratum**" if entry.get("erratum") else ""
+        questions = (
+            ", ".join(f"Q{n}" for n in entry.get("questions", ())) or "(found while building)"
+        )
         lines += [
             f"### {entry['id']}",
             "",
-            f"**{entry['title']}**{flag} · questions: {questions}",
+            f"**{entry.get('title', '')}**{flag} · questions: {questions}",
             "",
-            f"*Question.* {_paragraphs(entry['question'])}",
+            f"*Question.* {_paragraphs(entry.get('question', ''))}",
             "",
-            f"*Pinned reading.* {_paragraphs(entry['reading'])}",
+            f"*Pinned reading.* {_paragraphs(entry.get('reading', ''))}",
             "",
-            f"*Rationale.* {_paragraphs(entry['rationale'])}",
+            f"*Rationale.* {_paragraphs(entry.get('rationale', ''))}",
             "",
         ]
-        if entry["alternatives"]:
+        if entry.get("alternatives"):
             lines.append("*Alternatives.*")
             lines += [f"- {alternative}" for alternative in entry["alternatives"]]
             lines.append("")

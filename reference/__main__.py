@@ -14,7 +14,7 @@ import sys
 
 import orjson
 
-from reference._controller import memory_read
+from reference._controller import loads_request, memory_read
 from reference._serve import serve
 
 
@@ -49,8 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with open(args.request, "rb") as handle:
                 data = handle.read()
-        request = orjson.loads(data)
-    except (OSError, orjson.JSONDecodeError) as exc:
+        request = loads_request(data)
+    except (OSError, ValueError) as exc:
         print(f"python -m reference: cannot read a JSON request: {exc}", file=sys.stderr)
         return 2
     result = memory_read(request)

@@ -4,7 +4,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+import orjson
 
 from reference._errors import MemoryReadError
 from reference._package import (
@@ -21,7 +24,20 @@ from reference._request import Request, validate_request
 from reference._scoring import Scorer
 from reference._trust import load_trust_filter
 
-__all__ = ["memory_read", "read_package"]
+__all__ = ["loads_request", "memory_read", "read_package"]
+
+
+def loads_request(data: bytes | str) -> Any:
+    """Parse a request's JSON text.  Raises ValueError when it is not JSON.
+
+    orjson (fast) refuses escaped lone surrogates ("\\ud800"), which are valid JSON text; the
+    stdlib parser accepts them, so validation can answer with a structured error (INT-42)
+    instead of the request being lost.
+    """
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(data)
 
 
 def _scorer(request: Request) -> Scorer:

@@ -6,6 +6,7 @@ S6-SCORE-01: "The scorer MUST be pure deterministic math."
 from __future__ import annotations
 
 import decimal
+import math
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -29,7 +30,14 @@ def exact_half_pow(exponent: float) -> float:
     try:
         return _exact_memo[exponent]
     except KeyError:
-        value = float(_CONTEXT.power(decimal.Decimal(2), -decimal.Decimal(exponent)))
+        if exponent.is_integer():
+            # 2**-n is exact; ldexp rounds it once, ties to even in the subnormal range
+            # (2**-1075 is halfway between 0 and 2**-1074 and rounds to 0).  A decimal
+            # detour would round twice.  A non-integer exponent gives an irrational power,
+            # which is never a tie, so 60 digits and one rounding are exact there.
+            value = math.ldexp(1.0, -int(exponent))
+        else:
+            value = float(_CONTEXT.power(decimal.Decimal(2), -decimal.Decimal(exponent)))
         if len(_exact_memo) < 65_536:
             _exact_memo[exponent] = value
         return value

@@ -14,7 +14,7 @@ from typing import IO, Any, Final
 
 import orjson
 
-from reference._controller import memory_read
+from reference._controller import loads_request, memory_read
 
 __all__ = ["PROTOCOL", "serve"]
 
@@ -57,8 +57,8 @@ def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> in
         if not line.strip():
             continue
         try:
-            message = orjson.loads(line)
-        except orjson.JSONDecodeError as exc:
+            message = loads_request(line)
+        except ValueError as exc:
             print(f"reference serve: ignoring non-JSON input: {exc}", file=sys.stderr)
             continue
         command = message.get("cmd") if isinstance(message, dict) else None
