@@ -456,3 +456,41 @@ class TestTrust:
             }
         )
         assert result["error"]["code"] == code
+
+
+class TestParallelReader:
+    """S6-READ-01/03: the output never depends on how many processes read the stores."""
+
+    def test_parallel_equals_sequential(self, root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """Chunked reading in worker processes gives the byte-identical package and receipt."""
+        import reference._package as package_module
+
+        lines: list[str | bytes] = []
+        for index in range(600):
+            ts = f"2024-01-{1 + index % 28:02d}T00:00:{index % 60:02d}Z"
+            lines.append(_rec(f"m{index % 97}", f"alpha beta {index}", tags=["Beta"], ts_utc=ts))
+            if index % 50 == 0:
+                lines += [b"\xff not utf-8", "", '{"memory_id":"x","text":null}']
+        _store(root, "a.jsonl", lines)
+        _store(root, "b.jsonl", lines[::-1])
+        (root / "trust.json").write_text(
+            json.dumps(
+                {
+                    "format": "phase6-trust/1",
+                    "entries": [{"memory_id": "m5", "classification": "malicious"}],
+                }
+            )
+        )
+        request = {
+            "query": "alpha beta", "store_paths": ["b.jsonl", "a.jsonl"],
+            "budget": {"max_excerpt_tokens": 60, "max_items": 7},
+            "scoring": {"enable_recency_weight": True, "recency_half_life_days": 3},
+            "now_utc": "2024-02-01T00:00:00Z",
+            "trust_filter": {"trust_snapshot_path": "trust.json"},
+        }  # fmt: skip
+        sequential = memory_read(request)
+        monkeypatch.setattr(package_module, "PARALLEL_MIN_BYTES", 1)
+        monkeypatch.setattr(package_module, "_CHUNK_BYTES", 997)  # cuts mid-line everywhere
+        parallel = memory_read(request)
+        assert parallel == sequential
+        assert len(parallel["package"]["selection"]["dropped"]) > 1000
