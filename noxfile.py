@@ -151,6 +151,58 @@ def store_check(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def probes(session: nox.Session) -> None:
+    """Run the behavioural probes (clock, environment, network, read-only, receipt,
+    errors-repeat, streaming) and print a per-check table; also part of `certify`.
+
+    `nox -s probes -- --adapter "cmd:<command line>"`; `--probe NAME` (repeatable) selects,
+    `--json FILE` writes the results. Checks whose tool (faketime, unshare, strace) is missing
+    are reported skipped.
+    """
+    _install(session)
+    session.run("python", "-m", "conformance.probes", *session.posargs)
+
+
+@nox.session(default=False)
+def mutants(session: nox.Session) -> None:
+    """Certify every mutant of the gallery and write the kill matrix to reports/mutants/.
+
+    Slow (minutes): each mutant is the reference with one fault, certified through the runner
+    plus its probes. `-- --only NAME`, `--jobs N`, `--full` (every vector and probe for every
+    mutant); `python -m conformance.mutants --list` lists them. Fails if any mutant survives.
+    """
+    _install(session)
+    session.run("python", "-m", "conformance.mutants", *session.posargs)
+
+
+@nox.session(default=False)
+def properties(session: nox.Session) -> None:
+    """Run the property suite (hypothesis) against an adapter; also part of `certify`.
+
+    `nox -s properties -- --adapter "cmd:<command line>"` (default: the bundled reference)
+    writes reports/<implementation>/properties.json and, when a property fails, the shrunk
+    counterexamples as ready-to-run vectors under reports/<implementation>/counterexamples/.
+    `--deep` fuzzes (20x the examples, a fresh seed); `--seed N`, `--examples N`,
+    `--family NAME` (repeatable).
+    """
+    _install(session)
+    session.run("python", "-m", "conformance.properties", *session.posargs)
+
+
+@nox.session(default=False)
+def snapshots(session: nox.Session) -> None:
+    """Check the syrupy snapshots: golden packages, package hashes, corpus digest, coverage.
+
+    `nox -s snapshots -- --update` is the only way to change them (pytest --snapshot-update):
+    run it after a deliberate change of the reference's output, the sample stores, the corpus
+    or the registers, and review the snapshot diff. `nox -s tests` fails on any mismatch.
+    """
+    _install(session, "test")
+    args = ["--snapshot-update" if arg == "--update" else arg for arg in session.posargs]
+    session.run("pytest", str(TESTS / "snapshots"), *args)
+
+
+@nox.session(default=False)
 def bench(session: nox.Session) -> None:
     """Benchmark the reference on a synthetic 1,000,000-record store (not a timed test).
 

@@ -35,7 +35,11 @@ __all__ = [
 
 #: name -> "module:callable", run by every ``certify`` unless ``--no-sections``. The owner of a
 #: provider adds its line here (e.g. ``"probes": "conformance.probes:certify_section"``).
-SECTION_PROVIDERS: Mapping[str, str] = {}
+SECTION_PROVIDERS: Mapping[str, str] = {
+    "probes": "conformance.probes:certify_section",
+    "properties": "conformance.properties:certify_section",
+    "suite_strength": "conformance.mutants:suite_strength_section",
+}
 
 SectionStatus = Literal["passed", "failed", "errored", "skipped"]
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")

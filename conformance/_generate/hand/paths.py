@@ -307,3 +307,39 @@ _h015 = vec(
 )
 
 VECTORS += [_h013, _h014, _h015]
+
+# ---------------------------------------------------------------- paths-h016
+# Added after the mutation gallery: the mutant 'sibling-stores-read' (every *.jsonl beside a
+# requested store is read too) was killed by a probe only, never by a vector.
+_a1 = rec("m1", "alpha")
+_h016 = vec(
+    "paths-h016",
+    "Only the stores the request names are read, never their sibling files.",
+    comment=(
+        "Files stores/a.jsonl {m1 'alpha'} and stores/b.jsonl {m2 'alpha'}; store_paths ['stores/a.jsonl'] "
+        "(INPUT-02: explicit paths). Only m1 is a candidate: 'alpha' matches -> score 1; 'alpha' = 5 bytes -> "
+        "2 tokens; used 2, remaining 98. Nothing dropped (m2 is in no requested store); the receipt lists "
+        "only stores/a.jsonl."
+    ),
+    clauses=["S6-INPUT-02", "S6-READ-05", "S6-RCPT-04"],
+    request={
+        "query": "alpha",
+        "store_paths": ["stores/a.jsonl"],
+        "budget": {"max_excerpt_tokens": 100},
+    },
+    files={
+        "stores/a.jsonl": lines(L(memory_id="m1", text="alpha")),
+        "stores/b.jsonl": lines(L(memory_id="m2", text="alpha")),
+    },
+    expect=ok(
+        package(
+            "alpha",
+            "alpha",
+            bud(100, 2, 98, 100, 50),
+            [sel(_a1, "stores/a.jsonl", 1, "alpha", 2)],
+            [],
+        ),
+        ["stores/a.jsonl"],
+    ),
+)
+VECTORS += [_h016]

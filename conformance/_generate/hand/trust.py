@@ -632,3 +632,61 @@ _h023 = vec(
 )
 
 VECTORS += [_h021, _h022, _h023]
+
+# ---------------------------------------------------------------- trust-h024 / trust-h025
+# Added after the mutation gallery: the mutant 'trust-infers-from-tags' (a record tagged
+# "malicious" is treated as denied) was killed by a property only, never by a vector.
+_TAGGED = lines(
+    L(memory_id="m1", text="rust notes", tags=["malicious"]),
+    L(memory_id="m2", text="rust notes", tags=["Malicious", "spam"]),
+)
+_t1 = rec("m1", "rust notes", tags=["malicious"])
+_t2 = rec("m2", "rust notes", tags=["malicious", "spam"])
+_TAGGED_WORK = (
+    "Store: m1 'rust notes' tags ['malicious']; m2 'rust notes' tags ['Malicious','spam'] "
+    "(normalized ['malicious','spam'], INT-25). Query 'rust' -> terms ['rust']; both texts contain "
+    "'rust' -> base 1; tag overlap 0 ('rust' is no tag) -> score 1 each; tie -> memory_id order "
+    "m1, m2. 'rust notes' = 10 bytes -> ceil(10/4) = 3 tokens each; used 6, remaining 94. "
+)
+_h024 = vec(
+    "trust-h024",
+    "A 'malicious' tag is content, not a trust classification: without a snapshot nothing is denied.",
+    comment=_TAGGED_WORK
+    + "No trust_filter -> filtering disabled (TRUST-07); tags never imply trust (TRUST-02/06). Both selected, nothing dropped.",
+    clauses=["S6-TRUST-02", "S6-TRUST-06", "S6-TRUST-07", "S6-ACC-06"],
+    interpretations=["INT-39"],
+    request=_req(None, query="rust"),
+    files={S: _TAGGED},
+    expect=ok(
+        package(
+            "rust",
+            "rust",
+            bud(100, 6, 94, 100, 50),
+            [sel(_t1, S, 1, "rust notes", 3), sel(_t2, S, 1, "rust notes", 3)],
+            [],
+        ),
+        [S],
+    ),
+)
+_h025 = vec(
+    "trust-h025",
+    "With a snapshot that denies another memory_id, records tagged 'malicious' are still selected.",
+    comment=_TAGGED_WORK
+    + "Snapshot denies only m9 (classification 'malicious'): neither m1 nor m2 is named, so neither is denied "
+    "(TRUST-03: only explicit entries filter). Both selected, nothing dropped.",
+    clauses=["S6-TRUST-02", "S6-TRUST-03", "S6-TRUST-06", "S6-ACC-06"],
+    interpretations=["INT-38", "INT-39"],
+    request=_req({"trust_snapshot_path": T}, query="rust"),
+    files={S: _TAGGED, T: _snap({"memory_id": "m9", "classification": "malicious"})},
+    expect=ok(
+        package(
+            "rust",
+            "rust",
+            bud(100, 6, 94, 100, 50),
+            [sel(_t1, S, 1, "rust notes", 3), sel(_t2, S, 1, "rust notes", 3)],
+            [],
+        ),
+        [S],
+    ),
+)
+VECTORS += [_h024, _h025]

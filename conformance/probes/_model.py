@@ -1,0 +1,72 @@
+"""What a probe is and what it reports: one :class:`CheckResult` per check, per clause.
+
+A *probe* (``clock``, ``environment``, ...) is a black-box experiment on a subprocess adapter
+named after the ``probe:<name>`` entries of ``specs/clauses.toml``. It runs several *checks*;
+each check names the clauses it verifies (always a subset of the clauses whose ``verified_by``
+lists the probe) and ends ``passed``, ``failed``, ``errored`` (the probe could not judge: the
+adapter did not start, a baseline request crashed) or ``skipped`` (a tool the check needs is
+missing on this machine: never a pass).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from conformance.probes._context import ProbeContext
+
+__all__ = ["OUTCOMES", "CheckResult", "Probe", "ProbeOutcome", "worst"]
+
+ProbeOutcome = Literal["passed", "failed", "errored", "skipped"]
+#: Outcomes from best to worst; a roll-up takes the worst (a skip beats only a pass).
+OUTCOMES: tuple[ProbeOutcome, ...] = ("passed", "skipped", "errored", "failed")
+
+
+def worst(outcomes: Iterator[ProbeOutcome] | tuple[ProbeOutcome, ...]) -> ProbeOutcome:
+    """The worst outcome of several (``passed`` for none)."""
+    return max(outcomes, key=OUTCOMES.index, default="passed")
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """One check of one probe: its outcome, the clauses it verifies, and why."""
+
+    probe: str
+    check: str
+    outcome: ProbeOutcome
+    clauses: tuple[str, ...]
+    message: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+    duration_s: float = 0.0
+
+    @property
+    def id(self) -> str:
+        """``<probe>:<check>``, e.g. ``clock:shifted-clock``."""
+        return f"{self.probe}:{self.check}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (kill matrices, ``--json``)."""
+        return {
+            "id": self.id,
+            "probe": self.probe,
+            "check": self.check,
+            "outcome": self.outcome,
+            "clauses": list(self.clauses),
+            "message": self.message,
+            "details": dict(self.details),
+            "duration_s": round(self.duration_s, 3),
+        }
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A probe: its name (``probe:<name>`` in the clause register), what it can and cannot see,
+    and the function that runs its checks."""
+
+    name: str
+    title: str
+    sees: str
+    blind_to: str
+    run: Callable[[ProbeContext], Iterator[CheckResult]]

@@ -1,0 +1,208 @@
+"""Probe ``streaming``: stores are read as a stream, not loaded whole (S6-READ-02, S6-READ-03).
+
+S6-READ-02: "Read strategy: streaming line-by-line, no buffering dependent on OS
+non-determinism." The clause register reads it as "not loaded whole into memory".
+
+Checks:
+- ``bounded-memory``: the adapter process tree's peak resident memory (VmHWM in
+  /proc/<pid>/status, summed over the processes of its session) grows by less than half the
+  store's size while it answers a request over one 32 MiB store of 2,048 records whose bytes
+  are almost all in an unknown member (16 KiB each) that the controller must ignore (INT-23):
+  the candidates and the package stay small, so keeping candidates in memory is fine, but a
+  controller that reads the file whole (or keeps its lines) grows by at least the store's size.
+  Peak memory is a high-water mark, independent of timing, so the check is not flaky;
+- ``chunk-boundaries``: the same records in two byte layouts (JSON whitespace shifts every line
+  across 1 MiB read-buffer boundaries) give the same package, with no valid line dropped
+  (S6-READ-03: no dependence on read sizes).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from conformance import SubprocessAdapter, first_difference
+from conformance.probes import _tools, _workspace
+from conformance.probes._common import Clock, errored, judge, skipped
+from conformance.probes._context import ProbeContext
+from conformance.probes._launch import ProbeRequest, adapter_pid, run_requests
+from conformance.probes._model import CheckResult, Probe
+
+__all__ = ["PROBE"]
+
+NAME = "streaming"
+#: 2,048 records, each a short text plus a 16 KiB unknown member: a 32 MiB store whose records
+#: (and package) are small, so only a controller holding the store's bytes needs the memory.
+RECORDS = 2048
+TEXT_BYTES = 16 * 1024
+#: Peak-memory growth allowed, as a fraction of the store's size.
+GROWTH_LIMIT = 0.5
+#: Text lengths for the chunk-boundary stores (about 2.5 MiB each, crossing 1 MiB twice).
+BOUNDARY_SIZES = (65_000, 131_071, 1000, 262_143, 7, 40_000)
+
+
+def _session_pids(leader: int) -> list[int]:
+    """The processes whose session is ``leader`` (the adapter runs in its own session)."""
+    pids = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", encoding="ascii", errors="replace") as handle:
+                fields = handle.read().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if len(fields) > 3 and fields[3] == str(leader):
+            pids.append(int(entry.name))
+    return pids or [leader]
+
+
+def _hwm_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _peak(adapter: SubprocessAdapter, index: int) -> Mapping[str, Any]:
+    pid = adapter_pid(adapter)
+    if pid is None:
+        return {f"peak_kib_{index}": None}
+    return {f"peak_kib_{index}": sum(_hwm_kib(p) for p in _session_pids(pid))}
+
+
+def _request(store: str, query: str = "rust ledger") -> ProbeRequest:
+    return ProbeRequest(
+        f"read {store}",
+        {
+            "query": query,
+            "store_paths": [store],
+            "budget": {"max_excerpt_tokens": 64, "max_items": 3},
+        },
+    )
+
+
+def _bounded_memory(context: ProbeContext, clock: Clock) -> CheckResult:
+    clauses = ("S6-READ-02",)
+    proc = _tools.proc_status()
+    if not proc.available:
+        return skipped(NAME, "bounded-memory", clauses, proc.reason, clock)
+    base = context.fresh_dir("streaming")
+    small = _workspace.build(
+        base / "small",
+        files=(("stores/s.jsonl", _workspace.sized_store([64] * 4, payload=TEXT_BYTES)),),
+    )
+    big = base / "big" / "stores"
+    big.mkdir(parents=True)
+    store = big / "big.jsonl"
+    store.write_bytes(_workspace.sized_store([64] * RECORDS, payload=TEXT_BYTES))
+    size = store.stat().st_size
+    plan = [(_request("stores/s.jsonl"), small), (_request("stores/s.jsonl"), small),
+            (_request("stores/big.jsonl"), big.parent)]  # fmt: skip
+    replies = run_requests(context.launcher, "big store", plan, during=_peak)
+    if replies.start_error is not None:
+        return errored(
+            NAME, "bounded-memory", clauses, f"did not start: {replies.start_error}", clock
+        )
+    crashed = [f"{r.label}: {r.error}" for r in replies.replies if r.error]
+    if crashed:
+        return errored(NAME, "bounded-memory", clauses, "; ".join(crashed), clock)
+    before, after = replies.extra.get("peak_kib_1"), replies.extra.get("peak_kib_2")
+    if not isinstance(before, int) or not isinstance(after, int) or not before:
+        return errored(
+            NAME, "bounded-memory", clauses,
+            "could not read the adapter's peak memory (no pid: needs SubprocessAdapter.pid)",
+            clock,
+        )  # fmt: skip
+    growth = (after - before) * 1024
+    limit = int(size * GROWTH_LIMIT)
+    details = {
+        "store_bytes": size,
+        "peak_before_kib": before,
+        "peak_after_kib": after,
+        "growth_bytes": growth,
+        "limit_bytes": limit,
+    }
+    problems = []
+    if growth >= limit:
+        problems.append(
+            f"peak memory grew by {growth / 2**20:.1f} MiB reading a {size / 2**20:.1f} MiB store "
+            f"(limit {limit / 2**20:.1f} MiB): the store is held in memory, not streamed"
+        )
+    return judge(
+        NAME,
+        "bounded-memory",
+        clauses,
+        problems,
+        f"peak memory grew by {growth / 2**20:.1f} MiB for a {size / 2**20:.0f} MiB store "
+        f"(limit {limit / 2**20:.0f} MiB)",
+        clock,
+        details=details,
+    )
+
+
+def _chunk_boundaries(context: ProbeContext, clock: Clock) -> CheckResult:
+    clauses = ("S6-READ-03", "S6-READ-02")
+    lengths = _workspace.cycle_lengths(24, BOUNDARY_SIZES)
+    plan: list[tuple[ProbeRequest, Path]] = []
+    for name, padding in (("plain", (0,)), ("shifted", (4095, 1, 65_537, 300_001, 12))):
+        root = context.fresh_dir(f"boundaries-{name}")
+        content = _workspace.sized_store(lengths, padding=padding)
+        _workspace.build(root, files=(("stores/b.jsonl", content),))
+        plan.append((_request("stores/b.jsonl", "ledger 000011 000019"), root))
+    replies = run_requests(context.launcher, "chunk boundaries", plan)
+    problem = replies.start_error or next((r.error for r in replies.replies if r.error), None)
+    if problem is not None:
+        return errored(NAME, "chunk-boundaries", clauses, problem, clock)
+    plain, shifted = (reply.result for reply in replies.replies)
+    problems = []
+    diff = first_difference(plain, shifted, strict=True)
+    if diff is not None:
+        problems.append(
+            f"moving lines across 1 MiB boundaries changed the package at {diff.describe()}"
+        )
+    package = plain.get("package") if isinstance(plain, dict) else None
+    dropped = (package or {}).get("selection", {}).get("dropped", [])
+    invalid = [d.get("memory_id") for d in dropped if d.get("reason") == "invalid_record_schema"]
+    if package is None or invalid:
+        problems.append(f"valid long lines were not read as records (invalid: {invalid[:5]})")
+    return judge(
+        NAME,
+        "chunk-boundaries",
+        clauses,
+        problems,
+        f"{len(lengths)} records up to {max(BOUNDARY_SIZES) // 1024} KiB: same package with lines "
+        "moved across 1 MiB boundaries",
+        clock,
+    )
+
+
+def run(context: ProbeContext) -> Iterator[CheckResult]:
+    """Run the streaming checks."""
+    yield _bounded_memory(context, Clock())
+    yield _chunk_boundaries(context, Clock())
+
+
+PROBE = Probe(
+    name=NAME,
+    title="Streaming reads",
+    sees=(
+        "a controller whose peak memory grows with the store's bytes (reading it whole, keeping "
+        "every line), and one whose records depend on where lines fall relative to read-buffer "
+        "boundaries"
+    ),
+    blind_to=(
+        "memory held only by short-lived child processes that exit before the reading (peaks "
+        "of exited processes are lost); a memory-mapped reader counts its touched file pages "
+        "and is reported as not streaming; memory growth below half the store size; garbage-"
+        "collected runtimes that let parsed lines pile up before collecting may exceed the "
+        "limit without holding the store on purpose"
+    ),
+    run=run,
+)
