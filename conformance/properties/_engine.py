@@ -1,0 +1,472 @@
+"""Running the families under hypothesis, and turning failures into ready-to-run vectors.
+
+Reproducibility: a certification run uses a fixed seed (:data:`DEFAULT_SEED`) and each
+family's fixed example count, with no example database (``database=None``), so the same kit,
+hypothesis version and implementation give the same report. ``deep`` multiplies the example
+counts (:data:`DEEP_FACTOR`) and, unless a seed is given, draws a fresh one (recorded in the
+results) for fuzzing runs.
+
+When a property fails, hypothesis shrinks the input; the final replay is the minimal failing
+input, which becomes one vector per input of the case (``prop-<family>-<hash8>``) in the
+``phase6-vectors/1`` format, with the reference's result as ``expect``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import secrets
+import time
+import traceback
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import hypothesis
+import hypothesis.internal.conjecture.providers
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+from hypothesis.errors import Flaky, HypothesisException
+
+from conformance import Adapter, HandshakeError, open_adapter
+from conformance.properties._families import FAMILIES, Case, Family
+from conformance.properties._probe import (
+    AdapterAbort,
+    KitAbort,
+    Probe,
+    PropertyFailure,
+)
+from conformance.strategies import Scenario
+
+__all__ = [
+    "COUNTEREXAMPLES_AREA",
+    "DEEP_FACTOR",
+    "DEFAULT_SEED",
+    "FamilyResult",
+    "PropertiesRun",
+    "PropertySettings",
+    "counterexample_vectors",
+    "run_families",
+    "run_properties",
+]
+
+DEFAULT_SEED = 6_006
+DEEP_FACTOR = 20
+COUNTEREXAMPLES_AREA = "counterexamples"
+Outcome = Literal["passed", "failed", "errored"]
+
+
+@dataclass(frozen=True)
+class PropertySettings:
+    """How hard to look: seed, examples per family (``None``: the family's count), deep."""
+
+    seed: int | None = DEFAULT_SEED
+    examples: int | None = None
+    deep: bool = False
+    families: tuple[str, ...] = ()
+    timeout: float = 30.0
+    shrink_calls: int = 300
+
+    def resolved(self) -> PropertySettings:
+        """These settings with a concrete seed (deep runs without a seed draw one) and, for
+        deep runs, a larger shrink budget."""
+        out = self
+        if out.seed is None:
+            out = replace(out, seed=secrets.randbelow(2**32))
+        if out.deep and out.shrink_calls == PropertySettings.shrink_calls:
+            out = replace(out, shrink_calls=out.shrink_calls * 10)
+        return out
+
+    def examples_for(self, family: Family) -> int:
+        """The example count for ``family``."""
+        count = self.examples if self.examples is not None else family.examples
+        return count * DEEP_FACTOR if self.deep else count
+
+    def chosen(self) -> tuple[Family, ...]:
+        """The families to run, in report order (unknown names raise ``KeyError``)."""
+        if not self.families:
+            return tuple(FAMILIES.values())
+        unknown = [name for name in self.families if name not in FAMILIES]
+        if unknown:
+            raise KeyError(f"unknown property families {unknown}; known: {list(FAMILIES)}")
+        return tuple(f for f in FAMILIES.values() if f.name in self.families)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report form."""
+        return {
+            "seed": self.seed,
+            "examples": self.examples,
+            "deep": self.deep,
+            "families": list(self.families),
+            "shrink_calls": self.shrink_calls,
+            "hypothesis": hypothesis.__version__,
+        }
+
+
+@dataclass(frozen=True)
+class FamilyResult:
+    """The outcome of one family against one implementation."""
+
+    family: str
+    outcome: Outcome
+    clauses: tuple[str, ...]
+    examples: int
+    calls: int
+    duration_s: float
+    seed: int
+    message: str = ""
+    check: str = ""
+    failed_clauses: tuple[str, ...] = ()
+    interpretations: tuple[str, ...] = ()
+    counterexamples: tuple[Mapping[str, Any], ...] = ()
+    shrunk: bool = False
+    detail: str = ""
+
+    @property
+    def id(self) -> str:
+        """``property:<family>``."""
+        return f"property:{self.family}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The report form (details of a section item)."""
+        return {
+            "examples": self.examples,
+            "calls": self.calls,
+            "duration_s": round(self.duration_s, 3),
+            "seed": self.seed,
+            "check": self.check,
+            "failed_clauses": list(self.failed_clauses),
+            "interpretations": list(self.interpretations),
+            "shrunk": self.shrunk,
+            "counterexamples": [v["id"] for v in self.counterexamples],
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True)
+class PropertiesRun:
+    """Every family's result for one implementation."""
+
+    adapter_spec: str
+    implementation: Mapping[str, Any]
+    settings: PropertySettings
+    results: tuple[FamilyResult, ...]
+    duration_s: float
+    broken: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        """Whether every family passed."""
+        return self.broken is None and all(r.outcome == "passed" for r in self.results)
+
+    @property
+    def counterexamples(self) -> tuple[Mapping[str, Any], ...]:
+        """Every counterexample vector, in family order, without duplicates."""
+        seen: dict[str, Mapping[str, Any]] = {}
+        for result in self.results:
+            for vector in result.counterexamples:
+                seen.setdefault(str(vector["id"]), vector)
+        return tuple(seen.values())
+
+    def counterexample_file(self) -> dict[str, Any] | None:
+        """A ``phase6-vectors/1`` document holding every counterexample (``None``: none)."""
+        vectors = self.counterexamples
+        if not vectors:
+            return None
+        return {
+            "format": "phase6-vectors/1",
+            "area": COUNTEREXAMPLES_AREA,
+            "description": (
+                f"Counterexamples the property suite found for {self.adapter_spec} "
+                f"(seed {self.settings.seed}); expect = the reference's result."
+            ),
+            "source": "generated:properties",
+            "vectors": list(vectors),
+        }
+
+
+# ------------------------------------------------------------------------------ vectors
+
+
+def _input_json(scenario: Scenario) -> dict[str, Any]:
+    return {"request": scenario.request, "files": scenario.vector_files()}
+
+
+def _vector_id(family: str, scenario: Scenario) -> str:
+    text = json.dumps(_input_json(scenario), sort_keys=True, ensure_ascii=False)
+    return f"prop-{family}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+
+
+def _expect(reference_result: Any) -> dict[str, Any]:
+    if isinstance(reference_result, dict) and isinstance(reference_result.get("error"), dict):
+        error = reference_result["error"]
+        return {"error": {"code": error.get("code"), "path": error.get("path")}}
+    result: dict[str, Any] = reference_result
+    return result
+
+
+def counterexample_vectors(
+    family: Family,
+    case: Case,
+    failure: PropertyFailure | None,
+    reference: Callable[[Scenario], Any],
+    *,
+    message: str,
+    seed_value: int,
+) -> tuple[dict[str, Any], ...]:
+    """One vector per input of ``case``, ``expect`` from ``reference``."""
+    clauses = tuple(dict.fromkeys((*(failure.clauses if failure else ()), *family.clauses)))
+    interpretations = tuple(
+        sorted(
+            {
+                "INT-01",
+                "INT-03",
+                *(failure.interpretations if failure else ()),
+                *family.interpretations,
+            }
+        )
+    )
+    vectors = []
+    for index, scenario in enumerate(case.scenarios):
+        role = "" if case.variant is None else (" (original)" if index == 0 else " (transformed)")
+        first_line = message.splitlines()[0] if message else "property failed"
+        description = f"property:{family.name}{role}: {first_line}"
+        description = " ".join(description.split())[:240]
+        vectors.append(
+            {
+                "id": _vector_id(family.name, scenario),
+                "description": description,
+                "comment": (
+                    f"Found by the property suite (family {family.name}, seed {seed_value}"
+                    + (f", transform {case.transform}" if case.transform else "")
+                    + f"), shrunk by hypothesis. {message}"
+                ),
+                "clauses": list(clauses),
+                "interpretations": list(interpretations),
+                "level": "pinned",
+                "input": _input_json(scenario),
+                "expect": _expect(reference(scenario)),
+            }
+        )
+    return tuple(vectors)
+
+
+# ------------------------------------------------------------------------------ running
+
+
+@contextlib.contextmanager
+def _kit_constants_only() -> Iterator[None]:
+    """Make generation depend on the seed alone, not on which modules happen to be imported.
+
+    Hypothesis mixes literal constants harvested from every *local* module in ``sys.modules``
+    (the implementer's adapter module, the test suite, ``__main__``) into generation, so the
+    same seed draws different inputs under ``certify``, the pytest plugin and the nox session.
+    For reproducible certification reports the harvest is switched off while the families
+    run (hypothesis' global constants stay). If hypothesis reorganizes this internal, the
+    suite still runs; reports are then reproducible per entry point only.
+    """
+    providers: Any = getattr(hypothesis.internal.conjecture, "providers", None)
+    original = getattr(providers, "_get_local_constants", None)
+    empty = getattr(providers, "Constants", None)
+    cache = getattr(providers, "CONSTANTS_CACHE", None)
+    if original is None or empty is None or cache is None:
+        yield
+        return
+    nothing = empty()
+    cache.cache.clear()
+    providers._get_local_constants = lambda: nothing
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.cache.clear()
+
+
+def _settings(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        verbosity=Verbosity.quiet,
+        report_multiple_bugs=False,
+        print_blob=False,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+class _ShrinkBudgetSpent(BaseException):
+    """Enough shrinking: keep the smallest failing input found so far."""
+
+
+@dataclass
+class _FamilyRun:
+    """The state of one family run: calls so far and the failures seen (last = smallest)."""
+
+    family: Family
+    probe: Probe
+    config: PropertySettings
+    calls: int = 0
+    first_failure: int = 0
+    failures: list[tuple[Case, PropertyFailure]] = field(default_factory=list)
+
+    def body(self, case: Case) -> None:
+        """The hypothesis test body: run the family's check on one generated case."""
+        if self.failures and self.calls - self.first_failure >= self.config.shrink_calls:
+            raise _ShrinkBudgetSpent
+        self.calls += 1
+        try:
+            self.family.check(self.probe, case)
+        except PropertyFailure as failure:
+            self._record(case, failure)
+            raise
+        except (AdapterAbort, KitAbort):
+            raise
+        except Exception as exc:  # the output broke an assumption of the check
+            unreadable = PropertyFailure(
+                "unreadable-output",
+                ("S6-OUT-01",),
+                f"checking the result raised {type(exc).__name__}: {exc}",
+            )
+            self._record(case, unreadable)
+            raise unreadable from exc
+
+    def _record(self, case: Case, failure: PropertyFailure) -> None:
+        if not self.failures:
+            self.first_failure = self.calls
+        # hypothesis only ever tries inputs simpler than the current smallest failure, so
+        # the latest failure is the smallest one found so far.
+        self.failures.append((case, failure))
+
+    def vectors(
+        self, case: Case, failure: PropertyFailure | None, message: str
+    ) -> tuple[Mapping[str, Any], ...]:
+        """The counterexample vectors for ``case`` (none when the reference fails too)."""
+        try:
+            return counterexample_vectors(
+                self.family,
+                case,
+                failure,
+                self.probe.reference,
+                message=message,
+                seed_value=self.config.seed or 0,
+            )
+        except (KitAbort, Exception):  # the reference failed as well: keep the report going
+            return ()
+
+
+def run_family(family: Family, probe: Probe, config: PropertySettings) -> FamilyResult:
+    """Run one family under hypothesis; a failure is shrunk and turned into vectors."""
+    assert config.seed is not None
+    examples = config.examples_for(family)
+    started = time.perf_counter()
+    state = _FamilyRun(family, probe, config)
+    test = settings(_settings(examples))(seed(config.seed)(given(family.strategy())(state.body)))
+
+    def finish(outcome: Outcome, **extra: Any) -> FamilyResult:
+        return FamilyResult(
+            family=family.name,
+            outcome=outcome,
+            clauses=family.clauses,
+            examples=examples,
+            calls=state.calls,
+            duration_s=time.perf_counter() - started,
+            seed=config.seed or 0,
+            **extra,
+        )
+
+    def failed(note: str = "", *, shrunk: bool = True) -> FamilyResult:
+        case, failure = state.failures[-1]
+        message = failure.message + note
+        return finish(
+            "failed",
+            message=message,
+            check=failure.check,
+            failed_clauses=failure.clauses,
+            interpretations=failure.interpretations,
+            counterexamples=state.vectors(case, failure, message),
+            shrunk=shrunk,
+        )
+
+    try:
+        with _kit_constants_only():
+            test()
+    except PropertyFailure:
+        return failed()
+    except _ShrinkBudgetSpent:
+        return failed(f" (shrinking stopped after {config.shrink_calls} calls)")
+    except Flaky as exc:
+        if not state.failures:
+            return finish("errored", message=f"hypothesis: {exc}", detail=traceback.format_exc())
+        note = (
+            " (the failure did not repeat when the same input ran again: the implementation "
+            "is not deterministic)"
+        )
+        return failed(note, shrunk=False)
+    except AdapterAbort as abort:
+        message = f"the adapter failed ({abort.error.kind}): {abort.error.message}"
+        detail = "\n".join(x for x in (abort.error.detail, abort.error.stderr_tail) if x)
+        return finish(
+            "errored",
+            message=message,
+            check="adapter",
+            failed_clauses=("S6-OUT-01",),
+            counterexamples=state.vectors(Case(abort.scenario), None, message),
+            detail=detail[-4000:],
+        )
+    except KitAbort as abort:
+        return finish("errored", message=f"kit error: {abort.message}", check="kit")
+    except HypothesisException as exc:
+        return finish("errored", message=f"hypothesis: {exc}", detail=traceback.format_exc())
+    return finish("passed")
+
+
+def run_families(
+    adapter: Adapter,
+    config: PropertySettings,
+    *,
+    reference: Adapter | None = None,
+    on_result: Callable[[FamilyResult], None] | None = None,
+) -> tuple[FamilyResult, ...]:
+    """Run the chosen families against a started ``adapter``."""
+    probe = Probe(adapter, reference=reference, timeout=config.timeout)
+    results = []
+    try:
+        for family in config.chosen():
+            result = run_family(family, probe, config)
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+    finally:
+        probe.close()
+    return tuple(results)
+
+
+def run_properties(
+    adapter_spec: str,
+    config: PropertySettings | None = None,
+    *,
+    on_result: Callable[[FamilyResult], None] | None = None,
+) -> PropertiesRun:
+    """Start the adapter ``adapter_spec`` names and run the property suite against it."""
+    config = (config or PropertySettings()).resolved()
+    started = time.perf_counter()
+    adapter = open_adapter(adapter_spec, timeout=config.timeout)
+    try:
+        try:
+            handshake = adapter.start()
+        except HandshakeError as exc:
+            return PropertiesRun(
+                adapter_spec, {}, config, (), time.perf_counter() - started, exc.message
+            )
+        results = run_families(adapter, config, on_result=on_result)
+        return PropertiesRun(
+            adapter_spec,
+            dict(handshake.implementation),
+            config,
+            results,
+            time.perf_counter() - started,
+        )
+    finally:
+        adapter.close()

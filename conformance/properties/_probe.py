@@ -1,0 +1,180 @@
+"""How a property talks to the implementation under test: materialize, run, clean up.
+
+A :class:`Probe` wraps one started adapter (in-process or subprocess, it makes no difference),
+the reference adapter (for the differential family and for counterexample expectations) and a
+lazily started *fresh* adapter (the determinism family compares against a second process).
+Every run materializes the scenario's files in a new directory under one temp root (tmpfs when
+available) and removes it afterwards.
+
+Outcomes of a run that are not a result:
+
+- the implementation reports an internal error (an exception in a ``python:`` callable, an
+  ``internal_error`` reply): a :class:`PropertyFailure` (hypothesis shrinks it like any other);
+- the adapter times out, crashes or breaks the protocol: :class:`AdapterAbort`, a
+  ``BaseException`` that hypothesis does not catch, so a hung implementation is not re-run
+  hundreds of times while shrinking; the family is *errored* with the unshrunk input;
+- the kit cannot model its own input: :class:`KitAbort` (a kit bug, reported as *errored*).
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from conformance import Adapter, AdapterError, AdapterInternalError, open_adapter
+from conformance._runner import default_temp_parent
+from conformance.properties._model import KitError, Model, build_model
+from conformance.strategies import Scenario
+
+__all__ = ["REFERENCE_SPEC", "AdapterAbort", "KitAbort", "Probe", "PropertyFailure"]
+
+#: The reference, in-process: the differential family's oracle and the source of every
+#: counterexample's ``expect``.
+REFERENCE_SPEC = "python:reference:memory_read"
+
+
+class PropertyFailure(AssertionError):
+    """A property does not hold for one input: which check, which clauses, what was seen."""
+
+    def __init__(
+        self,
+        check: str,
+        clauses: Sequence[str],
+        message: str,
+        *,
+        interpretations: Sequence[str] = (),
+    ) -> None:
+        super().__init__(f"[{check}] {message}")
+        self.check = check
+        self.clauses = tuple(clauses)
+        self.interpretations = tuple(interpretations)
+        self.message = message
+
+
+class AdapterAbort(BaseException):
+    """The adapter hung, crashed or broke the protocol: stop the family, do not shrink."""
+
+    def __init__(self, error: AdapterError, scenario: Scenario) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.scenario = scenario
+
+
+class KitAbort(BaseException):
+    """The kit failed on its own input (never the implementation's fault)."""
+
+    def __init__(self, message: str, scenario: Scenario) -> None:
+        super().__init__(message)
+        self.message = message
+        self.scenario = scenario
+
+
+class Probe:
+    """One adapter under test plus the reference, behind materialize-run-clean-up calls."""
+
+    def __init__(
+        self,
+        adapter: Adapter,
+        *,
+        reference: Adapter | None = None,
+        timeout: float = 30.0,
+        temp_parent: str | None = None,
+    ) -> None:
+        self.adapter = adapter
+        self.timeout = timeout
+        self._reference = reference
+        self._fresh: Adapter | None = None
+        self._root = Path(
+            tempfile.mkdtemp(prefix="phase6-props-", dir=temp_parent or default_temp_parent())
+        )
+        self._counter = itertools.count()
+        self.requests = 0
+
+    # -- lifecycle
+
+    def close(self) -> None:
+        """Stop the helper adapters this probe started and remove its temp root."""
+        try:
+            for extra in (self._fresh, self._reference):
+                if extra is not None:
+                    extra.close()
+        finally:
+            self._fresh = None
+            shutil.rmtree(self._root, ignore_errors=True)
+
+    def reference_adapter(self) -> Adapter:
+        """The reference adapter (started on first use)."""
+        if self._reference is None:
+            self._reference = open_adapter(REFERENCE_SPEC, timeout=self.timeout)
+            self._reference.start()
+        return self._reference
+
+    # -- runs
+
+    def _materialize(self, scenario: Scenario) -> Path:
+        root = self._root / f"r{next(self._counter)}"
+        scenario.write(root)
+        return root
+
+    def _call(self, adapter: Adapter, scenario: Scenario, root: Path) -> Any:
+        self.requests += 1
+        try:
+            return adapter.run(scenario.request_json, root)
+        except AdapterInternalError as exc:
+            raise PropertyFailure(
+                "internal-error",
+                ("S6-OUT-01",),
+                f"the implementation failed internally instead of returning a result: "
+                f"{exc.message}",
+            ) from None
+        except AdapterError as exc:
+            raise AdapterAbort(exc, scenario) from None
+
+    def _run(self, adapter: Adapter, scenario: Scenario) -> Any:
+        root = self._materialize(scenario)
+        try:
+            return self._call(adapter, scenario, root)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+    def run(self, scenario: Scenario) -> Any:
+        """The implementation's result envelope for ``scenario``."""
+        return self._run(self.adapter, scenario)
+
+    def run_with_model(self, scenario: Scenario) -> tuple[Any, Model]:
+        """The result and the kit's model of the same materialized files."""
+        root = self._materialize(scenario)
+        try:
+            result = self._call(self.adapter, scenario, root)
+            try:
+                return result, build_model(scenario, root)
+            except KitError as exc:
+                raise KitAbort(str(exc), scenario) from None
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+
+    def run_fresh(self, scenario: Scenario) -> Any:
+        """The result from a second, separately started process of the implementation."""
+        if self._fresh is None:
+            fresh = self.adapter.fresh()
+            try:
+                fresh.start()
+            except AdapterError as exc:
+                raise AdapterAbort(exc, scenario) from None
+            self._fresh = fresh
+        return self._run(self._fresh, scenario)
+
+    def reference(self, scenario: Scenario) -> Any:
+        """The reference's result envelope for ``scenario``."""
+        adapter = self.reference_adapter()
+        root = self._materialize(scenario)
+        try:
+            return adapter.run(scenario.request_json, root)
+        except AdapterError as exc:
+            raise KitAbort(f"the reference failed: {exc.message}", scenario) from None
+        finally:
+            shutil.rmtree(root, ignore_errors=True)

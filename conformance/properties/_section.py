@@ -1,0 +1,172 @@
+"""The property suite as a report: the ``properties`` section of ``certify``, a standalone
+``properties.json`` and the counterexample vector file.
+
+``certify`` calls :func:`certify_section` (registered in
+:data:`conformance._sections.SECTION_PROVIDERS` as ``properties``). Section options
+(``--section-option KEY=VALUE``) it reads: ``seed``, ``examples``, ``deep`` (``1``/``0``) and
+``families`` (comma-separated), each also accepted with a ``properties.`` prefix.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from conformance import Section, SectionContext, SectionItem, UsageError
+from conformance import __version__ as kit_version
+from conformance._certify import slugify, spec_name
+from conformance._schemas import VECTOR_FILE_SCHEMA, schema_errors
+from conformance.properties._engine import PropertiesRun, PropertySettings, run_properties
+from conformance.properties._families import FAMILIES
+
+__all__ = [
+    "COUNTEREXAMPLES_DIR",
+    "PROPERTIES_FORMAT",
+    "build_section",
+    "certify_section",
+    "settings_from_options",
+    "write_counterexamples",
+    "write_properties_report",
+]
+
+PROPERTIES_FORMAT = "phase6-properties/1"
+#: Under the report directory: ``counterexamples/counterexamples.json``, a corpus directory of
+#: its own, so ``certify --vectors <report dir>/counterexamples`` replays the counterexamples.
+COUNTEREXAMPLES_DIR = "counterexamples"
+_TRUE = ("1", "true", "yes", "on")
+
+
+def _option(options: Mapping[str, str], name: str) -> str | None:
+    return options.get(f"properties.{name}", options.get(name))
+
+
+def settings_from_options(options: Mapping[str, str], *, timeout: float) -> PropertySettings:
+    """:class:`PropertySettings` from ``--section-option`` values (see the module docstring)."""
+    try:
+        seed_text = _option(options, "seed")
+        examples_text = _option(options, "examples")
+        deep = (_option(options, "deep") or "0").lower() in _TRUE
+        families_text = _option(options, "families") or ""
+        settings = PropertySettings(
+            seed=int(seed_text) if seed_text else (None if deep else PropertySettings.seed),
+            examples=int(examples_text) if examples_text else None,
+            deep=deep,
+            families=tuple(f for f in families_text.split(",") if f),
+            timeout=timeout,
+        )
+        settings.chosen()
+    except (ValueError, KeyError) as exc:
+        raise UsageError(f"bad properties section option: {exc}") from exc
+    return settings
+
+
+def reproduce_command(run: PropertiesRun) -> str:
+    """The command that re-runs the same property suite."""
+    seed = run.settings.seed
+    families = "".join(f" --family {name}" for name in run.settings.families)
+    examples = f" --examples {run.settings.examples}" if run.settings.examples else ""
+    deep = " --deep" if run.settings.deep else ""
+    return (
+        f"python -m conformance.properties --adapter '{run.adapter_spec}' --seed {seed}"
+        f"{examples}{deep}{families}"
+    )
+
+
+def build_section(run: PropertiesRun, *, counterexamples_path: Path | None = None) -> Section:
+    """The ``properties`` report section for a run."""
+    items = tuple(
+        SectionItem(
+            id=result.id,
+            outcome=result.outcome,
+            clauses=result.clauses,
+            message=result.message,
+            details={"statement": FAMILIES[result.family].statement, **result.to_json()},
+        )
+        for result in run.results
+    )
+    outcomes = [r.outcome for r in run.results]
+    status: Any
+    if run.broken is not None:
+        status = "errored"
+        summary = f"adapter broken: {run.broken}"
+    else:
+        status = (
+            "failed" if "failed" in outcomes else "errored" if "errored" in outcomes else "passed"
+        )
+        passed = outcomes.count("passed")
+        summary = (
+            f"{passed}/{len(outcomes)} property families passed "
+            f"(seed {run.settings.seed}{', deep' if run.settings.deep else ''}); "
+            f"{len(run.counterexamples)} counterexample vector(s)"
+        )
+    data: dict[str, Any] = {
+        "settings": run.settings.to_json(),
+        "duration_s": round(run.duration_s, 3),
+        "reproduce": reproduce_command(run),
+        "counterexamples": list(run.counterexamples),
+        "counterexamples_file": str(counterexamples_path) if counterexamples_path else None,
+    }
+    return Section(
+        name="properties",
+        title="Property suite (hypothesis)",
+        status=status,
+        summary=summary,
+        items=items,
+        data=data,
+        affects_verdict=True,
+    )
+
+
+def write_counterexamples(run: PropertiesRun, report_dir: Path) -> Path | None:
+    """Write ``<report_dir>/counterexamples/counterexamples.json`` (``None``: nothing to write).
+
+    A stale file from an earlier run is removed when this run found nothing.
+    """
+    target = report_dir / COUNTEREXAMPLES_DIR / f"{COUNTEREXAMPLES_DIR}.json"
+    document = run.counterexample_file()
+    if document is None:
+        if target.is_file():
+            target.unlink()
+        return None
+    problems = schema_errors(VECTOR_FILE_SCHEMA, document, limit=1)
+    if problems:  # a kit bug: say so instead of writing an unusable file
+        raise UsageError(f"counterexample file does not validate: {problems[0]}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    return target
+
+
+def certify_section(context: SectionContext) -> Section:
+    """Section provider for ``certify``: the property suite against the adapter under test."""
+    settings = settings_from_options(context.options, timeout=context.timeout)
+    run = run_properties(context.adapter_spec, settings)
+    path = None
+    if context.report_dir is not None:
+        path = write_counterexamples(run, context.report_dir)
+    return build_section(run, counterexamples_path=path)
+
+
+def report_dir_for(run: PropertiesRun, base: Path | str = "reports") -> Path:
+    """``reports/<implementation name>/``, the directory ``certify`` uses by default."""
+    name = str(run.implementation.get("name") or spec_name(run.adapter_spec))
+    return Path(base) / slugify(name)
+
+
+def write_properties_report(run: PropertiesRun, report_dir: Path | None = None) -> Path:
+    """Write ``properties.json`` (and the counterexample file); returns its path."""
+    directory = report_dir if report_dir is not None else report_dir_for(run)
+    directory.mkdir(parents=True, exist_ok=True)
+    counterexamples = write_counterexamples(run, directory)
+    section = build_section(run, counterexamples_path=counterexamples)
+    document = {
+        "format": PROPERTIES_FORMAT,
+        "kit_version": kit_version,
+        "adapter": {"spec": run.adapter_spec, "implementation": dict(run.implementation)},
+        "passed": run.passed,
+        "section": section.to_json(),
+    }
+    target = directory / "properties.json"
+    target.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    return target
