@@ -21,10 +21,10 @@ from conformance._coverage import (
     render_coverage_markdown,
     store_vector_pins,
 )
-from conformance._register_docs import render_clauses_markdown, render_interpretations_markdown
 from conformance._errors import CorpusError, HarnessError
 from conformance._kit import dumps_pretty, kit_version, specs_dir
 from conformance._progress import make_progress
+from conformance._register_docs import render_clauses_markdown, render_interpretations_markdown
 from conformance._registers import load_clauses, load_interpretations
 from conformance._report import load_report, render_files, write_report
 from conformance._report_compare import render_compare_html, render_compare_markdown
