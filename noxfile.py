@@ -204,9 +204,14 @@ def snapshots(session: nox.Session) -> None:
 
 @nox.session(default=False)
 def bench(session: nox.Session) -> None:
-    """Benchmark the reference on a synthetic 1,000,000-record store (not a timed test).
+    """Benchmark the reference (100k and 1M records) and certification throughput (not timed tests).
 
-    Pass `-- --records N` to change the scale; results go to reports/bench/.
+    The reference against a json.loads baseline in the same run: records/s, MB/s, the time
+    ratio (target <= 2.0x) and peak RSS (target <= 1 GiB at 1M); then the corpus certified
+    in-process and through the subprocess adapter (targets >= 500 vectors/s, < 30 s).
+    Arguments after `--` go to `python -m reference.bench` (e.g. `--records 100000 --runs 5`).
+    Results go to reports/bench/.
     """
     _install(session, "bench")
     session.run("python", "-m", "reference.bench", *session.posargs)
+    session.run("python", "-m", "conformance.bench")

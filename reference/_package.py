@@ -64,7 +64,7 @@ Ranked = tuple[float, int, int, str, str, int]
 Entry = tuple[Any, ...]  # a Ranked candidate, or (memory_id, record_hash, store index, reason)
 
 #: Inputs larger than this are read by several processes (see `_read`).
-PARALLEL_MIN_BYTES: Final = 48 << 20
+PARALLEL_MIN_BYTES: Final = 16 << 20
 _CHUNK_BYTES: Final = 8 << 20
 
 
