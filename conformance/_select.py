@@ -38,7 +38,8 @@ __all__ = [
 
 SelectorKind = Literal["id", "clause", "interp", "area", "level"]
 _LEVELS = ("required", "pinned")
-_ENTRY = re.compile(r"^(?P<pattern>[a-z0-9*?\[][a-z0-9.*?\[\]!-]*)\s*(?:#\s*(?P<reason>.*))?$")
+# A vector ID glob, or a section item such as ``property:<family>`` (the pytest plugin's items).
+_ENTRY = re.compile(r"^(?P<pattern>[a-z0-9*?\[][a-z0-9.:*?\[\]!-]*)\s*(?:#\s*(?P<reason>.*))?$")
 
 
 @dataclass(frozen=True)
@@ -127,9 +128,13 @@ class ExpectedFailures:
         return None
 
     def stale(self, vector_ids: Iterable[str]) -> tuple[ExpectedFailureEntry, ...]:
-        """Entries matching none of ``vector_ids`` (the whole corpus, not just the selection)."""
+        """Vector entries matching none of ``vector_ids`` (the whole corpus, not just the
+        selection); entries naming a section item (``property:<family>``) are not vector
+        entries and never stale here."""
         ids = list(vector_ids)
-        return tuple(e for e in self.entries if not any(e.matches(i) for i in ids))
+        return tuple(
+            e for e in self.entries if ":" not in e.pattern and not any(e.matches(i) for i in ids)
+        )
 
 
 def load_expected_failures(path: Path | str) -> ExpectedFailures:

@@ -111,6 +111,27 @@ class DirectorySpec:
 FileSpec = LinesFile | TextFile | BytesFile | DirectorySpec
 
 
+def file_spec_json(spec: FileSpec) -> dict[str, Any]:
+    """A file spec in the vector file format (``input.files`` values); inverse of loading."""
+    if isinstance(spec, LinesFile):
+        entry: dict[str, Any] = {
+            "lines": [
+                {"base64": base64.b64encode(line).decode()} if isinstance(line, bytes) else line
+                for line in spec.lines
+            ]
+        }
+        if spec.eol != "\n":
+            entry["eol"] = spec.eol
+        if not spec.final_eol:
+            entry["final_eol"] = False
+        return entry
+    if isinstance(spec, TextFile):
+        return {"text": spec.text}
+    if isinstance(spec, BytesFile):
+        return {"base64": base64.b64encode(spec.data).decode()}
+    return {"directory": True}
+
+
 def _file_spec(raw: Mapping[str, Any]) -> FileSpec:
     if "lines" in raw:
         lines = tuple(
@@ -167,28 +188,7 @@ class Vector:
 
     def to_json(self) -> dict[str, Any]:
         """The vector in its file format (for ``vectors show`` and counterexample files)."""
-        files: dict[str, Any] = {}
-        for path, spec in self.files:
-            if isinstance(spec, LinesFile):
-                entry: dict[str, Any] = {
-                    "lines": [
-                        {"base64": base64.b64encode(line).decode()}
-                        if isinstance(line, bytes)
-                        else line
-                        for line in spec.lines
-                    ]
-                }
-                if spec.eol != "\n":
-                    entry["eol"] = spec.eol
-                if not spec.final_eol:
-                    entry["final_eol"] = False
-                files[path] = entry
-            elif isinstance(spec, TextFile):
-                files[path] = {"text": spec.text}
-            elif isinstance(spec, BytesFile):
-                files[path] = {"base64": base64.b64encode(spec.data).decode()}
-            else:
-                files[path] = {"directory": True}
+        files = {path: file_spec_json(spec) for path, spec in self.files}
         out: dict[str, Any] = {"id": self.id, "description": self.description}
         if self.comment is not None:
             out["comment"] = self.comment

@@ -25,20 +25,20 @@ kit's own test suite loads it through the entry point as well).
 
 from __future__ import annotations
 
-import fnmatch
 import json
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conformance._errors import ExpectedFailuresError, UsageError
+from conformance._select import ExpectedFailureEntry, load_expected_failures
+
 __all__ = ["ExpectedEntry", "load_expected", "marker_name"]
 
 _ADAPTER = "--phase6-adapter"
-_ENTRY = re.compile(r"^(?P<pattern>[^\s#]+)\s*(?:#\s*(?P<reason>.*))?$")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -87,40 +87,15 @@ def marker_name(kind: str, value: str) -> str:
 # ------------------------------------------------------------------------------ expected failures
 
 
-@dataclass(frozen=True)
-class ExpectedEntry:
-    """One line of an expected-failures file."""
-
-    pattern: str
-    reason: str
-    line: int
-
-    def matches(self, item_id: str) -> bool:
-        """Whether this entry lists ``item_id`` (a glob)."""
-        return fnmatch.fnmatchcase(item_id, self.pattern)
+ExpectedEntry = ExpectedFailureEntry  # the harness's format and parser, one of each
 
 
 def load_expected(path: Path) -> tuple[ExpectedEntry, ...]:
-    """Parse an expected-failures file; every entry needs a ``# reason``."""
+    """Parse an expected-failures file (the harness's format; every entry needs a reason)."""
     try:
-        text = path.read_text("utf-8")
-    except OSError as exc:
-        raise pytest.UsageError(
-            f"cannot read expected-failures file {str(path)!r}: {exc}"
-        ) from None
-    entries = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        match = _ENTRY.match(line)
-        reason = (match["reason"] or "").strip() if match else ""
-        if match is None or not reason:
-            raise pytest.UsageError(
-                f"{path}:{number}: expected '<id or glob>  # reason', got {raw!r}"
-            )
-        entries.append(ExpectedEntry(match["pattern"], reason, number))
-    return tuple(entries)
+        return load_expected_failures(path).entries
+    except (UsageError, ExpectedFailuresError) as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 # ------------------------------------------------------------------------------ session state

@@ -40,7 +40,6 @@ the interpretation register says. Generated files use relative POSIX paths only,
 
 from __future__ import annotations
 
-import base64
 import functools
 import json
 import string
@@ -54,6 +53,7 @@ from hypothesis import strategies as st
 
 from conformance import FileSpec, LinesFile, TextFile
 from conformance._oracle import WHITE_SPACE, parse_ts, read_line
+from conformance._vectors import file_spec_json
 
 __all__ = [
     "CANARY_PREFIX",
@@ -309,27 +309,7 @@ class Scenario:
 
     def vector_files(self) -> dict[str, Any]:
         """``input.files`` of a ``phase6-vectors/1`` vector."""
-        out: dict[str, Any] = {}
-        for name, spec in self.files:
-            if isinstance(spec, LinesFile):
-                entry: dict[str, Any] = {
-                    "lines": [
-                        {"base64": base64.b64encode(line).decode()}
-                        if isinstance(line, bytes)
-                        else line
-                        for line in spec.lines
-                    ]
-                }
-                if spec.eol != "\n":
-                    entry["eol"] = spec.eol
-                if not spec.final_eol:
-                    entry["final_eol"] = False
-                out[name] = entry
-            elif isinstance(spec, TextFile):
-                out[name] = {"text": spec.text}
-            else:  # pragma: no cover - scenarios only hold lines and text files
-                raise TypeError(f"unsupported file spec {spec!r}")
-        return out
+        return {name: file_spec_json(spec) for name, spec in self.files}
 
 
 def _request_bytes(request: Any) -> bytes:
