@@ -63,8 +63,10 @@ class Budget:
 Ranked = tuple[float, int, int, str, str, int]
 Entry = tuple[Any, ...]  # a Ranked candidate, or (memory_id, record_hash, store index, reason)
 
-#: Inputs larger than this are read by several processes (see `_read`).
-PARALLEL_MIN_BYTES: Final = 16 << 20
+#: Inputs larger than this are read by several processes (see `_read`).  Kept above the
+#: streaming probe's 32 MiB store: that probe samples memory after each request, so it
+#: cannot see short-lived workers, and the reference is probed on its sequential path.
+PARALLEL_MIN_BYTES: Final = 48 << 20
 _CHUNK_BYTES: Final = 8 << 20
 
 
