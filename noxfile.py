@@ -123,15 +123,14 @@ def vectors(session: nox.Session) -> None:
     corpus differs.
 
     Checks by default; `nox -s vectors -- --write` rewrites the files instead. Other arguments go
-    to `python -m conformance._generate.build` (e.g. `-- --family trust`).
+    to `python -m tools.generate.build` (e.g. `-- --family trust`).
     """
     _install(session, "test")
     write = "--write" in session.posargs
     forwarded = [arg for arg in session.posargs if arg != "--write"]
     mode = [] if write else ["--check"]
-    if (CONFORMANCE / "_generate" / "handbuild.py").is_file():
-        session.run("python", "-m", "conformance._generate.handbuild", *mode)
-    session.run("python", "-m", "conformance._generate.build", *mode, *forwarded)
+    session.run("python", "-m", "tools.generate.handbuild", *mode)
+    session.run("python", "-m", "tools.generate.build", *mode, *forwarded)
 
 
 MEMORY = ROOT / "adam_os_data" / "memory"
@@ -169,10 +168,10 @@ def mutants(session: nox.Session) -> None:
 
     Slow (minutes): each mutant is the reference with one fault, certified through the runner
     plus its probes. `-- --only NAME`, `--jobs N`, `--full` (every vector and probe for every
-    mutant); `python -m conformance.mutants --list` lists them. Fails if any mutant survives.
+    mutant); `python -m tools.mutants --list` lists them. Fails if any mutant survives.
     """
     _install(session)
-    session.run("python", "-m", "conformance.mutants", *session.posargs)
+    session.run("python", "-m", "tools.mutants", *session.posargs)
 
 
 @nox.session(default=False)
@@ -209,9 +208,9 @@ def bench(session: nox.Session) -> None:
     The reference against a json.loads baseline in the same run: records/s, MB/s, the time
     ratio (target <= 2.0x) and peak RSS (target <= 1 GiB at 1M); then the corpus certified
     in-process and through the subprocess adapter (targets >= 500 vectors/s, < 30 s).
-    Arguments after `--` go to `python -m reference.bench` (e.g. `--records 100000 --runs 5`).
+    Arguments after `--` go to `python -m tools.bench.reference` (e.g. `--records 100000 --runs 5`).
     Results go to reports/bench/.
     """
     _install(session, "bench")
-    session.run("python", "-m", "reference.bench", *session.posargs)
-    session.run("python", "-m", "conformance.bench")
+    session.run("python", "-m", "tools.bench.reference", *session.posargs)
+    session.run("python", "-m", "tools.bench.harness")

@@ -38,7 +38,7 @@ __all__ = [
 SECTION_PROVIDERS: Mapping[str, str] = {
     "probes": "conformance.probes:certify_section",
     "properties": "conformance.properties:certify_section",
-    "suite_strength": "conformance.mutants:suite_strength_section",
+    "suite_strength": "conformance._suite_strength:suite_strength_section",
 }
 
 SectionStatus = Literal["passed", "failed", "errored", "skipped"]

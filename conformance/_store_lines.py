@@ -16,8 +16,8 @@ from typing import Any, Final, Literal
 
 import rfc8785
 
-from conformance._oracle import parse_ts
 from conformance._store_rules import BASE_FIELDS, SOURCES, STORE_TYPES
+from conformance.readings import parse_ts
 
 __all__ = [
     "MAX_DEPTH",
@@ -242,7 +242,7 @@ def _json_kind(value: Any) -> str:
 # ------------------------------------------------------------------------------ SPEC-005
 
 # A date-time with any (or no) offset: what a writer plausibly meant as a timestamp.  INT-20
-# (via conformance._oracle.parse_ts) decides validity; this only tells a non-UTC offset apart
+# (via conformance.readings.parse_ts) decides validity; this only tells a non-UTC offset apart
 # from garbage.
 _LOOSE_TS: Final = re.compile(
     r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})T(?P<time>[0-9]{2}:[0-9]{2}:[0-9]{2})"

@@ -52,8 +52,8 @@ from typing import Any, Literal, TypeVar
 from hypothesis import strategies as st
 
 from conformance import FileSpec, LinesFile, TextFile
-from conformance._oracle import WHITE_SPACE, parse_ts, read_line
 from conformance._vectors import file_spec_json
+from conformance.readings import WHITE_SPACE, parse_ts, read_line
 
 __all__ = [
     "CANARY_PREFIX",

@@ -15,7 +15,7 @@ from conformance import Outcome, VectorResult
 from conformance._cli import main
 from conformance._kit import repo_root
 from conformance._progress import BarProgress, LineProgress, make_progress
-from conformance.bench import main as bench_main
+from tools.bench.harness import main as bench_main
 
 
 @pytest.fixture
@@ -340,7 +340,7 @@ class TestBench:
     def test_bench_measures_both_adapters(
         self, paths: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """conformance.bench:main certifies in-process and through a subprocess, writes JSON."""
+        """tools.bench.harness:main certifies in-process and through a subprocess, writes JSON."""
         monkeypatch.syspath_prepend(str(FAKES))
         monkeypatch.setenv("PHASE6_FAKE_TABLE", str(paths[1]))
         out = tmp_path / "bench.json"

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from conformance import Corpus, Vector, first_difference, load_corpus, materialize
-from conformance._generate import build as builder
-from conformance._generate.families import FAMILIES
-from conformance._oracle import OracleUndefined, oracle_read
+from tools.generate import build as builder
+from tools.generate.families import FAMILIES
+from tools.oracle import OracleUndefined, oracle_read
 
 REPO = Path(__file__).resolve().parent.parent
 VECTORS = REPO / "vectors"
@@ -60,7 +60,7 @@ class TestDeterminism:
         for seed in ("1", "2"):
             out = tmp_path / seed
             env = {**os.environ, "PYTHONHASHSEED": seed}
-            command = [sys.executable, "-m", "conformance._generate.build", "--out", str(out)]
+            command = [sys.executable, "-m", "tools.generate.build", "--out", str(out)]
             for family in ("trust", "records"):
                 command += ["--family", family]
             subprocess.run(command, cwd=REPO, env=env, check=True, capture_output=True)

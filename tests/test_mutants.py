@@ -19,10 +19,11 @@ from conformance import (
     load_interpretations,
     open_adapter,
 )
-from conformance.mutants import MUTANTS, STAGES, adapter_spec, suite_strength_section
-from conformance.mutants._kill import Kill, MutantOutcome, kill_one
-from conformance.mutants._matrix import FORMAT, build_matrix, render_markdown
+from conformance._suite_strength import suite_strength_section
 from conformance.probes import PROBES
+from tools.mutants import MUTANTS, STAGES, adapter_spec
+from tools.mutants._kill import Kill, MutantOutcome, kill_one
+from tools.mutants._matrix import FORMAT, build_matrix, render_markdown
 
 CLAUSES = {clause.id for clause in load_clauses()}
 INTERPRETATIONS = {entry.id for entry in load_interpretations()}
@@ -31,11 +32,11 @@ NAMES = list(MUTANTS)
 
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """``python -m conformance.mutants.smoke`` over the whole gallery (fixed hash seed)."""
+    """``python -m tools.mutants.smoke`` over the whole gallery (fixed hash seed)."""
     out = tmp_path_factory.mktemp("smoke") / "smoke.json"
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(
-        [sys.executable, "-m", "conformance.mutants.smoke", "--json", str(out)],
+        [sys.executable, "-m", "tools.mutants.smoke", "--json", str(out)],
         capture_output=True,
         text=True,
         env=env,
@@ -74,7 +75,7 @@ class TestGallery:
 
     def test_import_does_not_load_the_reference(self) -> None:
         """Importing the gallery leaves the reference unimported (patches import it lazily)."""
-        code = "import sys, conformance.mutants; print('reference' in sys.modules)"
+        code = "import sys, tools.mutants; print('reference' in sys.modules)"
         done = subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, check=True
         )
@@ -99,7 +100,7 @@ class TestServe:
     def test_unknown_mutant_is_a_usage_error(self) -> None:
         """`serve` with an unknown name exits 2."""
         done = subprocess.run(
-            [sys.executable, "-m", "conformance.mutants.serve", "no-such-mutant"],
+            [sys.executable, "-m", "tools.mutants.serve", "no-such-mutant"],
             capture_output=True,
             check=False,
         )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance import _oracle, compare_result, first_difference
+from conformance import compare_result, first_difference, readings
 from conformance.properties._model import Model, canonical
 from conformance.properties._probe import Probe
 from conformance.properties._shape import Case, View, as_view, fail, is_int, show
@@ -145,7 +145,7 @@ def _check_no_content(scenario: Scenario, model: Model, view: View) -> None:
                 f"the receipt carries an excerpt: {show(item['excerpt'], 120)}",
             )
     for line in model.lines:
-        stripped = _oracle.strip_ws(line.text)
+        stripped = readings.strip_ws(line.text)
         if line.valid and len(stripped) >= 12 and stripped.lower() in folded:
             fail(
                 "no-content",

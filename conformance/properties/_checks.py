@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from conformance import _oracle
+from conformance import readings
 from conformance.properties._model import (
     REASONS,
     Model,
@@ -127,7 +127,7 @@ def _check_excerpt(model: Model, index: int, item: Mapping[str, Any]) -> None:
             "record of that store",
         )
     for candidate in candidates:
-        stripped = _oracle.strip_ws(candidate.text)
+        stripped = readings.strip_ws(candidate.text)
         if stripped.startswith(excerpt):
             expected, _ = model.excerpt(candidate)
             if excerpt != expected:
@@ -146,7 +146,7 @@ def _check_excerpt(model: Model, index: int, item: Mapping[str, Any]) -> None:
         "excerpt-prefix",
         ("S6-TRUNC-01", "S6-TRUNC-02", "S6-TRUNC-06"),
         f"selected[{index}] excerpt {show(excerpt, 120)} is not a prefix of the record's "
-        f"White_Space-stripped text {show(_oracle.strip_ws(text), 120)}",
+        f"White_Space-stripped text {show(readings.strip_ws(text), 120)}",
         ("INT-05", "INT-31"),
     )
 
@@ -391,7 +391,7 @@ def check_hashes(probe: Probe, case: Case) -> None:
             "query-hash",
             ("S6-HASH-04", "S6-HASH-05", "S6-HASH-06", "S6-HASH-07"),
             f"query_hash is {query_hash!r}; SHA-256 of the normalized query "
-            f"{show(_oracle.normalize_text(model.query))} is {model.query_hash!r}",
+            f"{show(readings.normalize_text(model.query))} is {model.query_hash!r}",
             ("INT-05", "INT-06", "INT-11"),
         )
     for where, item in [

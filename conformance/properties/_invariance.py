@@ -15,7 +15,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import FileSpec, LinesFile, TextFile, _oracle, first_difference
+from conformance import FileSpec, LinesFile, TextFile, first_difference, readings
 from conformance.properties._probe import Probe
 from conformance.properties._shape import Case, as_view, fail, is_subsequence, show
 from conformance.strategies import (
@@ -71,7 +71,7 @@ def _duplicate(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
 def _respell(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
     paths = s.request["store_paths"]
     index = draw(st.integers(0, len(paths) - 1))
-    path = _oracle.normalize_path(paths[index])
+    path = readings.normalize_path(paths[index])
     head, _, tail = path.rpartition("/")
     spelled = draw(
         st.sampled_from((f"./{path}", f"{head}//{tail}", f"{head}/zz/../{tail}", f"{path}/"))
@@ -153,7 +153,7 @@ def _inert_trust(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
     base = _edit(s, "no trust filter", lambda r: r.pop("trust_filter", None))
     ids = sorted(
         {
-            _oracle.read_line(line.data)["memory_id"]
+            readings.read_line(line.data)["memory_id"]
             for _, lines in s.lines
             for line in lines
             if line.kind == "valid"
@@ -211,7 +211,7 @@ def _append_unmatchable(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenari
     request = s.request
     terms = request.get("scoring", {}).get("query_terms")
     terms = (
-        _oracle.derive_terms(request["query"]) if terms is None else _oracle.supplied_terms(terms)
+        readings.derive_terms(request["query"]) if terms is None else readings.supplied_terms(terms)
     )
     filler = next(ch for ch in _FILLERS if not any(ch in term for term in terms))
     budget = request["budget"]

@@ -3,7 +3,7 @@
 The properties need, for each line of the scenario's stores, whether it is a record, whether it
 is valid, its normalized record, record_hash, score, excerpt and rank. Parsing follows the
 grammar the interpretation register pins and is shared with the kit's oracle
-(:mod:`conformance._oracle`: White_Space INT-05, paths INT-12, lines INT-14, JSON rules
+(:mod:`conformance.readings`: White_Space INT-05, paths INT-12, lines INT-14, JSON rules
 INT-15..INT-18, records INT-19..INT-22, trust snapshots INT-38/39). The arithmetic the
 properties judge is recomputed here from the spec text, independently of both the oracle and
 the reference:
@@ -28,7 +28,7 @@ from typing import Any
 
 import rfc8785
 
-from conformance import _oracle
+from conformance import readings
 from conformance.strategies import Scenario
 
 __all__ = [
@@ -139,7 +139,7 @@ class Model:
     @property
     def query_hash(self) -> str:
         """S6-HASH-04..07 / INT-11: SHA-256 of the trimmed, collapsed, lowercased query."""
-        return sha256_hex(_oracle.normalize_text(self.query).encode("utf-8"))
+        return sha256_hex(readings.normalize_text(self.query).encode("utf-8"))
 
     def lines_for(self, store_path: str, record_hash: str) -> tuple[ModelLine, ...]:
         """The lines an output entry with this store_path and record_hash stands for."""
@@ -168,7 +168,7 @@ class Model:
 
     def score_parts(self, line: ModelLine) -> tuple[int, float, float]:
         """(base, tag_bonus, recency_bonus) for a valid line."""
-        text = _oracle.normalize_text(line.text)  # INT-09: 'normalized candidate text'
+        text = readings.normalize_text(line.text)  # INT-09: 'normalized candidate text'
         base = sum(1 for term in self.terms if term in text)  # INT-10: terms, not occurrences
         tag_bonus = 0.0
         if self.tag_overlap:  # 'overlap = count of query_terms that exactly match any tag'
@@ -184,7 +184,7 @@ class Model:
 
     def excerpt(self, line: ModelLine) -> tuple[str, int]:
         """S6-TRUNC-02..07: strip White_Space, cut to per_item * 4 bytes at a boundary."""
-        data = _oracle.strip_ws(line.text).encode("utf-8")
+        data = readings.strip_ws(line.text).encode("utf-8")
         max_bytes = self.per_item * 4
         if len(data) > max_bytes:
             cut = max_bytes
@@ -248,10 +248,10 @@ def _lines_of(
     deny: Sequence[str],
 ) -> list[ModelLine]:
     out: list[ModelLine] = []
-    for raw in _oracle.split_lines(data):  # INT-14: LF only, CRLF tolerated
-        if _oracle.is_blank(raw):
+    for raw in readings.split_lines(data):  # INT-14: LF only, CRLF tolerated
+        if readings.is_blank(raw):
             continue  # INT-14: 'skipped silently: it is not a record'
-        parsed = _oracle.read_line(raw)
+        parsed = readings.read_line(raw)
         index = start + len(out)
         if "invalid" in parsed:  # INT-19: memory_id as far as known, hash of the raw bytes
             out.append(ModelLine(index, store_path, raw, False, parsed["invalid"], sha256_hex(raw)))
@@ -260,7 +260,7 @@ def _lines_of(
         digest = record_hash(normalized)
         if digest != parsed["record_hash"]:
             raise KitError(f"record_hash models disagree on {raw!r}")
-        denied = entries is not None and _oracle.is_denied(parsed, entries, list(deny))
+        denied = entries is not None and readings.is_denied(parsed, entries, list(deny))
         out.append(
             ModelLine(
                 read_index=index,
@@ -287,20 +287,20 @@ def build_model(scenario: Scenario, root: Path) -> Model:
     requests that must produce a package).
     """
     try:
-        options = _oracle.check_request(scenario.request)
-        stores = _oracle.read_stores(options.store_paths, root)
+        options = readings.check_request(scenario.request)
+        stores = readings.read_stores(options.store_paths, root)
         entries = (
-            _oracle.read_trust_snapshot(options.snapshot, root)
+            readings.read_trust_snapshot(options.snapshot, root)
             if options.snapshot is not None
             else None
         )
-    except (_oracle.RequestError, _oracle.OracleUndefined) as exc:
+    except (readings.RequestError, readings.Undecided) as exc:
         raise KitError(f"the scenario's request is not a valid request: {exc}") from exc
     supplied = options.query_terms
     terms = (
-        _oracle.derive_terms(options.query)
+        readings.derive_terms(options.query)
         if supplied is None
-        else _oracle.supplied_terms(supplied)
+        else readings.supplied_terms(supplied)
     )
     lines: list[ModelLine] = []
     for store_path, data in stores:

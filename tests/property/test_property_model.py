@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from property_support import KIT_SETTINGS
 
-from conformance import _oracle
 from conformance.properties import build_model
 from conformance.properties._model import pow_half
 from conformance.strategies import Scenario, scenarios
+from tools import oracle as _oracle
 
 
 class TestPowHalf:

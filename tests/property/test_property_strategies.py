@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from property_support import KIT_SETTINGS, reference_result
 
-from conformance import _oracle, materialize
+from conformance import materialize
 from conformance._schemas import schema_errors
 from conformance._vectors import load_vector_file
 from conformance.strategies import (
@@ -33,6 +33,7 @@ from conformance.strategies import (
     valid_record_lines,
     valid_timestamps,
 )
+from tools import oracle as _oracle
 
 NOW = Instant(63_870_000_000, 123_456_789)
 KINDS = [kind for names in INVALID_LINE_KINDS.values() for kind in names]

@@ -1,0 +1,83 @@
+"""Report section ``suite_strength``: the kill rate and matrix of the last mutants run.
+
+Reads ``reports/mutants/kill-matrix.json`` (written by ``nox -s mutants``); it never runs a
+mutant, so it costs milliseconds inside every ``certify``. The section describes the test
+suite, not the implementation under test: it never affects the verdict. A matrix computed on
+another corpus than the one being certified is reported as stale.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from conformance import Section, SectionContext, SectionItem
+
+__all__ = ["default_matrix_path", "suite_strength_section"]
+
+
+def default_matrix_path() -> Path:
+    """``reports/mutants/kill-matrix.json`` in the working directory, else in the checkout."""
+    relative = Path("reports/mutants/kill-matrix.json")
+    if relative.is_file():
+        return relative
+    return Path(__file__).resolve().parents[1] / relative
+
+
+def suite_strength_section(context: SectionContext) -> Section:
+    """Section provider ``suite_strength`` (option ``kill_matrix=PATH`` names another file)."""
+    path = Path(context.options.get("kill_matrix") or default_matrix_path())
+    title = "Suite strength (mutation gallery)"
+    try:
+        matrix: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        return Section(
+            "suite_strength", title, "skipped",
+            f"no kill matrix at {path}: run `nox -s mutants` to measure the suite",
+            affects_verdict=False,
+        )  # fmt: skip
+    except (OSError, ValueError) as exc:
+        return Section("suite_strength", title, "errored", f"cannot read {path}: {exc}",
+                       affects_verdict=False)  # fmt: skip
+    totals = matrix.get("totals", {})
+    corpus = matrix.get("corpus", {})
+    stale = corpus.get("digest") != context.corpus.digest
+    summary = (
+        f"{totals.get('killed', 0)} of {totals.get('mutants', 0)} single-fault mutants of the "
+        f"reference fail certification ({totals.get('kill_rate', 0):.1%}); "
+        f"{totals.get('killed_on_target', 0)} on the clause they violate; survivors: "
+        f"{', '.join(matrix.get('survivors', [])) or 'none'}. Matrix of {matrix.get('generated')}"
+        + (
+            f" on corpus {str(corpus.get('digest'))[:19]}... (STALE: this run's corpus is "
+            f"{context.corpus.digest[:19]}...)"
+            if stale
+            else " on this corpus"
+        )
+    )
+    items = []
+    for row in matrix.get("mutants", []):
+        first = row.get("failing_vectors", {}).get("first", []) + row.get("failing_probes", [])
+        items.append(
+            SectionItem(
+                id=row["name"],
+                outcome=row["status"],
+                clauses=tuple(row.get("clauses", ())),
+                message=f"{row.get('summary', '')} First failing: {', '.join(first[:4]) or '-'}",
+                details={
+                    "on_target": row.get("on_target"),
+                    "interpretations": row.get("interpretations", []),
+                },
+            )
+        )
+    survivors = matrix.get("survivors") or totals.get("broken")
+    status: Literal["passed", "failed"] = "failed" if survivors else "passed"
+    return Section(
+        "suite_strength",
+        title,
+        status,
+        summary,
+        tuple(items),
+        data={"matrix": str(path), "totals": totals, "corpus": corpus, "stale": stale},
+        affects_verdict=False,
+    )

@@ -1,0 +1,247 @@
+"""Request checks: the errors.md checks 1-8 in order, the INPUT CONTRACT defaults, and the
+structured error they raise (INT-40..INT-42).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.readings._json_text import SAFE_INT
+from conformance.readings._text import strip_ws
+from conformance.readings._timestamps import parse_ts
+
+__all__ = ["CLAUSE_OF_ERROR", "Options", "RequestError", "check_request", "pointer"]
+
+# ------------------------------------------------------------------------------------ errors
+
+# errors.md: {"error": {"code", "message", "path", "clause"}}. The clause is the closest one in
+# specs/clauses.toml, by error code or else by member; otherwise S6-ERR-01 ("MUST fail fast with
+# structured errors"), e.g. for a non-object request or an unknown member.
+CLAUSE_OF_ERROR = {
+    "invalid_query": "S6-ERR-02",
+    "invalid_store_paths": "S6-ERR-03",
+    "/budget": "S6-ERR-04",
+    "/budget/max_excerpt_tokens": "S6-ERR-04",
+    "/budget/per_item_max_excerpt_tokens": "S6-INPUT-04",
+    "/budget/max_items": "S6-INPUT-05",
+    "/scoring/enable_recency_weight": "S6-INPUT-07",
+    "/scoring/recency_half_life_days": "S6-INPUT-08",
+    "/scoring/enable_tag_overlap": "S6-INPUT-10",
+    "/scoring/query_terms": "S6-INPUT-11",
+    "/trust_filter/deny_classifications": "S6-INPUT-12",
+    "/trust_filter/trust_snapshot_path": "S6-INPUT-13",
+    "invalid_now_utc": "S6-INPUT-14",
+    "store_not_found": "S6-ERR-05",
+    "store_not_readable": "S6-ERR-01",
+    "trust_snapshot_not_found": "S6-TRUST-03",
+    "invalid_trust_snapshot": "S6-INPUT-13",
+}
+
+
+class RequestError(Exception):
+    """A SPEC-006 structured error; the first failure wins (errors.md precedence)."""
+
+    def __init__(self, code: str, path: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.path, self.message = code, path, message
+
+    def envelope(self) -> dict[str, Any]:
+        member = "/".join(self.path.split("/")[:3])  # "/scoring/query_terms/3" -> member
+        clause = CLAUSE_OF_ERROR.get(self.code) or CLAUSE_OF_ERROR.get(member, "S6-ERR-01")
+        error = {"code": self.code, "message": self.message, "path": self.path}
+        return {"error": error | {"clause": clause}}
+
+
+def pointer(*tokens: str | int) -> str:
+    """RFC 6901 JSON Pointer: '~' -> '~0', '/' -> '~1'."""
+    return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
+
+
+# ------------------------------------------------------------------------- request checks
+
+
+@dataclass(frozen=True)
+class Options:
+    """A checked request with the INPUT CONTRACT defaults applied (S6-DET-01)."""
+
+    query: str
+    store_paths: list[str]
+    max_tokens: int
+    per_item: int
+    max_items: int
+    recency: bool
+    half_life: int
+    tag_overlap: bool
+    query_terms: list[str] | None
+    deny: list[str]
+    snapshot: str | None
+    now: tuple[int, int, str] | None
+
+
+def _as_int(value: object) -> int | None:
+    """INT-41: an integral JSON number within +-(2**53-1); never a bool or a string."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)  # 10.0 and 1e1 are the integer 10
+    if isinstance(value, int) and -SAFE_INT <= value <= SAFE_INT:
+        return value
+    return None
+
+
+def _positive_int(group: dict[str, Any], name: str, default: int, code: str, where: str) -> int:
+    """'int (required, > 0)' / INT-30, INT-36: every budget and half-life integer is >= 1."""
+    if name not in group:
+        return default
+    value = _as_int(group[name])
+    if value is None:
+        raise RequestError(code, pointer(where, name), f"{where}.{name} must be an integer")
+    if value <= 0:
+        raise RequestError(code, pointer(where, name), f"{where}.{name} must be > 0")
+    return value
+
+
+def _bool(group: dict[str, Any], name: str, default: bool) -> bool:
+    if name not in group:
+        return default
+    if not isinstance(group[name], bool):
+        raise RequestError("invalid_scoring", pointer("scoring", name), f"{name} must be a bool")
+    return bool(group[name])
+
+
+def _reject_unknown(group: dict[str, Any], known: tuple[str, ...], code: str, *where: str) -> None:
+    """INT-42: unknown members are errors, the first in code-point order reported."""
+    unknown = sorted(set(group) - set(known))
+    if unknown:
+        raise RequestError(code, pointer(*where, unknown[0]), f"unknown member {unknown[0]!r}")
+
+
+def _well_formed(value: str) -> bool:
+    """INT-42: a request string must be valid Unicode (no lone surrogate)."""
+    return not any(0xD800 <= ord(ch) <= 0xDFFF for ch in value)
+
+
+def _string_list(value: object, code: str, path: str) -> list[str]:
+    """'list[string]': an array whose elements are all (well-formed) strings."""
+    if not isinstance(value, list):
+        raise RequestError(code, path, f"{path} must be an array of strings")
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not _well_formed(item):
+            raise RequestError(code, f"{path}/{i}", f"{path} must be an array of strings")
+    return list(value)
+
+
+def _group(request: dict[str, Any], name: str, code: str, required: bool) -> dict[str, Any]:
+    """A member group (budget / scoring / trust_filter): 'null is never absent' (INT-42)."""
+    if name not in request and not required:
+        return {}
+    group = request.get(name)
+    if not isinstance(group, dict):
+        raise RequestError(code, pointer(name), f"{name} must be an object")
+    return group
+
+
+def check_query(request: dict[str, Any]) -> str:
+    """(2) 'query: string (required, non-empty after trim)'; ERROR 'query missing/empty'."""
+    query = request.get("query")
+    if not isinstance(query, str) or not _well_formed(query) or strip_ws(query) == "":
+        raise RequestError("invalid_query", "/query", "query must be a non-empty string")
+    return query
+
+
+def check_store_paths(request: dict[str, Any]) -> list[str]:
+    """(3) 'store_paths: list[string] (required, non-empty ...)'; 'store_paths missing/empty'."""
+    paths = request.get("store_paths")
+    if not isinstance(paths, list) or not paths:
+        raise RequestError("invalid_store_paths", "/store_paths", "store_paths must be non-empty")
+    for i, path in enumerate(paths):
+        if not isinstance(path, str) or path == "" or not _well_formed(path):
+            where = f"/store_paths/{i}"
+            raise RequestError(
+                "invalid_store_paths", where, "a store path must be a non-empty string"
+            )
+    return list(paths)
+
+
+def check_budget(request: dict[str, Any]) -> tuple[int, int, int]:
+    """(4) budget: max_excerpt_tokens (required, > 0), per_item_max_excerpt_tokens, max_items."""
+    budget = _group(request, "budget", "invalid_budget", required=True)
+    if "max_excerpt_tokens" not in budget:
+        raise RequestError(
+            "invalid_budget", "/budget/max_excerpt_tokens", "budget.max_excerpt_tokens is required"
+        )
+    max_tokens = _positive_int(budget, "max_excerpt_tokens", 0, "invalid_budget", "budget")
+    # "optional, defaults to max_excerpt_tokens" / "optional, defaults to 50; hard cap"
+    per_item = _positive_int(
+        budget, "per_item_max_excerpt_tokens", max_tokens, "invalid_budget", "budget"
+    )
+    max_items = _positive_int(budget, "max_items", 50, "invalid_budget", "budget")
+    _reject_unknown(budget, _BUDGET, "invalid_budget", "budget")
+    return max_tokens, per_item, max_items
+
+
+def check_scoring(request: dict[str, Any]) -> tuple[bool, int, bool, list[str] | None]:
+    """(5) scoring, members in spec order; INT-36: the half-life is checked even if unused."""
+    scoring = _group(request, "scoring", "invalid_scoring", required=False)
+    recency = _bool(scoring, "enable_recency_weight", False)
+    half_life = _positive_int(scoring, "recency_half_life_days", 30, "invalid_scoring", "scoring")
+    tag_overlap = _bool(scoring, "enable_tag_overlap", True)
+    terms = None
+    if "query_terms" in scoring:
+        terms = _string_list(scoring["query_terms"], "invalid_scoring", "/scoring/query_terms")
+    _reject_unknown(scoring, _SCORING, "invalid_scoring", "scoring")
+    return recency, half_life, tag_overlap, terms
+
+
+def check_trust_filter(request: dict[str, Any]) -> tuple[list[str], str | None]:
+    """(6) trust_filter: deny_classifications (default ["malicious"]), trust_snapshot_path."""
+    trust = _group(request, "trust_filter", "invalid_trust_filter", required=False)
+    deny = ["malicious"]
+    if "deny_classifications" in trust:
+        # errors.md: /trust_filter/deny_classifications/<i> for a bad element.
+        where = "/trust_filter/deny_classifications"
+        deny = _string_list(trust["deny_classifications"], "invalid_trust_filter", where)
+    snapshot = trust.get("trust_snapshot_path")
+    if "trust_snapshot_path" in trust and (
+        not isinstance(snapshot, str) or snapshot == "" or not _well_formed(snapshot)
+    ):
+        where = "/trust_filter/trust_snapshot_path"
+        raise RequestError("invalid_trust_filter", where, "trust_snapshot_path must be non-empty")
+    _reject_unknown(trust, _TRUST, "invalid_trust_filter", "trust_filter")
+    return deny, snapshot
+
+
+def check_now_utc(request: dict[str, Any]) -> tuple[int, int, str] | None:
+    """(7) 'now_utc: string (optional ISO8601 UTC timestamp)', INT-20 grammar (INT-36)."""
+    if "now_utc" not in request:
+        return None
+    raw = request["now_utc"]
+    now = parse_ts(raw) if isinstance(raw, str) else None
+    if now is None:
+        raise RequestError("invalid_now_utc", "/now_utc", "now_utc must be a UTC timestamp")
+    return now
+
+
+def check_request(request: object) -> Options:
+    """errors.md checks 1-8, in this order; the first failure wins (INT-40)."""
+    if not isinstance(request, dict):  # (1)
+        raise RequestError("invalid_request", "", "request must be a JSON object")
+    query = check_query(request)
+    store_paths = check_store_paths(request)
+    max_tokens, per_item, max_items = check_budget(request)
+    recency, half_life, tag_overlap, terms = check_scoring(request)
+    deny, snapshot = check_trust_filter(request)
+    now = check_now_utc(request)
+    _reject_unknown(request, _TOP, "invalid_request")  # (8) unknown top-level members
+    return Options(
+        query, store_paths, max_tokens, per_item, max_items, recency, half_life, tag_overlap,
+        terms, deny, snapshot, now,
+    )  # fmt: skip
+
+
+_TOP = ("query", "store_paths", "budget", "scoring", "trust_filter", "now_utc")
+_BUDGET = ("max_excerpt_tokens", "per_item_max_excerpt_tokens", "max_items")
+_SCORING = ("enable_recency_weight", "recency_half_life_days", "enable_tag_overlap", "query_terms")
+_TRUST = ("deny_classifications", "trust_snapshot_path")

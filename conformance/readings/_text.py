@@ -1,0 +1,58 @@
+"""Text readings: the White_Space table, trim/split/collapse, lowercasing, query terms.
+
+INT-05 (whitespace is Unicode White_Space, 25 code points), INT-06 (lowercase is the Unicode
+default full lowercase mapping, ``str.lower``), INT-07 (term length in code points), INT-08
+(supplied terms normalized like the query), INT-09 (candidate text normalized for matching).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "WHITE_SPACE",
+    "derive_terms",
+    "normalize_text",
+    "split_ws",
+    "strip_ws",
+    "supplied_terms",
+]
+
+# INT-05: "Whitespace is exactly the 25 code points with the Unicode White_Space property".
+_WS_SINGLES = (0x20, 0x85, 0xA0, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000)
+WHITE_SPACE = frozenset(map(chr, (*range(0x09, 0x0E), *range(0x2000, 0x200B), *_WS_SINGLES)))
+assert len(WHITE_SPACE) == 25
+
+
+def strip_ws(s: str) -> str:
+    """INT-31 / TRUNCATION: 'strip leading/trailing whitespace' (White_Space only)."""
+    start, end = 0, len(s)
+    while start < end and s[start] in WHITE_SPACE:
+        start += 1
+    while end > start and s[end - 1] in WHITE_SPACE:
+        end -= 1
+    return s[start:end]
+
+
+def split_ws(s: str) -> list[str]:
+    """Split on runs of White_Space, dropping empty pieces."""
+    spaced = "".join(" " if ch in WHITE_SPACE else ch for ch in s)
+    return [piece for piece in spaced.split(" ") if piece != ""]
+
+
+def normalize_text(s: str) -> str:
+    """HASHING: 'trim, collapse internal whitespace to single spaces, lowercased' (INT-05/06/09)."""
+    # INT-06: Unicode default full lowercase mapping == str.lower().
+    return " ".join(split_ws(s)).lower()
+
+
+def derive_terms(query: str) -> list[str]:
+    """SCORING 'Query term derivation (if scoring.query_terms absent)' steps 1-5."""
+    normalized = normalize_text(query)  # 1) normalize query: trim, lower, collapse whitespace
+    terms = split_ws(normalized)  # 2) split on whitespace  3) drop empty terms
+    terms = [t for t in terms if len(t) >= 2]  # 4) keep terms length >= 2 (code points, INT-07)
+    return list(dict.fromkeys(terms))  # 5) appearance order, then unique (first wins)
+
+
+def supplied_terms(terms: list[str]) -> list[str]:
+    """INT-08: each supplied term normalized like the query; empties removed; first wins."""
+    normalized = [normalize_text(t) for t in terms]
+    return list(dict.fromkeys(t for t in normalized if t != ""))

@@ -1,0 +1,56 @@
+"""Timestamp reading: the INT-20 grammar and the INT-21 normalized form.
+
+``parse_ts`` is the one definition of a valid SPEC-006 timestamp in the kit: the property
+model, the strategies, the store checker and the oracle all call it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["parse_ts"]
+
+# INT-20: YYYY-MM-DD 'T' hh:mm:ss [ '.' 1*9DIGIT ] ( 'Z' / '+00:00' ), ASCII digits only.
+_TS = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})"
+    r"(?:\.([0-9]{1,9}))?(?:Z|\+00:00)"
+)
+
+
+def _days_in_month(year: int, month: int) -> int:
+    if month == 2:
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)  # Gregorian rule
+        return 29 if leap else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def _days_before_year(year: int) -> int:
+    """Days from 0001-01-01 to year-01-01 (proleptic Gregorian)."""
+    y = year - 1
+    return y * 365 + y // 4 - y // 100 + y // 400
+
+
+def _days_before_month(year: int, month: int) -> int:
+    return sum(_days_in_month(year, m) for m in range(1, month))
+
+
+def parse_ts(value: str) -> tuple[int, int, str] | None:
+    """INT-20/21: (seconds since 0001-01-01, nanoseconds, normalized string) or None if invalid."""
+    m = _TS.fullmatch(value)
+    if m is None:
+        return None
+    year, month, day, hh, mi, ss = (int(g) for g in m.groups()[:6])
+    frac = m.group(7) or ""
+    if not (1 <= year <= 9999 and 1 <= month <= 12):
+        return None
+    if not (1 <= day <= _days_in_month(year, month)):
+        return None
+    if hh > 23 or mi > 59 or ss > 59:  # no leap second
+        return None
+    days = _days_before_year(year) + _days_before_month(year, month) + day - 1
+    seconds = days * 86_400 + hh * 3600 + mi * 60 + ss
+    nanos = int(frac.ljust(9, "0"))
+    # INT-21: fraction digits without trailing zeros (nothing when all zeros), then 'Z'.
+    digits = frac.rstrip("0")
+    normalized = value[:19] + ("." + digits if digits else "") + "Z"
+    return seconds, nanos, normalized

@@ -1,0 +1,61 @@
+"""Trust snapshots: the ``phase6-trust/1`` document (INT-38) and what a deny entry matches
+(INT-39); errors.md checks 11-12.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from conformance.readings._json_text import InvalidText, parse_json_text
+from conformance.readings._request import RequestError
+from conformance.readings._stores import normalize_path, on_disk, read_regular_file, require_unicode
+
+__all__ = ["is_denied", "read_trust_snapshot"]
+
+
+def read_trust_snapshot(snapshot_path: str, root: Path) -> list[dict[str, Any]]:
+    """INT-38: {"format": "phase6-trust/1", "entries": [{memory_id?, record_hash?, classification}]}
+
+    errors.md 11/12: does not exist -> trust_snapshot_not_found; not a regular readable file or
+    not a valid document -> invalid_trust_snapshot.
+    """
+    where = "/trust_filter/trust_snapshot_path"
+    normalized = normalize_path(snapshot_path)
+    require_unicode(normalized, "trust_snapshot_path")
+    bad = RequestError("invalid_trust_snapshot", where, "trust snapshot is not valid")
+    try:
+        data = read_regular_file(on_disk(root, normalized))
+    except OSError:
+        raise bad from None
+    if data is None:
+        raise RequestError("trust_snapshot_not_found", where, "trust snapshot does not exist")
+    try:
+        doc = parse_json_text(data)
+    except InvalidText:
+        raise bad from None
+    if not isinstance(doc, dict) or doc.get("format") != "phase6-trust/1":
+        raise bad
+    entries = doc.get("entries")
+    if not isinstance(entries, list):
+        raise bad
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("classification"), str):
+            raise bad
+        keys = [k for k in ("memory_id", "record_hash") if k in entry]
+        if not keys or not all(isinstance(entry[k], str) for k in keys):
+            raise bad  # "Each entry names at least one of memory_id and record_hash"
+    return entries
+
+
+def is_denied(cand: dict[str, Any], entries: list[dict[str, Any]], deny: list[str]) -> bool:
+    """INT-39: an entry with both keys matches only candidates equal on both."""
+    for entry in entries:
+        if entry["classification"] not in deny:
+            continue
+        if "memory_id" in entry and entry["memory_id"] != cand["memory_id"]:
+            continue
+        if "record_hash" in entry and entry["record_hash"] != cand["record_hash"]:
+            continue
+        return True
+    return False

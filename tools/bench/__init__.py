@@ -1,0 +1,1 @@
+"""Benchmarks: the reference against a ``json.loads`` baseline, and certification throughput."""

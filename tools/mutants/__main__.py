@@ -1,0 +1,108 @@
+"""``python -m tools.mutants``: certify every mutant and write the kill matrix.
+
+    python -m tools.mutants [--jobs N] [--full] [--only NAME ...] [--out DIR]
+    python -m tools.mutants --list
+
+Writes ``kill-matrix.json`` and ``kill-matrix.md`` to ``reports/mutants/`` (or ``--out``) and
+prints the matrix. Exit status: 0 every mutant killed, 1 a mutant survived or is broken,
+2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from conformance import __version__ as KIT_VERSION
+from conformance import load_corpus
+from tools.mutants import MUTANTS
+from tools.mutants._kill import MutantOutcome, kill_all
+from tools.mutants._matrix import build_matrix, render_table, write_matrix
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.mutants",
+        description="Certify every mutant of the gallery and print the kill matrix.",
+        epilog="Exit status: 0 all mutants killed, 1 a survivor or a broken mutant, 2 usage.",
+    )
+    parser.add_argument(
+        "--jobs", "-j", type=int, default=os.cpu_count() or 1, help="mutants in parallel"
+    )
+    parser.add_argument(
+        "--full", action="store_true",
+        help="run every vector and probe against every mutant (default: stop after the phase "
+        "that killed it)",
+    )  # fmt: skip
+    parser.add_argument("--only", action="append", choices=sorted(MUTANTS), metavar="NAME",
+                        help="certify only this mutant (repeatable)")  # fmt: skip
+    parser.add_argument("--no-probes", action="store_true", help="vectors only")
+    parser.add_argument("--timeout", type=float, default=20.0, help="seconds per request")
+    parser.add_argument(
+        "--out", type=Path, default=Path("reports/mutants"), help="output directory"
+    )
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    return parser
+
+
+def _list() -> None:
+    for mutant in MUTANTS.values():
+        violates = ", ".join([*mutant.clauses, *mutant.interpretations])
+        print(f"{mutant.name:42} {mutant.stage:10} {violates}\n{'':42} {mutant.summary}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point."""
+    args = _parser().parse_args(argv)
+    if args.list:
+        _list()
+        return 0
+    names = args.only or list(MUTANTS)
+    corpus = load_corpus()
+    print(f"certifying {len(names)} mutants against {len(corpus)} vectors, {args.jobs} at a time")
+    started = time.perf_counter()
+
+    def progress(outcome: MutantOutcome) -> None:
+        mark = {"killed": "x", "survived": "S", "broken": "B"}[outcome.status]
+        print(f"  [{mark}] {outcome.name} ({outcome.duration_s:.1f}s)", flush=True)
+
+    outcomes = kill_all(
+        names,
+        jobs=max(1, args.jobs),
+        on_done=progress,
+        fast=not args.full,
+        timeout=args.timeout,
+        probes=not args.no_probes,
+    )
+    from conformance.probes import tool_report
+
+    matrix = build_matrix(
+        outcomes,
+        corpus_digest=corpus.digest,
+        corpus_vectors=len(corpus),
+        mode="full" if args.full else "fast",
+        duration_s=time.perf_counter() - started,
+        tools=tool_report(),
+        kit_version=str(KIT_VERSION),
+    )
+    json_path, md_path = write_matrix(matrix, args.out)
+    print()
+    print(render_table(matrix))
+    totals = matrix["totals"]
+    print(
+        f"\n{totals['killed']}/{totals['mutants']} killed ({totals['kill_rate']:.1%}), "
+        f"{totals['killed_on_target']} on target, {totals['survived']} survived, "
+        f"{totals['broken']} broken; {matrix['duration_s']} s"
+    )
+    if matrix["survivors"]:
+        print("SURVIVORS: " + ", ".join(matrix["survivors"]))
+    print(f"wrote {json_path} and {md_path}")
+    return 0 if totals["killed"] == totals["mutants"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,265 @@
+"""Independent oracle for SPEC-006 ``memory.read`` (contract phase6-v1); build tooling only.
+
+Written from specs/seeds/SPEC-006.txt, specs/interpretations.toml (INT-xx) and specs/errors.md
+only, never from the reference implementation, so that the vector generator can confirm each
+expected result a second time. Clarity beats speed: every spec step is one small function with
+the text it implements quoted in its docstring or comments.
+
+Shared by construction (imported from :mod:`conformance.readings`, the one definition the
+property model, the strategies and the store checker also use): whitespace, case, terms,
+timestamps, JSON text rules, record schema and record_hash, request checks, store paths and
+trust snapshots. Independent on purpose (computed here and nowhere else in the kit): the
+recency weight with an exact ``pow`` (mpmath), scores, the tie-break order, selection under the
+budget, excerpts and the package with its hash.
+
+Where the spec and the register still leave a choice that a request can reach, the oracle raises
+:class:`OracleUndefined` instead of guessing (callers must not turn such inputs into vectors).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from conformance.readings import (
+    CLAUSE_OF_ERROR,
+    MAX_DEPTH,
+    SAFE_INT,
+    WHITE_SPACE,
+    Options,
+    RequestError,
+    canonical,
+    check_request,
+    derive_terms,
+    is_blank,
+    is_denied,
+    normalize_path,
+    normalize_text,
+    parse_json_text,
+    parse_ts,
+    read_line,
+    read_stores,
+    read_trust_snapshot,
+    record_hash,
+    require_unicode,
+    sha256_hex,
+    split_lines,
+    split_ws,
+    strip_ws,
+    supplied_terms,
+)
+from conformance.readings import Undecided as OracleUndefined
+
+__all__ = [
+    "CLAUSE_OF_ERROR",
+    "CONTROLLER_VERSION",
+    "MAX_DEPTH",
+    "SAFE_INT",
+    "WHITE_SPACE",
+    "Options",
+    "OracleUndefined",
+    "RequestError",
+    "canonical",
+    "check_request",
+    "derive_terms",
+    "is_blank",
+    "is_denied",
+    "make_excerpt",
+    "normalize_path",
+    "normalize_text",
+    "oracle_read",
+    "order_key",
+    "parse_json_text",
+    "parse_ts",
+    "pow_half",
+    "read_candidates",
+    "read_line",
+    "read_stores",
+    "read_trust_snapshot",
+    "recency_bonus",
+    "record_hash",
+    "score",
+    "select",
+    "sha256_hex",
+    "split_lines",
+    "split_ws",
+    "strip_ws",
+    "supplied_terms",
+]
+
+CONTROLLER_VERSION = "phase6-v1"
+NS_PER_DAY = 86_400 * 10**9
+
+
+# ------------------------------------------------------------------------------- scoring
+
+
+def pow_half(exponent: float) -> float:
+    """INT-04: weight = pow(0.5, exponent), which MUST be the correctly rounded double.
+
+    Platform pow is not correctly rounded (glibc misses ~0.1% of exponents, V8 ~10%), so the
+    oracle evaluates 2**-exponent with mpmath at 80 digits and rounds once to a double.
+    """
+    import mpmath  # the generator's dependency group; only recency needs it
+
+    with mpmath.workdps(80):
+        return float(mpmath.power(2, -mpmath.mpf(exponent)))
+
+
+def recency_bonus(now: tuple[int, int, str], ts: tuple[int, int], half_life: int) -> float:
+    """'age_days = (now_utc - ts_utc) in days'; 'weight = 0.5 ** (age_days / half_life)'.
+
+    'recency_bonus = weight (bounded [0,1])' (INT-35: clamped).
+    """
+    elapsed_ns = (now[0] - ts[0]) * 10**9 + (now[1] - ts[1])
+    age_days = float(Fraction(elapsed_ns, NS_PER_DAY))  # INT-35: exact, rounded once
+    exponent = age_days / half_life  # one rounding (INT-04)
+    if exponent <= 0:
+        return 1.0  # future (or same-instant) ts: weight >= 1, clamped to 1
+    return min(1.0, max(0.0, pow_half(exponent)))
+
+
+def score(record: dict[str, Any], terms: list[str], opts: Options) -> float:
+    """'score = base + tag_bonus + recency_bonus', left to right in doubles (INT-04)."""
+    text = normalize_text(record["text"])  # INT-09: 'normalized candidate text'
+    base = sum(1 for t in terms if t in text)  # INT-10: terms, not occurrences
+    tag_bonus = 0.0
+    if opts.tag_overlap:  # 'overlap = count of query_terms that exactly match any candidate tag'
+        tag_bonus = sum(1 for t in terms if t in record["tags"]) * 0.5  # 'overlap * 0.5'
+    bonus = 0.0
+    # 'Only allowed if now_utc is provided and candidate ts_utc is valid.' (INT-36)
+    if opts.recency and opts.now is not None and "_instant" in record:
+        bonus = recency_bonus(opts.now, record["_instant"], opts.half_life)
+    return (float(base) + tag_bonus) + bonus
+
+
+def order_key(cand: dict[str, Any]) -> tuple[float, tuple[int, int, int], str, str, str, int]:
+    """TIE-BREAKING 1)-5) plus read order (INT-33)."""
+    instant = cand.get("_instant")
+    ts_key = (0, -instant[0], -instant[1]) if instant is not None else (1, 0, 0)
+    return (
+        -cand["score"],  # 1) score descending
+        ts_key,  # 2) ts_utc descending (missing ts_utc sorts last)
+        cand["store_path"],  # 3) store_path ascending (code points)
+        cand["memory_id"],  # 4) memory_id ascending
+        cand["record_hash"],  # 5) record_hash ascending
+        cand["read_index"],
+    )
+
+
+# --------------------------------------------------------------------------- truncation
+
+
+def make_excerpt(text: str, per_item: int) -> tuple[str, int]:
+    """TRUNCATION: strip, cut to per_item * 4 UTF-8 bytes at a code-point boundary."""
+    data = strip_ws(text).encode("utf-8")  # INT-31: White_Space strip only
+    max_bytes = per_item * 4  # 'Determine max_bytes = per_item_max_excerpt_tokens * 4'
+    if len(data) > max_bytes:
+        cut = max_bytes
+        while cut > 0 and (data[cut] & 0xC0) == 0x80:  # 'cut back to last valid boundary'
+            cut -= 1
+        data = data[:cut]  # INT-31: not stripped again
+    excerpt = data.decode("utf-8", errors="strict")
+    return excerpt, -(-len(data) // 4)  # 'excerpt_tokens = ceil(utf8_byte_length(excerpt) / 4)'
+
+
+# ------------------------------------------------------------------------------ memory.read
+
+
+def read_candidates(
+    stores: list[tuple[str, bytes]], entries: list[dict[str, Any]] | None, deny: list[str]
+) -> list[dict[str, Any]]:
+    """READER: every record line in read order (INT-28), invalid and trust-denied ones marked."""
+    lines: list[dict[str, Any]] = []
+    for store_path, data in stores:
+        for raw in split_lines(data):  # '2) within each store, read in file order (line order)'
+            if is_blank(raw):
+                continue
+            cand = read_line(raw)
+            cand["store_path"] = store_path
+            cand["read_index"] = len(lines)
+            if "invalid" in cand:  # INT-19
+                cand.update(memory_id=cand["invalid"], record_hash=sha256_hex(raw))
+                cand["fate"] = "invalid_record_schema"
+            elif entries is not None and is_denied(cand, entries, deny):
+                cand["fate"] = "trust_denied"  # removed before selection (INT-39)
+            lines.append(cand)
+    return lines
+
+
+def select(ranked: list[dict[str, Any]], opts: Options) -> tuple[list[dict[str, Any]], int]:
+    """TRUNCATION 'Global selection under budget' with the TOKEN BUDGETING stop rule.
+
+    'Selection MUST stop when: used_excerpt_tokens would exceed max_excerpt_tokens, OR selected
+    count reaches max_items' (INT-26: stop, do not skip; INT-27: max_items checked first).
+    """
+    per_item = min(opts.per_item, opts.max_tokens)  # TRUNCATION / INT-30
+    used = 0
+    selected: list[dict[str, Any]] = []
+    stop_reason: str | None = None
+    for cand in ranked:
+        if stop_reason is None and len(selected) >= opts.max_items:
+            stop_reason = "max_items_reached"
+        if stop_reason is None:
+            excerpt, tokens = make_excerpt(cand["text"], per_item)
+            if used + tokens <= opts.max_tokens:  # 'if used + excerpt_tokens <= max => select'
+                used += tokens
+                cand["fate"] = "selected"
+                keys = ("memory_id", "record_hash", "store_path", "score")
+                selected.append({k: cand[k] for k in keys} | {"excerpt": excerpt})
+                selected[-1]["excerpt_tokens"] = tokens
+                continue
+            stop_reason = "budget_exhausted"  # 'else => drop with reason "budget_exhausted"'
+        cand["fate"] = stop_reason
+    return selected, used
+
+
+def oracle_read(request: object, root: Path) -> dict[str, Any]:
+    """SPEC-006 memory.read: the result envelope (INT-44)."""
+    try:
+        opts = check_request(request)
+        stores = read_stores(opts.store_paths, root)  # errors.md 9-10
+        entries = None
+        if opts.snapshot is not None:  # 'If no snapshot provided, trust filtering is disabled.'
+            entries = read_trust_snapshot(opts.snapshot, root)  # errors.md 11-12
+    except RequestError as err:
+        return err.envelope()
+
+    require_unicode(opts.query, "query")
+    query_hash = sha256_hex(normalize_text(opts.query).encode("utf-8"))  # INT-11
+    supplied = opts.query_terms
+    terms = derive_terms(opts.query) if supplied is None else supplied_terms(supplied)
+
+    lines = read_candidates(stores, entries, opts.deny)
+    ranked = [c for c in lines if "fate" not in c]
+    for cand in ranked:
+        cand["score"] = score(cand, terms, opts)
+    ranked.sort(key=order_key)  # full sort on the composite key
+    selected, used = select(ranked, opts)
+
+    dropped = [
+        {k: c[k] for k in ("memory_id", "record_hash", "store_path")} | {"reason": c["fate"]}
+        for c in lines
+        if c["fate"] != "selected"
+    ]  # INT-28: read order
+    package: dict[str, Any] = {
+        "query": {"raw": opts.query, "query_hash": query_hash},
+        "budget": {  # INT-32
+            "max_excerpt_tokens": opts.max_tokens,
+            "used_excerpt_tokens": used,
+            "remaining_excerpt_tokens": max(0, opts.max_tokens - used),
+            "per_item_max_excerpt_tokens": min(opts.per_item, opts.max_tokens),
+            "max_items": opts.max_items,
+        },
+        "selection": {"selected": selected, "dropped": dropped},
+        "controller_version": CONTROLLER_VERSION,
+    }
+    package["package_hash"] = sha256_hex(canonical(package))  # INT-03: all but itself
+    data = {
+        "query_hash": query_hash,
+        "store_paths": [path for path, _ in stores],  # INT-43: normalized, deduped, sorted
+        "selected_count": len(selected),
+        "package_hash": package["package_hash"],
+    }
+    return {"package": package, "receipt": {"kind": "memory.read", "data": data}}
