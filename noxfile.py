@@ -141,12 +141,12 @@ def store_check(session: nox.Session) -> None:
     """Check the sample SPEC-005 stores (adam_os_data/memory/*.jsonl, minus the ledger).
 
     Reports every SPEC-005 violation and each line's SPEC-006 verdict; exits non-zero on any.
-    Arguments after `--` go to `python -m conformance.store check` (e.g. `--json`, `--all`,
+    Arguments after `--` go to `python -m conformance store check` (e.g. `--json`, `--all`,
     `--ignore CODE`, or more store paths).
     """
     _install(session)
     stores = sorted(str(p) for p in MEMORY.glob("*.jsonl") if p.name != "ledger.jsonl")
-    session.run("python", "-m", "conformance.store", "check", *stores, *session.posargs)
+    session.run("python", "-m", "conformance", "store", "check", *stores, *session.posargs)
 
 
 @nox.session(default=False)

@@ -6,7 +6,7 @@ reference except as such an adapter. Public surface:
 
 - corpus: :func:`load_corpus` -> :class:`Corpus` -> :class:`VectorFile` -> :class:`Vector`
   (file specs :class:`LinesFile`, :class:`TextFile`, :class:`BytesFile`, :class:`DirectorySpec`),
-  :func:`materialize`, :func:`snapshot_tree`;
+  :func:`materialize`, :func:`stamp_tree`;
 - adapters: :func:`open_adapter`, :class:`Adapter`, :class:`InProcessAdapter`,
   :class:`SubprocessAdapter`, :class:`Handshake`;
 - comparison: :func:`compare_result`, :func:`first_difference`, :class:`Difference`;
@@ -21,17 +21,6 @@ reference except as such an adapter. Public surface:
 
 from __future__ import annotations
 
-from conformance._adapters import (
-    DEFAULT_TIMEOUT,
-    Adapter,
-    InProcessAdapter,
-    SubprocessAdapter,
-    open_adapter,
-    reference_adapter_spec,
-)
-from conformance._certify import Certification, certify
-from conformance._compare import Difference, compare_result, first_difference
-from conformance._coverage import Coverage, compute_coverage
 from conformance._errors import (
     AdapterCrashedError,
     AdapterError,
@@ -51,39 +40,63 @@ from conformance._errors import (
     VectorSchemaError,
 )
 from conformance._kit import kit_version
-from conformance._protocol import PROTOCOL, Handshake
-from conformance._registers import Clause, Interpretation, load_clauses, load_interpretations
-from conformance._report import build_report, load_report, write_report
-from conformance._results import (
-    ErrorDetail,
-    ErrorKind,
-    Failure,
-    FailureKind,
-    Outcome,
-    Totals,
-    VectorResult,
-    Verdict,
-    VerdictValue,
+from conformance.adapters import (
+    DEFAULT_TIMEOUT,
+    PROTOCOL,
+    Adapter,
+    Handshake,
+    InProcessAdapter,
+    SubprocessAdapter,
+    open_adapter,
+    reference_adapter_spec,
 )
-from conformance._runner import Executor, RunConfig, RunOutput, run_vectors
-from conformance._sections import Section, SectionContext, SectionItem
-from conformance._select import (
-    ExpectedFailures,
-    load_expected_failures,
-    select_vectors,
-)
-from conformance._vectors import (
+from conformance.corpus import (
     BytesFile,
     Corpus,
     DirectorySpec,
+    ExpectedFailures,
     FileSpec,
     LinesFile,
     TextFile,
     Vector,
     VectorFile,
     load_corpus,
+    load_expected_failures,
     materialize,
-    snapshot_tree,
+    select_vectors,
+    stamp_tree,
+)
+from conformance.registers import (
+    Clause,
+    Coverage,
+    Interpretation,
+    compute_coverage,
+    load_clauses,
+    load_interpretations,
+)
+from conformance.report import build_report, load_report, write_report
+from conformance.run import (
+    Certification,
+    Difference,
+    ErrorDetail,
+    ErrorKind,
+    Executor,
+    Failure,
+    FailureKind,
+    Outcome,
+    RunConfig,
+    RunOutput,
+    Section,
+    SectionContext,
+    SectionItem,
+    Totals,
+    VectorResult,
+    Verdict,
+    VerdictValue,
+    certify,
+    compare_result,
+    first_difference,
+    run_vectors,
 )
 
 __version__ = kit_version()
@@ -155,6 +168,6 @@ __all__ = [
     "reference_adapter_spec",
     "run_vectors",
     "select_vectors",
-    "snapshot_tree",
+    "stamp_tree",
     "write_report",
 ]

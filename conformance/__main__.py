@@ -1,8 +1,8 @@
-"""``python -m conformance``: the certification command line (see ``conformance._cli``)."""
+"""``python -m conformance``: the command line (see :mod:`conformance.cli`)."""
 
 from __future__ import annotations
 
-from conformance._cli import main
+from conformance.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

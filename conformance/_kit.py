@@ -11,7 +11,9 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import json
+import re
 import tomllib
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,9 @@ __all__ = [
     "kit_version",
     "loads",
     "repo_root",
+    "slugify",
     "specs_dir",
+    "utc_now",
     "vectors_dir",
 ]
 
@@ -106,3 +110,14 @@ def dumps_pretty(value: Any) -> str:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
     except TypeError:
         return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def utc_now() -> str:
+    """The current UTC time as RFC 3339 with milliseconds (the harness may read the clock)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def slugify(text: str) -> str:
+    """A file-name-safe slug (``reports/<slug>/``)."""
+    slug = re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-.")
+    return slug[:80] or "implementation"

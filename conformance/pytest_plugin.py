@@ -34,7 +34,7 @@ from typing import Any
 import pytest
 
 from conformance._errors import ExpectedFailuresError, UsageError
-from conformance._select import ExpectedFailureEntry, load_expected_failures
+from conformance.corpus import ExpectedFailureEntry, load_expected_failures
 
 __all__ = ["ExpectedEntry", "load_expected", "marker_name"]
 
@@ -105,7 +105,8 @@ class _Session:
     """What the items share: one adapter (one process), one probe, the corpus, the settings."""
 
     def __init__(self, config: pytest.Config) -> None:
-        from conformance import load_clauses, load_corpus, load_interpretations, select_vectors
+        from conformance.corpus import load_corpus, select_vectors
+        from conformance.registers import load_clauses, load_interpretations
 
         self.spec: str = config.getoption(_ADAPTER)
         self.timeout: float = config.getoption("--phase6-timeout")
@@ -138,7 +139,7 @@ class _Session:
     def executor(self) -> Any:
         """The harness executor (one adapter process for the whole session)."""
         if self._executor is None:
-            from conformance import Executor, RunConfig
+            from conformance.run import Executor, RunConfig
 
             self._executor = Executor(RunConfig(adapter=self.spec, timeout=self.timeout))
         return self._executor
@@ -228,7 +229,7 @@ class VectorItem(_Phase6Item):
 
     def runtest(self) -> None:
         """Run the vector; a failed or errored result fails the item."""
-        from conformance import Outcome
+        from conformance.run import Outcome
 
         result = self.state.executor().run_vector(self.vector)
         if result.outcome is Outcome.PASSED:

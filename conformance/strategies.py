@@ -51,8 +51,7 @@ from typing import Any, Literal, TypeVar
 
 from hypothesis import strategies as st
 
-from conformance import FileSpec, LinesFile, TextFile
-from conformance._vectors import file_spec_json
+from conformance.corpus import FileSpec, LinesFile, TextFile, file_spec_json
 from conformance.readings import WHITE_SPACE, parse_ts, read_line
 
 __all__ = [
@@ -236,7 +235,7 @@ class Scenario:
     """A MemoryControllerInput plus the files it reads, all relative to one root directory.
 
     ``request`` is the JSON request (a fresh copy on every access); ``files`` maps relative
-    POSIX paths to the :mod:`conformance._vectors` file specs; ``lines`` keeps, per store file,
+    POSIX paths to file specs (:mod:`conformance.corpus`); ``lines`` keeps, per store file,
     the generated :class:`StoreLine` objects; ``canaries`` lists every planted string.
     """
 

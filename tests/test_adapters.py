@@ -23,7 +23,7 @@ from conformance import (
     reference_adapter_spec,
 )
 from conformance._kit import dumps
-from conformance._protocol import check_run_reply, check_start_reply, validate_message
+from conformance.adapters._protocol import check_run_reply, check_start_reply, validate_message
 
 
 @pytest.fixture
@@ -232,8 +232,8 @@ class TestInProcess:
         with pytest.raises(SpawnError, match=match):
             open_adapter(spec).start()
 
-    def test_fresh_runs_through_conformance_serve(self, root: Path) -> None:
-        """A python: adapter's fresh process is the same callable behind conformance.serve."""
+    def test_fresh_runs_through_phase6_serve(self, root: Path) -> None:
+        """A python: adapter's fresh process is the same callable behind phase6 serve."""
         adapter = open_adapter("python:inprocess:correct")
         with adapter.fresh() as fresh:
             assert fresh.kind == "cmd"

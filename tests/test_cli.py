@@ -12,9 +12,9 @@ import pytest
 from harness_corpus import FAKES, fake_spec, write_corpus
 
 from conformance import Outcome, VectorResult
-from conformance._cli import main
 from conformance._kit import repo_root
-from conformance._progress import BarProgress, LineProgress, make_progress
+from conformance.cli import main
+from conformance.run._progress import BarProgress, LineProgress, make_progress
 from tools.bench.harness import main as bench_main
 
 

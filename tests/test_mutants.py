@@ -19,8 +19,8 @@ from conformance import (
     load_interpretations,
     open_adapter,
 )
-from conformance._suite_strength import suite_strength_section
 from conformance.probes import PROBES
+from conformance.report import suite_strength_section
 from tools.mutants import MUTANTS, STAGES, adapter_spec
 from tools.mutants._kill import Kill, MutantOutcome, kill_one
 from tools.mutants._matrix import FORMAT, build_matrix, render_markdown

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conformance import SectionContext, load_clauses, load_corpus, reference_adapter_spec
+from conformance.cli import main as phase6_main
 from conformance.probes import (
     PROBES,
     ProbeRun,
@@ -19,7 +20,6 @@ from conformance.probes import (
     probe_clauses,
     run_probes,
 )
-from conformance.probes.__main__ import main as probes_main
 from conformance.probes._tools import Tool
 from conformance.probes._trace import parse_log
 
@@ -93,8 +93,8 @@ class TestReference:
         }
 
     def test_cli_prints_a_table(self, capsys: pytest.CaptureFixture[str]) -> None:
-        """`python -m conformance.probes --probe receipt` prints one row per check, exit 0."""
-        assert probes_main(["--probe", "receipt"]) == 0
+        """`phase6 probes --probe receipt` prints one row per check, exit 0."""
+        assert phase6_main(["probes", "--probe", "receipt"]) == 0
         out = capsys.readouterr().out
         assert "receipt:shape" in out
         assert "receipt:success-only" in out

@@ -23,14 +23,14 @@ from conformance import (
     load_report,
     write_report,
 )
-from conformance._report import results_of, validate_report
-from conformance._report_compare import (
+from conformance.report._compare import (
     compare_reports,
     render_compare_html,
     render_compare_markdown,
 )
-from conformance._report_render import render_badge, render_html, render_junit, render_markdown
-from conformance._results import Outcome
+from conformance.report._render import render_badge, render_html, render_junit, render_markdown
+from conformance.report._report import results_of, validate_report
+from conformance.run._results import Outcome
 
 
 def probes_section(context: SectionContext) -> Section:

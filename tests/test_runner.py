@@ -21,12 +21,12 @@ from conformance import (
     load_corpus,
     select_vectors,
 )
-from conformance._compare import MISSING
 from conformance._errors import ExpectedFailuresError
-from conformance._registers import load_clauses
-from conformance._results import FAILURE_CLAUSES
-from conformance._runner import fresh_sample
-from conformance._select import load_expected_failures
+from conformance.corpus._select import load_expected_failures
+from conformance.registers._registers import load_clauses
+from conformance.run import fresh_sample
+from conformance.run._compare import MISSING
+from conformance.run._results import FAILURE_CLAUSES
 
 TRIGGER_ID = "beta-0-trigger"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conformance._errors import ExpectedFailuresError
-from conformance._select import load_expected_failures
+from conformance.corpus._select import load_expected_failures
 
 
 class TestExpectedFailures:

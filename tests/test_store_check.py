@@ -1,4 +1,4 @@
-"""`store check` (conformance/store.py): fixtures, sample stores, report schema, store vectors."""
+"""`phase6 store check` (conformance/store/): fixtures, sample stores, report schema, vectors."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ import orjson
 import pytest
 
 from conformance._schemas import schema_errors
-from conformance._store_rules import CODES, S5_CLAUSES
-from conformance.store import check_bytes, check_paths, check_store, main
+from conformance.cli import main
+from conformance.store import check_bytes, check_paths, check_store
+from conformance.store._rules import CODES, S5_CLAUSES
 from reference._records import Invalid, parse_record
 from tools.oracle import is_blank, read_line, split_lines
 
@@ -61,7 +62,7 @@ def pairs(report: Any) -> Counter[tuple[int, str]]:
 
 def run_main(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
-    status = main(list(argv), stdout=out)
+    status = main(["store", *argv], out=out)
     return status, out.getvalue()
 
 
@@ -281,12 +282,13 @@ class TestExitCodes:
         assert run_main("check", "--ignore", "ts-utc-missing", name)[0] == 0
 
     def test_module_entry_point(self) -> None:
-        """`python -m conformance.store check` runs the same CLI in a fresh process."""
+        """`python -m conformance store check` runs the same CLI in a fresh process."""
         result = subprocess.run(
             [
                 sys.executable,
                 "-m",
-                "conformance.store",
+                "conformance",
+                "store",
                 "check",
                 str(FIXTURES / "bad-source.jsonl"),
             ],

@@ -21,7 +21,7 @@ from conformance import (
     VectorSchemaError,
     load_corpus,
     materialize,
-    snapshot_tree,
+    stamp_tree,
 )
 from conformance._kit import repo_root
 from conformance._schemas import VECTOR_FILE_SCHEMA, schema_errors
@@ -216,16 +216,16 @@ class TestMaterialize:
         vector = load_corpus(vectors_dir).get("beta-0-trigger")
         root = tmp_path / "root"
         materialize(vector, root)
-        before = snapshot_tree(root)
-        assert snapshot_tree(root) == before
+        before = stamp_tree(root)
+        assert stamp_tree(root) == before
         store = root / "stores" / "s.jsonl"
         stat = store.stat()
         os.utime(store, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
-        assert snapshot_tree(root)["stores/s.jsonl"] != before["stores/s.jsonl"]
+        assert stamp_tree(root)["stores/s.jsonl"] != before["stores/s.jsonl"]
         store.chmod(0o600)
-        assert snapshot_tree(root)["stores/s.jsonl"].mode == 0o600
+        assert stamp_tree(root)["stores/s.jsonl"].mode == 0o600
         (root / "new").write_text("x")
-        assert "new" in snapshot_tree(root)
+        assert "new" in stamp_tree(root)
 
 
 class TestDigest:

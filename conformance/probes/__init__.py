@@ -20,7 +20,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance import Section, SectionContext, SectionItem, load_clauses
 from conformance.probes import (
     _clock,
     _environment,
@@ -34,6 +33,8 @@ from conformance.probes import (
 from conformance.probes._context import ProbeContext
 from conformance.probes._launch import Launcher
 from conformance.probes._model import CheckResult, Probe, ProbeOutcome, worst
+from conformance.registers import load_clauses
+from conformance.run import Section, SectionContext, SectionItem
 
 __all__ = [
     "PROBES",

@@ -17,12 +17,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from conformance import first_difference
 from conformance.probes import _tools, _workspace
 from conformance.probes._common import Clock, baseline_problem, errored, judge, skipped
 from conformance.probes._context import ProbeContext
 from conformance.probes._launch import Replies, differences, run_requests
 from conformance.probes._model import CheckResult, Probe
+from conformance.run import first_difference
 
 __all__ = ["PROBE"]
 

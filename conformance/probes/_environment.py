@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from conformance import first_difference
 from conformance.probes import _tools, _workspace
 from conformance.probes._common import Clock, baseline_problem, errored, judge
 from conformance.probes._context import ProbeContext
 from conformance.probes._launch import ProbeRequest, differences, run_requests
 from conformance.probes._model import CheckResult, Probe
+from conformance.run import first_difference
 
 __all__ = ["PROBE"]
 

@@ -3,7 +3,7 @@
 A :class:`Launcher` holds the adapter's command line and base environment; every condition a
 probe tests (a shifted clock, another locale, no network, a tracer) is the same command with a
 prefix and/or environment changes, started as a fresh :class:`~conformance.SubprocessAdapter`.
-``python:`` adapters are run behind ``python -m conformance.serve`` (their ``fresh()`` form), so
+``python:`` adapters are run behind ``phase6 serve`` (their ``fresh()`` form), so
 every probe is a subprocess experiment.
 """
 
@@ -18,13 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conformance import (
-    AdapterError,
-    HandshakeError,
-    SubprocessAdapter,
-    first_difference,
-    open_adapter,
-)
+from conformance._errors import AdapterError, HandshakeError
+from conformance.adapters import SubprocessAdapter, open_adapter
+from conformance.run import first_difference
 
 __all__ = [
     "Launcher",
@@ -96,7 +92,7 @@ class Launcher:
 
     @classmethod
     def for_spec(cls, spec: str, *, timeout: float) -> Launcher:
-        """The launcher for an ``--adapter`` string (``python:`` ones behind conformance.serve)."""
+        """The launcher for an ``--adapter`` string (``python:`` ones behind ``phase6 serve``)."""
         adapter = open_adapter(spec, timeout=timeout)
         if not isinstance(adapter, SubprocessAdapter):
             adapter = adapter.fresh()

@@ -24,12 +24,12 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from conformance.corpus import changes, stamp_tree
 from conformance.probes import _tools, _workspace
 from conformance.probes._common import Clock, baseline_problem, errored, judge, skipped
 from conformance.probes._context import ProbeContext
 from conformance.probes._launch import differences, run_requests
 from conformance.probes._model import CheckResult, Probe
-from conformance.probes._stamps import changes, stamp_tree
 from conformance.probes._trace import EXECUTING, Trace, runtime_noise, under
 
 __all__ = ["PROBE"]

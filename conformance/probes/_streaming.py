@@ -23,12 +23,13 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from conformance import SubprocessAdapter, first_difference
+from conformance.adapters import SubprocessAdapter
 from conformance.probes import _tools, _workspace
 from conformance.probes._common import Clock, errored, judge, skipped
 from conformance.probes._context import ProbeContext
 from conformance.probes._launch import ProbeRequest, adapter_pid, run_requests
 from conformance.probes._model import CheckResult, Probe
+from conformance.run import first_difference
 
 __all__ = ["PROBE"]
 

@@ -21,6 +21,7 @@ from conformance.properties._engine import (
     PropertySettings,
     counterexample_vectors,
     run_families,
+    run_family,
     run_properties,
 )
 from conformance.properties._families import FAMILIES, Case, Family
@@ -56,6 +57,7 @@ __all__ = [
     "certify_section",
     "counterexample_vectors",
     "run_families",
+    "run_family",
     "run_properties",
     "write_counterexamples",
     "write_properties_report",

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from conformance import compare_result, first_difference, readings
+from conformance import readings
 from conformance.properties._model import Model, canonical
 from conformance.properties._probe import Probe
 from conformance.properties._shape import Case, View, as_view, fail, is_int, show
+from conformance.run import compare_result, first_difference
 from conformance.strategies import Scenario
 
 _RECEIPT_DATA_KEYS = frozenset(("query_hash", "store_paths", "selected_count", "package_hash"))

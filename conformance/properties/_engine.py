@@ -28,7 +28,8 @@ import hypothesis.internal.conjecture.providers
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis.errors import Flaky, HypothesisException
 
-from conformance import Adapter, HandshakeError, open_adapter
+from conformance._errors import HandshakeError
+from conformance.adapters import Adapter, open_adapter
 from conformance.properties._families import FAMILIES, Case, Family
 from conformance.properties._probe import (
     AdapterAbort,

@@ -15,9 +15,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import FileSpec, LinesFile, TextFile, first_difference, readings
+from conformance import readings
+from conformance.corpus import FileSpec, LinesFile, TextFile
 from conformance.properties._probe import Probe
 from conformance.properties._shape import Case, as_view, fail, is_subsequence, show
+from conformance.run import first_difference
 from conformance.strategies import (
     DEFAULTS,
     SAFE_INT,

@@ -25,9 +25,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance import Adapter, AdapterError, AdapterInternalError, open_adapter
-from conformance._runner import default_temp_parent
+from conformance._errors import AdapterError, AdapterInternalError
+from conformance.adapters import Adapter, open_adapter
 from conformance.properties._model import KitError, Model, build_model
+from conformance.run import default_temp_parent
 from conformance.strategies import Scenario
 
 __all__ = ["REFERENCE_SPEC", "AdapterAbort", "KitAbort", "Probe", "PropertyFailure"]

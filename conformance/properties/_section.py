@@ -14,12 +14,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from conformance import Section, SectionContext, SectionItem, UsageError
-from conformance import __version__ as kit_version
-from conformance._certify import slugify, spec_name
+from conformance._errors import UsageError
+from conformance._kit import kit_version, slugify
 from conformance._schemas import VECTOR_FILE_SCHEMA, schema_errors
+from conformance.adapters import spec_name
 from conformance.properties._engine import PropertiesRun, PropertySettings, run_properties
 from conformance.properties._families import FAMILIES
+from conformance.run import Section, SectionContext, SectionItem
 
 __all__ = [
     "COUNTEREXAMPLES_DIR",
@@ -162,7 +163,7 @@ def write_properties_report(run: PropertiesRun, report_dir: Path | None = None) 
     section = build_section(run, counterexamples_path=counterexamples)
     document = {
         "format": PROPERTIES_FORMAT,
-        "kit_version": kit_version,
+        "kit_version": kit_version(),
         "adapter": {"spec": run.adapter_spec, "implementation": dict(run.implementation)},
         "passed": run.passed,
         "section": section.to_json(),

@@ -19,7 +19,7 @@ from conformance import (
     load_corpus,
 )
 from conformance._schemas import schema_errors
-from conformance._vectors import load_vector_file
+from conformance.corpus._vectors import load_vector_file
 from conformance.properties import (
     FAMILIES,
     PropertySettings,

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 from conformance import load_corpus
-from conformance.properties._cli import main
+from conformance.cli import main
 
 
 def cli(*argv: str) -> tuple[int, str]:
     """Run the command in-process; (exit code, stdout)."""
     out = io.StringIO()
-    return main(list(argv), out=out), out.getvalue()
+    return main(["properties", *argv], out=out), out.getvalue()
 
 
 class TestCommand:

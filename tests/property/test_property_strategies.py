@@ -13,7 +13,7 @@ from property_support import KIT_SETTINGS, reference_result
 
 from conformance import materialize
 from conformance._schemas import schema_errors
-from conformance._vectors import load_vector_file
+from conformance.corpus._vectors import load_vector_file
 from conformance.strategies import (
     INVALID_LINE_KINDS,
     WHITE_SPACE_CHARACTERS,

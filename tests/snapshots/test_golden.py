@@ -20,8 +20,8 @@ from conformance import (
     load_interpretations,
     open_adapter,
 )
-from conformance._coverage import coverage_json
 from conformance.properties import FAMILIES, INVARIANCES
+from conformance.registers._coverage import coverage_json
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY = "adam_os_data/memory"

@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance._adapters import reference_adapter_spec
-from conformance._certify import certify, utc_now
-from conformance._kit import kit_version
-from conformance._vectors import load_corpus
+from conformance._kit import kit_version, utc_now
+from conformance.adapters._adapters import reference_adapter_spec
+from conformance.corpus._vectors import load_corpus
+from conformance.run import certify
 
 __all__ = ["SUBPROCESS_SECONDS", "VECTORS_PER_SECOND_IN_PROCESS", "main", "measure"]
 

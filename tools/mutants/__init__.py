@@ -9,7 +9,7 @@ adapter process::
 which applies the patch in that process only and then serves the unchanged reference loop; the
 reference's files are never edited. ``python -m tools.mutants`` (``nox -s mutants``)
 certifies every mutant and writes the kill matrix to ``reports/mutants/``; the section
-provider ``conformance._suite_strength`` puts its kill rate into a compliance report.
+provider ``conformance.report._suite_strength`` puts its kill rate into a compliance report.
 
 Importing this package never imports ``reference``: patches import it when applied.
 """

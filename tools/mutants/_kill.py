@@ -220,7 +220,7 @@ def _other_sections(
     spec: str, corpus: Any, timeout: float, kills: list[Kill], phases: list[str]
 ) -> list[str]:
     """Run every registered section except the probes and suite strength."""
-    from conformance._sections import SECTION_PROVIDERS, run_section
+    from conformance.run._sections import SECTION_PROVIDERS, run_section
 
     failing = []
     for name, target in SECTION_PROVIDERS.items():

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from conformance import Section, SectionContext, SectionItem
+from conformance.run import Section, SectionContext, SectionItem
 
 __all__ = ["default_matrix_path", "suite_strength_section"]
 

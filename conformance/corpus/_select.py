@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Literal
 
 from conformance._errors import ExpectedFailuresError, UsageError
-from conformance._vectors import Vector
+from conformance.corpus._vectors import Vector
 
 __all__ = [
     "ExpectedFailureEntry",

@@ -2,85 +2,39 @@
 
 Steps: load the corpus; select vectors; parse the expected-failures file; start the adapter
 (a failed handshake = *adapter broken*, every vector errored, nothing else run); run the
-vectors (:mod:`conformance._runner`); apply expected failures; run the report sections
-(:mod:`conformance._sections`); compute the verdict. Writing the report is separate
-(:func:`conformance._report.write_report`).
+vectors (:mod:`conformance.run._pool`); apply expected failures; run the report sections
+(:mod:`conformance.run._sections`); compute the verdict. Writing the report is separate
+(:func:`conformance.report.write_report`).
 """
 
 from __future__ import annotations
 
 import os
-import re
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from conformance._adapters import DEFAULT_TIMEOUT, open_adapter, reference_adapter_spec
 from conformance._errors import HandshakeError
-from conformance._progress import NullProgress, Progress
-from conformance._results import (
-    ErrorDetail,
-    ErrorKind,
-    Outcome,
-    Totals,
-    VectorResult,
-    Verdict,
-    compute_verdict,
-)
-from conformance._runner import RunConfig, finalize, reproduce_command, run_vectors
-from conformance._sections import SECTION_PROVIDERS, Section, SectionContext, run_section
-from conformance._select import (
+from conformance._kit import utc_now
+from conformance.adapters import DEFAULT_TIMEOUT, open_adapter, reference_adapter_spec, spec_name
+from conformance.corpus import (
+    Corpus,
     ExpectedFailureEntry,
     ExpectedFailures,
+    load_corpus,
     load_expected_failures,
     select_vectors,
 )
-from conformance._vectors import Corpus, Vector, load_corpus
+from conformance.run._executor import RunConfig
+from conformance.run._judge import broken_adapter_result, with_expected_failure
+from conformance.run._pool import run_vectors
+from conformance.run._progress import NullProgress, Progress
+from conformance.run._results import Outcome, Totals, VectorResult, Verdict, compute_verdict
+from conformance.run._sections import SECTION_PROVIDERS, Section, SectionContext, run_section
 
-__all__ = ["Certification", "certify", "slugify", "spec_name", "utc_now"]
-
-
-def utc_now() -> str:
-    """The current UTC time as RFC 3339 with milliseconds (the harness may read the clock)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def slugify(text: str) -> str:
-    """A file-name-safe slug (``reports/<slug>/``)."""
-    slug = re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-.")
-    return slug[:80] or "implementation"
-
-
-_LAUNCHERS = re.compile(
-    r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|java|ruby|perl|sh|bash|env)$"
-)
-
-
-def spec_name(spec: str) -> str:
-    """A short name for an adapter whose handshake failed: the program or script it runs.
-
-    ``cmd:python -m reference serve`` -> ``reference``; ``cmd:node impl.js`` -> ``impl``;
-    ``python:pkg.mod:fn`` -> ``pkg``.
-    """
-    if spec.startswith("python:"):
-        return spec.removeprefix("python:").split(":")[0].split(".")[0] or "implementation"
-    try:
-        words = shlex.split(spec.removeprefix("cmd:"))
-    except ValueError:
-        words = spec.removeprefix("cmd:").split()
-    for index, word in enumerate(words):
-        base = os.path.basename(word)
-        if word.startswith("-"):
-            if word == "-m" and index + 1 < len(words):
-                return slugify(words[index + 1].split(".")[0])
-            continue
-        if "=" in word or (_LAUNCHERS.match(base) and index + 1 < len(words)):
-            continue
-        return slugify(os.path.splitext(base)[0])
-    return "implementation"
+__all__ = ["Certification", "certify"]
 
 
 @dataclass(frozen=True)
@@ -148,32 +102,6 @@ class Certification:
         )
 
 
-def _broken_results(
-    vectors: Sequence[Vector], error: HandshakeError, adapter_spec: str
-) -> tuple[VectorResult, ...]:
-    detail = ErrorDetail(
-        kind=ErrorKind(error.kind),
-        message=f"adapter broken: {error.message}",
-        stderr_tail=error.stderr_tail[-4000:],
-        exit_status=error.exit_status,
-        detail=error.detail[-4000:],
-    )
-    return tuple(
-        VectorResult(
-            id=v.id,
-            area=v.area,
-            level=v.level,
-            clauses=v.clauses,
-            interpretations=v.interpretations,
-            file=v.file,
-            outcome=Outcome.ERRORED,
-            error=detail,
-            reproduce=reproduce_command(adapter_spec, v.id),
-        )
-        for v in vectors
-    )
-
-
 def certify(
     adapter: str | None = None,
     *,
@@ -228,14 +156,16 @@ def certify(
     metadata = runner_adapter.metadata()
     if broken is not None:
         runner_adapter.close()
-        raw: tuple[VectorResult, ...] = _broken_results(chosen, broken, spec)
+        raw: tuple[VectorResult, ...] = tuple(
+            broken_adapter_result(v, broken, spec) for v in chosen
+        )
         interrupted, requests, restarts, workers = False, 0, 0, 0
     else:
         output = run_vectors(chosen, config, adapter=runner_adapter, progress=progress)
         raw, interrupted = output.results, output.interrupted
         requests, restarts, workers = output.requests, output.restarts, output.workers
         runner_adapter.close()
-    results = tuple(finalize(r, expected_failures, spec) for r in raw)
+    results = tuple(with_expected_failure(r, expected_failures, spec) for r in raw)
     done: dict[str, Section] = {}
     if broken is None and not interrupted:
         providers = SECTION_PROVIDERS if sections is None else sections

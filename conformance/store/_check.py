@@ -1,14 +1,14 @@
 """`store check`: validate SPEC-005 memory stores and show how a SPEC-006 reader sees them.
 
-    python -m conformance.store check PATH... [--json] [--all] [--ignore CODE]...
-    python -m conformance.store codes [--json]
+    python -m conformance store check PATH... [--json] [--all] [--ignore CODE]...
+    python -m conformance store codes [--json]
 
 For every line of every store it reports every SPEC-005 violation (base fields and their types,
 `type` / `source` values, UTC-only `created_at_utc`, the INT-47 `hash`, `memory_id` uniqueness,
 corrections naming an earlier `memory_id`) and the SPEC-006 verdict (valid candidate,
 invalid_record_schema with the register rule that decides it, or skipped), plus the cross-spec
 gaps of INT-24 (`created_at_utc` without `ts_utc`, string refs).  The codes are the table in
-conformance._store_rules; the JSON output follows specs/schemas/store-check.schema.json.
+conformance.store._rules; the JSON output follows specs/schemas/store-check.schema.json.
 
 One pass, every problem, never stops at the first, never writes: stores are opened read-only.
 Exit status: 0 clean, 1 any (non-ignored) violation, 2 usage error or an unreadable path (the
@@ -17,16 +17,13 @@ other paths are still checked and reported).
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, TextIO
+from typing import Any, Final
 
-from conformance._store_lines import (
+from conformance.store._lines import (
     Finding,
     Verdict,
     is_blank,
@@ -34,7 +31,7 @@ from conformance._store_lines import (
     record_findings,
     spec006_verdict,
 )
-from conformance._store_rules import CODES, STORE_TYPES
+from conformance.store._rules import CODES, STORE_TYPES
 
 __all__ = [
     "FORMAT",
@@ -45,7 +42,9 @@ __all__ = [
     "check_bytes",
     "check_paths",
     "check_store",
-    "main",
+    "codes_json",
+    "render_codes",
+    "render_text",
 ]
 
 FORMAT: Final = "phase6-store-check/1"
@@ -365,63 +364,8 @@ def codes_json() -> dict[str, Any]:
     }
 
 
-def _render_codes() -> str:
+def render_codes() -> str:
+    """The violation-code table as text (`store codes`)."""
     rows: list[tuple[str, ...]] = [("code", "spec", "clause", "meaning")]
     rows.extend((c.code, c.spec, c.clause, c.meaning) for c in CODES.values())
     return "\n".join(_table(rows, indent="")) + "\n"
-
-
-# ------------------------------------------------------------------------------ the CLI
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m conformance.store",
-        description="Check SPEC-005 memory stores and their SPEC-006 readability.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("check", help="check store files (exit 1 on any violation)")
-    check.add_argument("paths", nargs="+", metavar="PATH", help="JSONL store files")
-    check.add_argument("--json", action="store_true", help="print the JSON report")
-    check.add_argument("--all", action="store_true", help="list every line, not only problems")
-    check.add_argument(
-        "--ignore",
-        action="append",
-        default=[],
-        metavar="CODE",
-        help="do not report this violation code (repeatable)",
-    )
-    codes = commands.add_parser("codes", help="list the violation codes")
-    codes.add_argument("--json", action="store_true", help="print the table as JSON")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None, *, stdout: TextIO | None = None) -> int:
-    """Run the `store` command line; return the exit status (0 clean, 1 violations, 2 usage)."""
-    out = stdout if stdout is not None else sys.stdout
-    parser = _parser()
-    try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as exc:  # argparse reports usage errors itself, with status 2
-        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
-    if args.command == "codes":
-        if args.json:
-            out.write(json.dumps(codes_json(), indent=2, ensure_ascii=False) + "\n")
-        else:
-            out.write(_render_codes())
-        return EXIT_CLEAN
-    unknown = sorted(set(args.ignore) - CODES.keys())
-    if unknown:
-        parser.print_usage(sys.stderr)
-        sys.stderr.write(f"store check: unknown code(s) for --ignore: {', '.join(unknown)}\n")
-        return EXIT_USAGE
-    report = check_paths(args.paths, ignore=args.ignore)
-    if args.json:
-        out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
-    else:
-        out.write(render_text(report, every_line=args.all))
-    return report.exit_code
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance._coverage import Coverage
+from conformance.registers._coverage import Coverage
 
 __all__ = ["render_clauses_markdown", "render_interpretations_markdown"]
 

@@ -4,47 +4,32 @@ Format: ``specs/vectors-format.md`` (``phase6-vectors/1``); every file is valida
 ``specs/schemas/vector-file.schema.json``, IDs are unique across the corpus, and a file is named
 after its area (``<area>.json`` or ``<area>-<family>.json``).
 
-A vector's files are materialized as the exact bytes the format describes:
-
-- ``{"lines": [...], "eol": "\\n", "final_eol": true}``: each line a string (UTF-8) or
-  ``{"base64": ...}`` (raw bytes), joined with ``eol`` and followed by ``eol`` when ``final_eol``;
-- ``{"text": ...}``: exact UTF-8 content; ``{"base64": ...}``: exact bytes;
-- ``{"directory": true}``: an (empty) directory.
+A vector's files are described by file specs (:mod:`conformance.corpus._files`) and created
+by :func:`conformance.corpus.materialize`.
 """
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
-import os
-import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, Literal
 
 from conformance._errors import CorpusError, DuplicateVectorIdError, VectorSchemaError
 from conformance._kit import dumps, loads, vectors_dir
 from conformance._schemas import VECTOR_FILE_SCHEMA, schema_errors
+from conformance.corpus._files import FileSpec, file_spec_from_json, file_spec_json
 
 __all__ = [
     "FOREIGN_FORMATS",
     "FORMAT",
-    "BytesFile",
     "Corpus",
-    "DirectorySpec",
-    "FileSpec",
-    "FileStamp",
-    "LinesFile",
-    "TextFile",
-    "TreeSnapshot",
     "Vector",
     "VectorFile",
     "load_corpus",
     "load_vector_file",
-    "materialize",
-    "snapshot_tree",
 ]
 
 FORMAT = "phase6-vectors/1"
@@ -55,95 +40,6 @@ Level = Literal["required", "pinned"]
 FOREIGN_FORMATS = {
     "phase6-store-vectors/1": "SPEC-005 store-checker cases (specs/store-vectors.md)",
 }
-
-
-# ------------------------------------------------------------------------------ file specs
-
-
-@dataclass(frozen=True)
-class LinesFile:
-    """A store written line by line; ``bytes`` lines are the decoded ``{"base64": ...}`` ones."""
-
-    lines: tuple[str | bytes, ...]
-    eol: str = "\n"
-    final_eol: bool = True
-
-    def content(self) -> bytes:
-        """The file's exact bytes: lines joined with ``eol``, plus ``eol`` when ``final_eol``."""
-        eol = self.eol.encode()
-        body = eol.join(line if isinstance(line, bytes) else line.encode() for line in self.lines)
-        if self.final_eol and self.lines:
-            body += eol
-        return body
-
-
-@dataclass(frozen=True)
-class TextFile:
-    """A file whose exact content is ``text`` encoded as UTF-8."""
-
-    text: str
-
-    def content(self) -> bytes:
-        """The file's exact bytes."""
-        return self.text.encode()
-
-
-@dataclass(frozen=True)
-class BytesFile:
-    """A file whose exact content is ``data`` (``{"base64": ...}`` in the vector)."""
-
-    data: bytes
-
-    def content(self) -> bytes:
-        """The file's exact bytes."""
-        return self.data
-
-
-@dataclass(frozen=True)
-class DirectorySpec:
-    """An empty directory (used for ``store_not_readable`` vectors)."""
-
-    def content(self) -> None:
-        """Directories have no content."""
-        return None
-
-
-FileSpec = LinesFile | TextFile | BytesFile | DirectorySpec
-
-
-def file_spec_json(spec: FileSpec) -> dict[str, Any]:
-    """A file spec in the vector file format (``input.files`` values); inverse of loading."""
-    if isinstance(spec, LinesFile):
-        entry: dict[str, Any] = {
-            "lines": [
-                {"base64": base64.b64encode(line).decode()} if isinstance(line, bytes) else line
-                for line in spec.lines
-            ]
-        }
-        if spec.eol != "\n":
-            entry["eol"] = spec.eol
-        if not spec.final_eol:
-            entry["final_eol"] = False
-        return entry
-    if isinstance(spec, TextFile):
-        return {"text": spec.text}
-    if isinstance(spec, BytesFile):
-        return {"base64": base64.b64encode(spec.data).decode()}
-    return {"directory": True}
-
-
-def _file_spec(raw: Mapping[str, Any]) -> FileSpec:
-    if "lines" in raw:
-        lines = tuple(
-            item if isinstance(item, str) else base64.b64decode(item["base64"], validate=True)
-            for item in raw["lines"]
-        )
-        return LinesFile(lines, raw.get("eol", "\n"), raw.get("final_eol", True))
-    if "text" in raw:
-        return TextFile(raw["text"])
-    if "base64" in raw:
-        return BytesFile(base64.b64decode(raw["base64"], validate=True))
-    return DirectorySpec()
 
 
 # ------------------------------------------------------------------------------ vectors
@@ -279,7 +175,8 @@ def load_vector_file(path: Path, root: Path, *, validate: bool = True) -> Vector
     for index, raw in enumerate(document["vectors"]):
         try:
             files = tuple(
-                (name, _file_spec(spec)) for name, spec in sorted(raw["input"]["files"].items())
+                (name, file_spec_from_json(spec))
+                for name, spec in sorted(raw["input"]["files"].items())
             )
             for _, spec in files:
                 spec.content()  # a lone surrogate cannot be written as UTF-8: say so now
@@ -372,66 +269,3 @@ def _foreign_format(path: Path) -> str | None:
             if isinstance(document, dict) and document.get("format") == name:
                 return name
     return None
-
-
-# ------------------------------------------------------------------------------ materializing
-
-
-@dataclass(frozen=True)
-class FileStamp:
-    """What the store-immutability check compares: type, mode, size, mtime and content hash."""
-
-    kind: Literal["file", "dir", "other"]
-    mode: int
-    size: int
-    mtime_ns: int
-    sha256: str
-
-
-TreeSnapshot = dict[str, FileStamp]
-
-
-def materialize(vector: Vector, root: Path) -> None:
-    """Create ``vector``'s files under ``root`` (which must not exist yet), byte for byte."""
-    root.mkdir(parents=True)
-    for name, spec in vector.files:
-        target = root.joinpath(*PurePosixPath(name).parts)
-        data = spec.content()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if data is None:
-            target.mkdir(exist_ok=True)
-        else:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-            finally:
-                os.close(fd)
-
-
-def snapshot_tree(root: Path) -> TreeSnapshot:
-    """Stamp every entry under ``root`` (root itself is ``"."``); symlinks are not followed."""
-    snapshot: TreeSnapshot = {}
-    pending = [(root, ".")]
-    while pending:
-        directory, rel = pending.pop()
-        st = os.lstat(directory)
-        snapshot[rel] = FileStamp("dir", stat.S_IMODE(st.st_mode), 0, st.st_mtime_ns, "")
-        with os.scandir(directory) as entries:
-            for entry in entries:
-                child = entry.name if rel == "." else f"{rel}/{entry.name}"
-                if entry.is_dir(follow_symlinks=False):
-                    pending.append((Path(entry.path), child))
-                    continue
-                st = entry.stat(follow_symlinks=False)
-                if entry.is_file(follow_symlinks=False):
-                    with open(entry.path, "rb") as handle:
-                        digest = hashlib.file_digest(handle, "sha256").hexdigest()
-                    kind: Literal["file", "dir", "other"] = "file"
-                else:
-                    digest, kind = "", "other"
-                snapshot[child] = FileStamp(
-                    kind, stat.S_IMODE(st.st_mode), st.st_size, st.st_mtime_ns, digest
-                )
-    return snapshot

@@ -1,6 +1,6 @@
 """Serve any Python callable over the adapter protocol ``phase6-adapter/1``.
 
-    python -m conformance.serve package.module:callable
+    phase6 serve package.module:callable
 
 turns ``callable(request) -> result envelope`` into a subprocess adapter (``cmd:``). The harness
 uses it to run ``python:`` adapters in a fresh process for the determinism sample; a Python
@@ -17,10 +17,10 @@ import traceback
 from collections.abc import Callable
 from typing import IO, Any
 
-from conformance._adapters import _python_metadata, _resolve
-from conformance._protocol import CAPABILITY, PROTOCOL
+from conformance.adapters._adapters import _python_metadata, _resolve
+from conformance.adapters._protocol import CAPABILITY, PROTOCOL
 
-__all__ = ["main", "serve"]
+__all__ = ["serve", "serve_target"]
 
 
 def _write(stdout: IO[bytes], message: dict[str, Any]) -> None:
@@ -85,16 +85,7 @@ def serve(
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point: ``python -m conformance.serve package.module:callable``."""
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m conformance.serve package.module:callable", file=sys.stderr)
-        return 2
-    target = args[0]
+def serve_target(target: str) -> int:
+    """Serve ``package.module:callable`` on this process's stdin/stdout; the exit status."""
     function = _resolve(target, "python:" + target)
     return serve(function, _python_metadata(target.partition(":")[0]))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

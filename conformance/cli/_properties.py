@@ -1,47 +1,45 @@
-"""``python -m conformance.properties``: the property suite alone, for any adapter.
+"""``phase6 properties``: the property suite alone, for any adapter.
 
-    python -m conformance.properties --adapter "cmd:node impl.js"          # certification run
-    python -m conformance.properties --adapter "cmd:node impl.js" --deep   # long fuzzing run
+    phase6 properties --adapter "cmd:node impl.js"          # certification run
+    phase6 properties --adapter "cmd:node impl.js" --deep   # long fuzzing run
 
 Writes ``reports/<implementation>/properties.json`` (the ``properties`` section as ``certify``
 would report it) and, when a property fails, the shrunk counterexamples as a vector file under
-``reports/<implementation>/counterexamples/``. Exit codes: 0 every family passed, 1 a family
-failed or errored (or the adapter is broken), 2 usage error.
+``reports/<implementation>/counterexamples/``.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from conformance import DEFAULT_TIMEOUT, HarnessError, reference_adapter_spec
-from conformance.properties._engine import (
+from conformance._errors import HarnessError
+from conformance.adapters import DEFAULT_TIMEOUT, reference_adapter_spec
+from conformance.cli._common import ADAPTER_HELP, EXIT_FAILED, EXIT_OK, EXIT_USAGE, Subparsers
+from conformance.properties import (
     DEEP_FACTOR,
     DEFAULT_SEED,
+    FAMILIES,
     FamilyResult,
     PropertySettings,
     run_properties,
+    write_properties_report,
 )
-from conformance.properties._families import FAMILIES
-from conformance.properties._section import write_properties_report
 
-__all__ = ["main"]
+__all__ = ["register"]
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m conformance.properties",
+def register(commands: Subparsers) -> None:
+    """Add ``properties``."""
+    parser = commands.add_parser(
+        "properties",
+        help="the hypothesis property suite against an implementation",
         description="Run the SPEC-006 property suite (hypothesis) against an implementation.",
         epilog="Exit codes: 0 all families passed, 1 a family failed or errored, 2 usage error.",
     )
-    parser.add_argument(
-        "--adapter",
-        help="'python:package.module:callable' or 'cmd:<command line>' "
-        "(default: the bundled reference through its subprocess entry)",
-    )
+    parser.add_argument("--adapter", help=ADAPTER_HELP)
     parser.add_argument(
         "--deep",
         action="store_true",
@@ -64,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--no-report", action="store_true", help="write no files")
     parser.add_argument("--quiet", "-q", action="store_true", help="print only the summary")
-    return parser
+    parser.set_defaults(handler=_properties)
 
 
 def _line(result: FamilyResult) -> str:
@@ -76,13 +74,7 @@ def _line(result: FamilyResult) -> str:
     return text
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the CLI; returns the exit code."""
-    out = out or sys.stdout
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
+def _properties(args: argparse.Namespace, out: TextIO) -> int:
     settings = PropertySettings(
         seed=args.seed if args.seed is not None else (None if args.deep else DEFAULT_SEED),
         examples=args.examples,
@@ -111,6 +103,6 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             target = write_properties_report(run, args.report_dir)
             out.write(f"report: {target}\n")
     except HarnessError as exc:
-        sys.stderr.write(f"properties: error: {exc}\n")
-        return 2
-    return 0 if run.passed else 1
+        sys.stderr.write(f"phase6 properties: error: {exc}\n")
+        return EXIT_USAGE
+    return EXIT_OK if run.passed else EXIT_FAILED

@@ -1,21 +1,18 @@
-"""``python -m conformance.probes``: run the behavioural probes and print a per-check table.
+"""``phase6 probes``: run the behavioural probes and print a per-check table.
 
-    python -m conformance.probes [--adapter SPEC] [--probe NAME ...] [--json FILE]
-
-Exit status: 0 nothing failed or errored (skips allowed), 1 a check failed or errored,
-2 usage error.
+phase6 probes [--adapter SPEC] [--probe NAME ...] [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import textwrap
-from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
-from conformance import reference_adapter_spec
+from conformance.adapters import reference_adapter_spec
+from conformance.cli._common import ADAPTER_HELP, EXIT_FAILED, EXIT_OK, Subparsers
 from conformance.probes import (
     DEFAULT_TIMEOUT,
     PROBES,
@@ -25,17 +22,20 @@ from conformance.probes import (
     tool_report,
 )
 
+__all__ = ["register", "render_table"]
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m conformance.probes",
+
+def register(commands: Subparsers) -> None:
+    """Add ``probes``."""
+    parser = commands.add_parser(
+        "probes",
+        help="the behavioural probes against an implementation",
         description="Run the SPEC-006 behavioural probes (clock, environment, network, "
         "read-only, receipt, errors-repeat, streaming) against an implementation.",
-        epilog="Exit status: 0 no check failed or errored, 1 otherwise, 2 usage error.",
+        epilog="Exit status: 0 no check failed or errored (skips allowed), 1 otherwise, "
+        "2 usage error.",
     )
-    parser.add_argument(
-        "--adapter", help="'cmd:<command line>' or 'python:pkg.mod:fn' (default: the reference)"
-    )
+    parser.add_argument("--adapter", help=ADAPTER_HELP)
     parser.add_argument(
         "--probe", action="append", choices=list(PROBES), help="run only this probe (repeatable)"
     )
@@ -44,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--verbose", "-v", action="store_true", help="show what each probe sees")
-    return parser
+    parser.set_defaults(handler=_probes)
 
 
 def render_table(run: ProbeRun) -> str:
@@ -70,31 +70,28 @@ def render_table(run: ProbeRun) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point."""
-    args = _parser().parse_args(argv)
+def _probes(args: argparse.Namespace, out: TextIO) -> int:
     adapter = args.adapter or reference_adapter_spec()
-    print(f"probing {adapter}")
+    out.write(f"probing {adapter}\n")
     for name, state in tool_report().items():
-        print(f"  {name}: {state}")
+        out.write(f"  {name}: {state}\n")
     run = run_probes(adapter, args.probe, timeout=args.timeout)
-    print()
-    print(render_table(run))
-    print()
+    out.write(f"\n{render_table(run)}\n\n")
     rollup = clause_rollup(run.results, args.probe)
     by_outcome: dict[str, list[str]] = {}
     for clause, entry in rollup.items():
         by_outcome.setdefault(entry["outcome"], []).append(clause)
     for outcome, clauses in sorted(by_outcome.items()):
-        print(f"clauses {outcome}: {', '.join(clauses)}")
-    print(
+        out.write(f"clauses {outcome}: {', '.join(clauses)}\n")
+    out.write(
         f"{len(run.results)} checks, {run.duration_s:.1f} s; "
         + ", ".join(f"{name} {seconds:.1f}s" for name, seconds in run.durations.items())
+        + "\n"
     )
     if args.verbose:
         for name in args.probe or PROBES:
             probe = PROBES[name]
-            print(f"\n{name}: sees {probe.sees}.\n  blind to {probe.blind_to}.")
+            out.write(f"\n{name}: sees {probe.sees}.\n  blind to {probe.blind_to}.\n")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         document = {
@@ -105,8 +102,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             "clauses": rollup,
         }
         args.json.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", "utf-8")
-    return 1 if run.failed() else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return EXIT_FAILED if run.failed() else EXIT_OK

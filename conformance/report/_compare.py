@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance._report_render import _CSS, _OUTCOME_COLOURS, _VERDICT_COLOURS
+from conformance.report._render import _CSS, _OUTCOME_COLOURS, _VERDICT_COLOURS
 
 __all__ = ["Comparison", "compare_reports", "render_compare_html", "render_compare_markdown"]
 

@@ -7,7 +7,7 @@ verdict). A report without a footer is truncated (Bowtie). It validates against
 ``specs/schemas/report.schema.json``; :func:`write_report` refuses to write one that does not.
 
 The other files (``report.md``, ``report.html``, ``junit.xml``, ``badge.svg``) are pure
-functions of ``report.json`` (:mod:`conformance._report_render`), so ``phase6 report`` can
+functions of ``report.json`` (:mod:`conformance.report._render`), so ``phase6 report`` can
 re-render them at any time.
 """
 
@@ -21,12 +21,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from conformance import _report_render
-from conformance._certify import Certification, slugify
 from conformance._errors import ReportError
-from conformance._kit import KIT_NAME, kit_version, loads
-from conformance._results import VectorResult
+from conformance._kit import KIT_NAME, kit_version, loads, slugify
 from conformance._schemas import REPORT_SCHEMA, schema_errors
+from conformance.report import _render as _report_render
+from conformance.run import Certification, VectorResult
 
 __all__ = [
     "REPORT_FILES",
@@ -42,7 +41,7 @@ __all__ = [
 ]
 
 REPORT_FORMAT = "phase6-report/1"
-#: file name -> renderer name in conformance._report_render
+#: file name -> renderer name in conformance.report._render
 REPORT_FILES = {
     "report.md": "render_markdown",
     "report.html": "render_html",

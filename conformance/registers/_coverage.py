@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from conformance._registers import Clause, Interpretation
-from conformance._vectors import Corpus
+from conformance.corpus import Corpus
+from conformance.registers._registers import Clause, Interpretation
 
 __all__ = [
     "MIN_VECTORS",
@@ -26,6 +26,7 @@ __all__ = [
     "compute_coverage",
     "coverage_json",
     "render_coverage_markdown",
+    "store_vector_pins",
 ]
 
 MIN_VECTORS = 3

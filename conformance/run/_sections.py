@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from conformance._errors import UsageError
 
 if TYPE_CHECKING:
-    from conformance._results import VectorResult
-    from conformance._vectors import Corpus
+    from conformance.corpus import Corpus
+    from conformance.run._results import VectorResult
 
 __all__ = [
     "SECTION_PROVIDERS",
@@ -38,7 +38,7 @@ __all__ = [
 SECTION_PROVIDERS: Mapping[str, str] = {
     "probes": "conformance.probes:certify_section",
     "properties": "conformance.properties:certify_section",
-    "suite_strength": "conformance._suite_strength:suite_strength_section",
+    "suite_strength": "conformance.report._suite_strength:suite_strength_section",
 }
 
 SectionStatus = Literal["passed", "failed", "errored", "skipped"]

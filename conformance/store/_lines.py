@@ -2,7 +2,7 @@
 
 Written from the spec texts and the registers only; like every harness module it never imports
 `reference/` (the checker must judge the reference's writer as it judges a stranger's).  The
-store-level rules (duplicate ids, corrections, the final LF) live in `conformance.store`.
+store-level rules (duplicate ids, corrections, the final LF) live in `conformance.store._check`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any, Final, Literal
 
 import rfc8785
 
-from conformance._store_rules import BASE_FIELDS, SOURCES, STORE_TYPES
 from conformance.readings import parse_ts
+from conformance.store._rules import BASE_FIELDS, SOURCES, STORE_TYPES
 
 __all__ = [
     "MAX_DEPTH",

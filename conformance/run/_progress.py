@@ -7,7 +7,7 @@ import sys
 import time
 from typing import TextIO
 
-from conformance._results import Outcome, VectorResult
+from conformance.run._results import Outcome, VectorResult
 
 __all__ = ["BarProgress", "LineProgress", "NullProgress", "Progress", "make_progress"]
 

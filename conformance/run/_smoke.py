@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
-from conformance._adapters import DEFAULT_TIMEOUT, open_adapter
 from conformance._errors import HandshakeError
-from conformance._results import Outcome, VectorResult
-from conformance._runner import Executor, RunConfig, reproduce_command
-from conformance._vectors import Corpus, Vector
+from conformance.adapters import DEFAULT_TIMEOUT, open_adapter
+from conformance.corpus import Corpus, Vector
+from conformance.run._executor import Executor, RunConfig
+from conformance.run._judge import reproduce_command
+from conformance.run._results import Outcome, VectorResult
 
 __all__ = ["pick_smoke_vectors", "smoke"]
 

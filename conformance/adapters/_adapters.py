@@ -21,6 +21,7 @@ import importlib
 import importlib.metadata
 import os
 import queue
+import re
 import shlex
 import signal
 import subprocess
@@ -43,8 +44,8 @@ from conformance._errors import (
     ProtocolError,
     SpawnError,
 )
-from conformance._kit import loads
-from conformance._protocol import (
+from conformance._kit import loads, slugify
+from conformance.adapters._protocol import (
     CAPABILITY,
     CONTRACT,
     PROTOCOL,
@@ -66,6 +67,7 @@ __all__ = [
     "SubprocessAdapter",
     "open_adapter",
     "reference_adapter_spec",
+    "spec_name",
 ]
 
 DEFAULT_TIMEOUT = 30.0
@@ -245,8 +247,8 @@ class InProcessAdapter(Adapter):
             os.chdir(old_cwd)
 
     def fresh(self) -> Adapter:
-        """The same callable behind ``python -m conformance.serve`` in a new process."""
-        argv = [sys.executable, "-m", "conformance.serve", self.target]
+        """The same callable behind ``phase6 serve`` in a new process."""
+        argv = [sys.executable, "-m", "conformance", "serve", self.target]
         paths = [p for p in sys.path if p and Path(p).is_dir()]
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
         return SubprocessAdapter(
@@ -545,3 +547,32 @@ def open_adapter(spec: str, *, timeout: float = DEFAULT_TIMEOUT, validate: bool 
         except ValueError as exc:  # shlex: unbalanced quotes
             raise AdapterSpecError(spec, str(exc)) from None
     raise AdapterSpecError(spec, "must start with 'python:' or 'cmd:'")
+
+
+_LAUNCHERS = re.compile(
+    r"^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|java|ruby|perl|sh|bash|env)$"
+)
+
+
+def spec_name(spec: str) -> str:
+    """A short name for an adapter whose handshake failed: the program or script it runs.
+
+    ``cmd:python -m reference serve`` -> ``reference``; ``cmd:node impl.js`` -> ``impl``;
+    ``python:pkg.mod:fn`` -> ``pkg``.
+    """
+    if spec.startswith("python:"):
+        return spec.removeprefix("python:").split(":")[0].split(".")[0] or "implementation"
+    try:
+        words = shlex.split(spec.removeprefix("cmd:"))
+    except ValueError:
+        words = spec.removeprefix("cmd:").split()
+    for index, word in enumerate(words):
+        base = os.path.basename(word)
+        if word.startswith("-"):
+            if word == "-m" and index + 1 < len(words):
+                return slugify(words[index + 1].split(".")[0])
+            continue
+        if "=" in word or (_LAUNCHERS.match(base) and index + 1 < len(words)):
+            continue
+        return slugify(os.path.splitext(base)[0])
+    return "implementation"

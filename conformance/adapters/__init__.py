@@ -1,0 +1,40 @@
+"""Adapters: how the harness talks to an implementation under test, and nothing else.
+
+Owns the adapter protocol ``phase6-adapter/1`` (messages and their checks), the in-process
+adapter (``python:package.module:callable``), the subprocess adapter (``cmd:<command line>``)
+and the server that puts an in-process callable behind the protocol (``phase6 serve``). Every
+misbehaviour of an implementation surfaces as an :class:`~conformance._errors.AdapterError`.
+
+May import: ``conformance._kit``, ``conformance._errors``, ``conformance._schemas``. Never the
+reference (it is certified through this package like any stranger), never corpus/run/report.
+"""
+
+from __future__ import annotations
+
+from conformance.adapters._adapters import (
+    DEFAULT_TIMEOUT,
+    Adapter,
+    InProcessAdapter,
+    SubprocessAdapter,
+    open_adapter,
+    reference_adapter_spec,
+    spec_name,
+)
+from conformance.adapters._protocol import CAPABILITY, CONTRACT, PROTOCOL, Handshake
+from conformance.adapters._serve import serve, serve_target
+
+__all__ = [
+    "CAPABILITY",
+    "CONTRACT",
+    "DEFAULT_TIMEOUT",
+    "PROTOCOL",
+    "Adapter",
+    "Handshake",
+    "InProcessAdapter",
+    "SubprocessAdapter",
+    "open_adapter",
+    "reference_adapter_spec",
+    "serve",
+    "serve_target",
+    "spec_name",
+]

@@ -1,0 +1,52 @@
+"""Reports: ``report.json`` (``phase6-report/1``) and everything rendered from it.
+
+Owns building, validating, writing and loading a report, rendering it as markdown, HTML, JUnit
+XML and a badge, comparing several reports side by side, and the ``suite_strength`` section
+(the kill matrix of the mutation gallery, read from the kit's data).
+
+May import: ``conformance._kit``, ``conformance._errors``, ``conformance._schemas``,
+:mod:`conformance.run` (results, sections, the certification).
+"""
+
+from __future__ import annotations
+
+from conformance.report._compare import (
+    Comparison,
+    compare_reports,
+    render_compare_html,
+    render_compare_markdown,
+)
+from conformance.report._render import render_badge, render_html, render_junit, render_markdown
+from conformance.report._report import (
+    REPORT_FILES,
+    REPORT_FORMAT,
+    build_report,
+    default_report_dir,
+    load_report,
+    render_files,
+    results_of,
+    validate_report,
+    write_report,
+)
+from conformance.report._suite_strength import suite_strength_section
+
+__all__ = [
+    "REPORT_FILES",
+    "REPORT_FORMAT",
+    "Comparison",
+    "build_report",
+    "compare_reports",
+    "default_report_dir",
+    "load_report",
+    "render_badge",
+    "render_compare_html",
+    "render_compare_markdown",
+    "render_files",
+    "render_html",
+    "render_junit",
+    "render_markdown",
+    "results_of",
+    "suite_strength_section",
+    "validate_report",
+    "write_report",
+]

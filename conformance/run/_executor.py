@@ -1,0 +1,275 @@
+"""Running one vector against an adapter: materialize, run, compare, check, repeat.
+
+For each vector (:meth:`Executor.run_vector`):
+
+1. materialize its files under a fresh directory ``<worker temp root>/<vector id>`` and stamp
+   every entry (content hash, size, mode, mtime, ctime, inode, links);
+2. run the request (``repeat`` times, default 2, in the same adapter process); after each run
+   re-stamp the tree: any change is a ``store-mutated`` failure (S6-SEC-01, S6-ACC-04; the tree
+   is rebuilt before the next run);
+3. compare the first result with ``expect`` (INT-48; first differing JSON Pointer kept); compare
+   every later run with the first exactly (``determinism``, S6-ACC-01);
+4. for a deterministic sample (every ``fresh_every``-th vector by sorted ID) run once more in a
+   fresh adapter process at the end of the executor's share and compare exactly with the first.
+
+Adapter misbehaviour (:class:`~conformance._errors.AdapterError`) becomes an ``errored``
+result with context (:mod:`conformance.run._judge` builds every result); the run goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from conformance._errors import AdapterError
+from conformance._kit import dumps
+from conformance.adapters import DEFAULT_TIMEOUT, Adapter, open_adapter
+from conformance.corpus import TreeStamps, Vector, changes, materialize, stamp_tree
+from conformance.run._compare import (
+    MISSING,
+    Difference,
+    compare_result,
+    first_difference,
+    render_diff,
+)
+from conformance.run._judge import judged
+from conformance.run._results import (
+    FAILURE_CLAUSES,
+    ErrorDetail,
+    ErrorKind,
+    Failure,
+    FailureKind,
+    VectorResult,
+)
+
+__all__ = ["Executor", "RunConfig", "default_temp_parent", "fresh_sample"]
+
+_SHOWN = 500
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """How to run: which adapter and how hard to look."""
+
+    adapter: str
+    timeout: float = DEFAULT_TIMEOUT
+    jobs: int = 1
+    repeat: int = 2
+    fresh_every: int = 20
+    validate_protocol: bool = False
+    temp_dir: str | None = None
+
+
+def default_temp_parent() -> str | None:
+    """Where vector roots go: ``$PHASE6_TMPDIR``, else ``/dev/shm`` (tmpfs: creating and
+    removing thousands of small trees is several times faster than on disk), else the system
+    temp directory."""
+    configured = os.environ.get("PHASE6_TMPDIR")
+    if configured:
+        return configured
+    shm = "/dev/shm"
+    if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK):
+        return shm
+    return None
+
+
+def fresh_sample(vectors: Sequence[Vector], every: int) -> frozenset[str]:
+    """IDs of every ``every``-th vector by sorted ID (empty when ``every`` is 0)."""
+    if every <= 0:
+        return frozenset()
+    return frozenset(sorted(v.id for v in vectors)[::every])
+
+
+def _shown(value: Any) -> str:
+    if value is MISSING:
+        return "<missing>"
+    try:
+        text = dumps(value).decode("utf-8", "replace")
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= _SHOWN else text[:_SHOWN] + "..."
+
+
+def _error_detail(exc: AdapterError, *, context: str = "") -> ErrorDetail:
+    message = f"{context}{exc.message}"
+    return ErrorDetail(
+        kind=ErrorKind(exc.kind),
+        message=message,
+        stderr_tail=exc.stderr_tail[-4000:],
+        exit_status=exc.exit_status,
+        detail=exc.detail[-4000:],
+    )
+
+
+def _difference_failure(
+    kind: FailureKind,
+    message: str,
+    clauses: tuple[str, ...],
+    diff: Difference,
+    *,
+    whole: tuple[Any, Any],
+) -> Failure:
+    return Failure(
+        kind=kind,
+        message=f"{message}: {diff.describe()}"[:1000],
+        clauses=clauses,
+        path=diff.path,
+        expected=_shown(diff.expected),
+        actual=_shown(diff.actual),
+        diff=render_diff(*whole),
+    )
+
+
+def _shape(vector: Vector) -> str:
+    return "error" if vector.expects_error else "package"
+
+
+class Executor:
+    """Runs vectors against one adapter in one temp root (one per worker)."""
+
+    def __init__(
+        self,
+        config: RunConfig,
+        adapter: Adapter | None = None,
+        *,
+        sample: frozenset[str] = frozenset(),
+        name: str = "w0",
+    ):
+        self.config = config
+        self.adapter = adapter or open_adapter(
+            config.adapter, timeout=config.timeout, validate=config.validate_protocol
+        )
+        self.sample = sample
+        parent = config.temp_dir or default_temp_parent()
+        self._root = Path(tempfile.mkdtemp(prefix=f"phase6-{name}-", dir=parent))
+        self._baselines: dict[str, tuple[Vector, Any]] = {}
+
+    def close(self) -> None:
+        """Stop the adapter and remove the temp root."""
+        try:
+            self.adapter.close()
+        finally:
+            shutil.rmtree(self._root, ignore_errors=True)
+
+    def _fresh_root(self, vector: Vector) -> tuple[Path, TreeStamps]:
+        root = self._root / vector.id
+        if root.exists():
+            shutil.rmtree(root)
+        materialize(vector, root)
+        return root, stamp_tree(root)
+
+    def run_vector(self, vector: Vector) -> VectorResult:
+        """Run ``vector`` ``repeat`` times and judge it (expected failures are applied later)."""
+        started = time.perf_counter()
+        expect = vector.expect
+        failures: list[Failure] = []
+        error: ErrorDetail | None = None
+        first: Any = None
+        runs = 0
+        root, before = self._fresh_root(vector)
+        mutated_clauses = FAILURE_CLAUSES[FailureKind.STORE_MUTATED][_shape(vector)]
+        determinism_clauses = FAILURE_CLAUSES[FailureKind.DETERMINISM][_shape(vector)]
+        try:
+            for attempt in range(max(1, self.config.repeat)):
+                if (
+                    attempt
+                    and error is None
+                    and any(f.kind is FailureKind.STORE_MUTATED for f in failures)
+                ):
+                    root, before = self._fresh_root(vector)
+                try:
+                    actual = self.adapter.run(vector.request_json, root)
+                except AdapterError as exc:
+                    error = _error_detail(exc, context=f"run {attempt + 1}: " if attempt else "")
+                    break
+                runs += 1
+                changed = changes(before, stamp_tree(root))
+                if changed:
+                    failures.append(
+                        Failure(
+                            FailureKind.STORE_MUTATED,
+                            f"run {attempt + 1} changed the vector's files: "
+                            + "; ".join(changed[:10]),
+                            mutated_clauses,
+                        )
+                    )
+                if attempt == 0:
+                    first = actual
+                    diff = compare_result(expect, actual)
+                    if diff is not None:
+                        failures.append(
+                            _difference_failure(
+                                FailureKind.MISMATCH,
+                                "result differs from the vector",
+                                vector.clauses,
+                                diff,
+                                whole=(expect, actual),
+                            )
+                        )
+                else:
+                    diff = first_difference(first, actual, strict=True)
+                    if diff is not None and not any(
+                        f.kind is FailureKind.DETERMINISM for f in failures
+                    ):
+                        failures.append(
+                            _difference_failure(
+                                FailureKind.DETERMINISM,
+                                f"run {attempt + 1} in the same process differs from run 1",
+                                determinism_clauses,
+                                diff,
+                                whole=(first, actual),
+                            )
+                        )
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        if error is None and vector.id in self.sample:
+            self._baselines[vector.id] = (vector, first)
+        return judged(
+            vector,
+            failures=tuple(failures),
+            error=error,
+            duration_s=time.perf_counter() - started,
+            runs=runs,
+        )
+
+    def run_fresh_sample(self) -> Iterator[tuple[str, Failure | None, ErrorDetail | None]]:
+        """Re-run the sampled vectors this executor ran, in a fresh adapter process.
+
+        Yields ``(vector id, determinism failure or None, error or None)``. Vectors run in
+        reverse order, so state that depends on history shows up too.
+        """
+        if not self._baselines:
+            return
+        fresh = self.adapter.fresh()
+        try:
+            for vector_id in sorted(self._baselines, reverse=True):
+                vector, baseline = self._baselines[vector_id]
+                root, _ = self._fresh_root(vector)
+                try:
+                    actual = fresh.run(vector.request_json, root)
+                except AdapterError as exc:
+                    yield vector_id, None, _error_detail(exc, context="fresh process: ")
+                    continue
+                finally:
+                    shutil.rmtree(root, ignore_errors=True)
+                diff = first_difference(baseline, actual, strict=True)
+                if diff is None:
+                    yield vector_id, None, None
+                    continue
+                clauses = FAILURE_CLAUSES[FailureKind.DETERMINISM][_shape(vector)]
+                failure = _difference_failure(
+                    FailureKind.DETERMINISM,
+                    "a fresh process differs from the first run",
+                    clauses,
+                    diff,
+                    whole=(baseline, actual),
+                )
+                yield vector_id, failure, None
+        finally:
+            fresh.close()
