@@ -38,11 +38,11 @@ def probes_section(context: SectionContext) -> Section:
     return Section(
         name="probes",
         title="Behavioural probes",
-        status="failed",
+        status=Outcome.FAILED,
         summary=f"{len(context.results)} vectors seen",
         items=(
-            SectionItem("clock", "passed", ("S6-DET-02",)),
-            SectionItem("read-only", "failed", ("S6-SEC-01",), "store reopened for append"),
+            SectionItem("clock", Outcome.PASSED, ("S6-DET-02",)),
+            SectionItem("read-only", Outcome.FAILED, ("S6-SEC-01",), "store reopened for append"),
         ),
         data={"seed": 0},
     )

@@ -32,9 +32,9 @@ from conformance.probes import (
 )
 from conformance.probes._context import ProbeContext
 from conformance.probes._launch import Launcher
-from conformance.probes._model import CheckResult, Probe, ProbeOutcome, worst
+from conformance.probes._model import CheckResult, Probe
 from conformance.registers import load_clauses
-from conformance.run import Section, SectionContext, SectionItem
+from conformance.run import Outcome, Section, SectionContext, SectionItem, worst_outcome
 
 __all__ = [
     "PROBES",
@@ -73,16 +73,16 @@ class ProbeRun:
     duration_s: float
 
     @property
-    def outcome(self) -> ProbeOutcome:
+    def outcome(self) -> Outcome:
         """The worst check outcome (``skipped`` only if nothing ran at all)."""
         outcomes = [r.outcome for r in self.results]
-        if outcomes and all(o == "skipped" for o in outcomes):
-            return "skipped"
-        return worst(tuple(o for o in outcomes if o != "skipped"))
+        if outcomes and all(o is Outcome.SKIPPED for o in outcomes):
+            return Outcome.SKIPPED
+        return worst_outcome(o for o in outcomes if o is not Outcome.SKIPPED)
 
     def failed(self) -> tuple[CheckResult, ...]:
         """Checks that failed or errored."""
-        return tuple(r for r in self.results if r.outcome in ("failed", "errored"))
+        return tuple(r for r in self.results if r.outcome in (Outcome.FAILED, Outcome.ERRORED))
 
 
 def tool_report() -> dict[str, str]:
@@ -136,7 +136,7 @@ def run_probes(
             except Exception as exc:
                 results.append(
                     CheckResult(
-                        probe.name, "probe", "errored", probe_clauses(probe.name),
+                        probe.name, "probe", Outcome.ERRORED, probe_clauses(probe.name),
                         f"the probe itself failed: {type(exc).__name__}: {exc}",
                     )
                 )  # fmt: skip
@@ -165,9 +165,11 @@ def clause_rollup(
             continue
         checks = [r for r in results if r.probe in mine and clause.id in r.clauses]
         outcomes = tuple(r.outcome for r in checks)
-        rolled = worst(tuple(o for o in outcomes if o != "skipped")) if checks else "untested"
-        if checks and all(o == "skipped" for o in outcomes):
-            rolled = "skipped"
+        rolled: str = (
+            worst_outcome(o for o in outcomes if o is not Outcome.SKIPPED) if checks else "untested"
+        )
+        if checks and all(o is Outcome.SKIPPED for o in outcomes):
+            rolled = Outcome.SKIPPED
         rollup[clause.id] = {
             "outcome": rolled,
             "probes": mine,
@@ -176,15 +178,11 @@ def clause_rollup(
     return rollup
 
 
-def _section_status(run: ProbeRun) -> ProbeOutcome:
+def _section_status(run: ProbeRun) -> Outcome:
     outcomes = {r.outcome for r in run.results}
-    if "failed" in outcomes:
-        return "failed"
-    if "errored" in outcomes:
-        return "errored"
-    if outcomes <= {"skipped"}:
-        return "skipped"
-    return "passed"
+    if outcomes <= {Outcome.SKIPPED}:
+        return Outcome.SKIPPED
+    return worst_outcome(o for o in outcomes if o is not Outcome.SKIPPED)
 
 
 def certify_section(context: SectionContext) -> Section:
@@ -197,9 +195,9 @@ def certify_section(context: SectionContext) -> Section:
     run = run_probes(context.adapter_spec, names, timeout=min(context.timeout, DEFAULT_TIMEOUT))
     counts = {
         o: sum(1 for r in run.results if r.outcome == o)
-        for o in ("passed", "failed", "errored", "skipped")
+        for o in (Outcome.PASSED, Outcome.FAILED, Outcome.ERRORED, Outcome.SKIPPED)
     }
-    skipped = [f"{r.id}: {r.message}" for r in run.results if r.outcome == "skipped"]
+    skipped = [f"{r.id}: {r.message}" for r in run.results if r.outcome is Outcome.SKIPPED]
     summary = (
         f"{len(run.results)} checks in {len(run.durations)} probes ({run.duration_s:.1f} s): "
         + ", ".join(f"{n} {o}" for o, n in counts.items() if n)

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from conformance.probes._launch import Replies
-from conformance.probes._model import CheckResult, ProbeOutcome
+from conformance.probes._model import CheckResult
+from conformance.run import Outcome
 
 __all__ = ["Clock", "baseline_problem", "judge", "outcome_of"]
 
@@ -35,9 +36,9 @@ def baseline_problem(replies: Replies) -> str | None:
     return None
 
 
-def outcome_of(problems: Sequence[str]) -> ProbeOutcome:
+def outcome_of(problems: Sequence[str]) -> Outcome:
     """``failed`` when anything was found, else ``passed``."""
-    return "failed" if problems else "passed"
+    return Outcome.FAILED if problems else Outcome.PASSED
 
 
 def judge(
@@ -49,7 +50,7 @@ def judge(
     clock: Clock,
     *,
     details: Mapping[str, Any] | None = None,
-    outcome: ProbeOutcome | None = None,
+    outcome: Outcome | None = None,
 ) -> CheckResult:
     """A check result: failed with the first problems listed, or passed with ``passed``."""
     found = outcome or outcome_of(problems)
@@ -69,11 +70,11 @@ def skipped(
     probe: str, check: str, clauses: tuple[str, ...], reason: str, clock: Clock
 ) -> CheckResult:
     """A check that could not run on this machine (never a pass)."""
-    return CheckResult(probe, check, "skipped", clauses, reason, {}, clock.elapsed())
+    return CheckResult(probe, check, Outcome.SKIPPED, clauses, reason, {}, clock.elapsed())
 
 
 def errored(
     probe: str, check: str, clauses: tuple[str, ...], reason: str, clock: Clock
 ) -> CheckResult:
     """A check that could not judge (the adapter did not start, a baseline request crashed)."""
-    return CheckResult(probe, check, "errored", clauses, reason, {}, clock.elapsed())
+    return CheckResult(probe, check, Outcome.ERRORED, clauses, reason, {}, clock.elapsed())

@@ -12,21 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
+
+from conformance.run import Outcome
 
 if TYPE_CHECKING:
     from conformance.probes._context import ProbeContext
 
-__all__ = ["OUTCOMES", "CheckResult", "Probe", "ProbeOutcome", "worst"]
-
-ProbeOutcome = Literal["passed", "failed", "errored", "skipped"]
-#: Outcomes from best to worst; a roll-up takes the worst (a skip beats only a pass).
-OUTCOMES: tuple[ProbeOutcome, ...] = ("passed", "skipped", "errored", "failed")
-
-
-def worst(outcomes: Iterator[ProbeOutcome] | tuple[ProbeOutcome, ...]) -> ProbeOutcome:
-    """The worst outcome of several (``passed`` for none)."""
-    return max(outcomes, key=OUTCOMES.index, default="passed")
+__all__ = ["CheckResult", "Probe"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +28,7 @@ class CheckResult:
 
     probe: str
     check: str
-    outcome: ProbeOutcome
+    outcome: Outcome
     clauses: tuple[str, ...]
     message: str
     details: Mapping[str, Any] = field(default_factory=dict)

@@ -21,7 +21,7 @@ import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any
 
 import hypothesis
 import hypothesis.internal.conjecture.providers
@@ -37,6 +37,7 @@ from conformance.properties._probe import (
     Probe,
     PropertyFailure,
 )
+from conformance.run import Outcome
 from conformance.strategies import Scenario
 
 __all__ = [
@@ -54,7 +55,6 @@ __all__ = [
 DEFAULT_SEED = 6_006
 DEEP_FACTOR = 20
 COUNTEREXAMPLES_AREA = "counterexamples"
-Outcome = Literal["passed", "failed", "errored"]
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ class PropertiesRun:
     @property
     def passed(self) -> bool:
         """Whether every family passed."""
-        return self.broken is None and all(r.outcome == "passed" for r in self.results)
+        return self.broken is None and all(r.outcome is Outcome.PASSED for r in self.results)
 
     @property
     def counterexamples(self) -> tuple[Mapping[str, Any], ...]:
@@ -381,7 +381,7 @@ def run_family(family: Family, probe: Probe, config: PropertySettings) -> Family
         case, failure = state.failures[-1]
         message = failure.message + note
         return finish(
-            "failed",
+            Outcome.FAILED,
             message=message,
             check=failure.check,
             failed_clauses=failure.clauses,
@@ -399,7 +399,9 @@ def run_family(family: Family, probe: Probe, config: PropertySettings) -> Family
         return failed(f" (shrinking stopped after {config.shrink_calls} calls)")
     except Flaky as exc:
         if not state.failures:
-            return finish("errored", message=f"hypothesis: {exc}", detail=traceback.format_exc())
+            return finish(
+                Outcome.ERRORED, message=f"hypothesis: {exc}", detail=traceback.format_exc()
+            )
         note = (
             " (the failure did not repeat when the same input ran again: the implementation "
             "is not deterministic)"
@@ -409,7 +411,7 @@ def run_family(family: Family, probe: Probe, config: PropertySettings) -> Family
         message = f"the adapter failed ({abort.error.kind}): {abort.error.message}"
         detail = "\n".join(x for x in (abort.error.detail, abort.error.stderr_tail) if x)
         return finish(
-            "errored",
+            Outcome.ERRORED,
             message=message,
             check="adapter",
             failed_clauses=("S6-OUT-01",),
@@ -417,10 +419,10 @@ def run_family(family: Family, probe: Probe, config: PropertySettings) -> Family
             detail=detail[-4000:],
         )
     except KitAbort as abort:
-        return finish("errored", message=f"kit error: {abort.message}", check="kit")
+        return finish(Outcome.ERRORED, message=f"kit error: {abort.message}", check="kit")
     except HypothesisException as exc:
-        return finish("errored", message=f"hypothesis: {exc}", detail=traceback.format_exc())
-    return finish("passed")
+        return finish(Outcome.ERRORED, message=f"hypothesis: {exc}", detail=traceback.format_exc())
+    return finish(Outcome.PASSED)
 
 
 def run_families(

@@ -20,7 +20,7 @@ from conformance._schemas import VECTOR_FILE_SCHEMA, schema_errors
 from conformance.adapters import spec_name
 from conformance.properties._engine import PropertiesRun, PropertySettings, run_properties
 from conformance.properties._families import FAMILIES
-from conformance.run import Section, SectionContext, SectionItem
+from conformance.run import Outcome, Section, SectionContext, SectionItem, worst_outcome
 
 __all__ = [
     "COUNTEREXAMPLES_DIR",
@@ -90,13 +90,11 @@ def build_section(run: PropertiesRun, *, counterexamples_path: Path | None = Non
     outcomes = [r.outcome for r in run.results]
     status: Any
     if run.broken is not None:
-        status = "errored"
+        status = Outcome.ERRORED
         summary = f"adapter broken: {run.broken}"
     else:
-        status = (
-            "failed" if "failed" in outcomes else "errored" if "errored" in outcomes else "passed"
-        )
-        passed = outcomes.count("passed")
+        status = worst_outcome(outcomes)
+        passed = outcomes.count(Outcome.PASSED)
         summary = (
             f"{passed}/{len(outcomes)} property families passed "
             f"(seed {run.settings.seed}{', deep' if run.settings.deep else ''}); "

@@ -13,9 +13,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
 
+from conformance.run import Outcome
+
 __all__ = ["render_badge", "render_html", "render_junit", "render_markdown"]
 
-_OUTCOMES = ("passed", "failed", "errored", "skipped", "expected-failure")
+_OUTCOMES = tuple(o.value for o in Outcome)
 _MAX_LISTED = 200
 _VERDICT_COLOURS = {
     "compliant": "#2e8540",

@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import platform
 import sys
-from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from conformance._errors import ReportError
 from conformance._kit import KIT_NAME, kit_version, loads, slugify
 from conformance._schemas import REPORT_SCHEMA, schema_errors
 from conformance.report import _render as _report_render
-from conformance.run import Certification, VectorResult
+from conformance.run import Certification, Totals, VectorResult
 
 __all__ = [
     "REPORT_FILES",
@@ -33,7 +33,6 @@ __all__ = [
     "build_report",
     "default_report_dir",
     "load_report",
-    "outcome_counts",
     "render_files",
     "results_of",
     "validate_report",
@@ -48,24 +47,17 @@ REPORT_FILES = {
     "junit.xml": "render_junit",
     "badge.svg": "render_badge",
 }
-_OUTCOMES = ("passed", "failed", "errored", "skipped", "expected-failure")
 
 
-def outcome_counts(results: Iterable[Mapping[str, Any]]) -> dict[str, int]:
-    """Counts per outcome (every outcome present, zeros included) plus ``total``."""
-    counts = Counter(r["outcome"] for r in results)
-    out = {name: counts.get(name, 0) for name in _OUTCOMES}
-    out["total"] = sum(out.values())
-    return out
-
-
-def _grouped(results: list[dict[str, Any]], key: str) -> dict[str, dict[str, int]]:
-    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+def _grouped(
+    results: Iterable[VectorResult], key: Callable[[VectorResult], Iterable[str]]
+) -> dict[str, dict[str, int]]:
+    """Outcome counts per group (a result may sit in several: its clauses)."""
+    groups: dict[str, list[VectorResult]] = defaultdict(list)
     for result in results:
-        values = result[key] if isinstance(result[key], list) else [result[key]]
-        for value in values:
+        for value in key(result):
             groups[value].append(result)
-    return {name: outcome_counts(groups[name]) for name in sorted(groups)}
+    return {name: Totals.of(groups[name]).counts() for name in sorted(groups)}
 
 
 def build_report(certification: Certification) -> dict[str, Any]:
@@ -117,10 +109,10 @@ def build_report(certification: Certification) -> dict[str, Any]:
             "requests": cert.requests,
             "restarts": cert.restarts,
             "totals": totals.to_json(),
-            "by_level": _grouped(results, "level"),
-            "by_area": _grouped(results, "area"),
-            "by_clause": _grouped(results, "clauses"),
-            "by_interpretation": _grouped(results, "interpretations"),
+            "by_level": _grouped(cert.results, lambda r: (r.level,)),
+            "by_area": _grouped(cert.results, lambda r: (r.area,)),
+            "by_clause": _grouped(cert.results, lambda r: r.clauses),
+            "by_interpretation": _grouped(cert.results, lambda r: r.interpretations),
             "unexpected_passes": [r.id for r in cert.results if r.unexpected_pass],
             "stale_expected_failures": [
                 {"entry": e.pattern, "reason": e.reason, "line": e.line}

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from conformance.run import Section, SectionContext, SectionItem
+from conformance.run import Outcome, Section, SectionContext, SectionItem
+
+#: A mutant row's status as a section item outcome: a killed mutant is the suite passing.
+_ITEM_OUTCOME = {"killed": Outcome.PASSED, "survived": Outcome.FAILED}
 
 __all__ = ["default_matrix_path", "suite_strength_section"]
 
@@ -33,12 +36,12 @@ def suite_strength_section(context: SectionContext) -> Section:
         matrix: dict[str, Any] = json.loads(path.read_text("utf-8"))
     except FileNotFoundError:
         return Section(
-            "suite_strength", title, "skipped",
+            "suite_strength", title, Outcome.SKIPPED,
             f"no kill matrix at {path}: run `nox -s mutants` to measure the suite",
             affects_verdict=False,
         )  # fmt: skip
     except (OSError, ValueError) as exc:
-        return Section("suite_strength", title, "errored", f"cannot read {path}: {exc}",
+        return Section("suite_strength", title, Outcome.ERRORED, f"cannot read {path}: {exc}",
                        affects_verdict=False)  # fmt: skip
     totals = matrix.get("totals", {})
     corpus = matrix.get("corpus", {})
@@ -61,17 +64,18 @@ def suite_strength_section(context: SectionContext) -> Section:
         items.append(
             SectionItem(
                 id=row["name"],
-                outcome=row["status"],
+                outcome=_ITEM_OUTCOME.get(row["status"], Outcome.ERRORED),
                 clauses=tuple(row.get("clauses", ())),
                 message=f"{row.get('summary', '')} First failing: {', '.join(first[:4]) or '-'}",
                 details={
+                    "status": row["status"],
                     "on_target": row.get("on_target"),
                     "interpretations": row.get("interpretations", []),
                 },
             )
         )
     survivors = matrix.get("survivors") or totals.get("broken")
-    status: Literal["passed", "failed"] = "failed" if survivors else "passed"
+    status = Outcome.FAILED if survivors else Outcome.PASSED
     return Section(
         "suite_strength",
         title,

@@ -45,6 +45,7 @@ from conformance.run._results import (
     Verdict,
     VerdictValue,
     compute_verdict,
+    worst_outcome,
 )
 from conformance.run._sections import (
     SECTION_PROVIDERS,
@@ -96,4 +97,5 @@ __all__ = [
     "smoke",
     "with_expected_failure",
     "with_fresh_process_check",
+    "worst_outcome",
 ]

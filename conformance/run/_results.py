@@ -27,17 +27,37 @@ __all__ = [
     "Verdict",
     "VerdictValue",
     "compute_verdict",
+    "worst_outcome",
 ]
 
 
 class Outcome(StrEnum):
-    """The outcome of one vector."""
+    """The outcome of one checked thing: a vector, a property family, a probe check, a section.
+
+    The one definition of outcome names in the kit; everything that reports an outcome uses it.
+    """
 
     PASSED = "passed"
     FAILED = "failed"
     ERRORED = "errored"
     SKIPPED = "skipped"
     EXPECTED_FAILURE = "expected-failure"
+
+
+#: Outcomes from best to worst, for roll-ups: a skip beats only a pass, an expected failure is
+#: no better than an error, a failure is the worst.
+_SEVERITY = (
+    Outcome.PASSED,
+    Outcome.SKIPPED,
+    Outcome.EXPECTED_FAILURE,
+    Outcome.ERRORED,
+    Outcome.FAILED,
+)
+
+
+def worst_outcome(outcomes: Iterable[Outcome | str]) -> Outcome:
+    """The worst of several outcomes (``passed`` for none)."""
+    return max((Outcome(o) for o in outcomes), key=_SEVERITY.index, default=Outcome.PASSED)
 
 
 class FailureKind(StrEnum):
@@ -244,6 +264,17 @@ class Totals:
             expected_failure=counts["expected-failure"],
             unexpected_pass=unexpected,
         )
+
+    def counts(self) -> dict[str, int]:
+        """Counts per outcome name (every outcome, zeros included) plus ``total``."""
+        return {
+            Outcome.PASSED.value: self.passed,
+            Outcome.FAILED.value: self.failed,
+            Outcome.ERRORED.value: self.errored,
+            Outcome.SKIPPED.value: self.skipped,
+            Outcome.EXPECTED_FAILURE.value: self.expected_failure,
+            "total": self.total,
+        }
 
     @property
     def compliance(self) -> float:

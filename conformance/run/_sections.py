@@ -16,9 +16,10 @@ import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from conformance._errors import UsageError
+from conformance.run._results import Outcome
 
 if TYPE_CHECKING:
     from conformance.corpus import Corpus
@@ -41,7 +42,6 @@ SECTION_PROVIDERS: Mapping[str, str] = {
     "suite_strength": "conformance.report._suite_strength:suite_strength_section",
 }
 
-SectionStatus = Literal["passed", "failed", "errored", "skipped"]
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -50,7 +50,7 @@ class SectionItem:
     """One checked thing inside a section (a probe, a property, a mutant)."""
 
     id: str
-    outcome: str
+    outcome: Outcome
     clauses: tuple[str, ...] = ()
     message: str = ""
     details: Mapping[str, Any] = field(default_factory=dict)
@@ -72,7 +72,7 @@ class Section:
 
     name: str
     title: str
-    status: SectionStatus
+    status: Outcome
     summary: str = ""
     items: tuple[SectionItem, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
@@ -123,12 +123,12 @@ def run_section(name: str, target: str, context: SectionContext) -> Section:
         return Section(
             name=name,
             title=name,
-            status="errored",
+            status=Outcome.ERRORED,
             summary=f"provider {target!r} failed: {type(exc).__name__}: {exc}",
             data={"traceback": traceback.format_exc(limit=10)},
         )
     if not isinstance(section, Section):
         return Section(
-            name, name, "errored", f"provider {target!r} returned {type(section).__name__}"
+            name, name, Outcome.ERRORED, f"provider {target!r} returned {type(section).__name__}"
         )
     return section
