@@ -2,6 +2,9 @@
 
 `nox -s certify` certifies the bundled reference and writes its report (the README's main job);
 `nox -s tests` runs the kit's own tests. `nox -l` lists every session with its docstring.
+
+The shipped command line is `python -m conformance` (`phase6`); what only builds or measures the
+kit runs through `python -m tools`. Output goes to the git-ignored `reports/`.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ SPECS = ROOT / "specs"
 REPORTS = ROOT / "reports"
 TESTS = ROOT / "tests"
 JS_EXAMPLE = CONFORMANCE / "examples" / "javascript"
+MEMORY = ROOT / "adam_os_data" / "memory"
 
 nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["tests", "lint", "typecheck"]
@@ -37,9 +41,18 @@ def _install(session: nox.Session, *groups: str) -> None:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run the kit's own test suite (unit tests, the full vector corpus, properties, snapshots)."""
+    """Run the kit's own tests: unit tests, the whole corpus against the reference in process,
+    properties and snapshots (tests marked `slow` are left to `nox -s slow_tests`)."""
     _install(session, "test")
     session.run("pytest", *session.posargs)
+
+
+@nox.session(default=False)
+def slow_tests(session: nox.Session) -> None:
+    """Run the tests marked `slow`: properties against fakes, the pytest plugin end to end,
+    probes against fakes, the mutation gallery's own tests, the wheel's contents."""
+    _install(session, "test")
+    session.run("pytest", "-m", "slow", *session.posargs)
 
 
 @nox.session
@@ -123,17 +136,14 @@ def vectors(session: nox.Session) -> None:
     corpus differs.
 
     Checks by default; `nox -s vectors -- --write` rewrites the files instead. Other arguments go
-    to `python -m tools.generate.build` (e.g. `-- --family trust`).
+    to `python -m tools gen-vectors` (e.g. `-- --family trust`).
     """
     _install(session, "test")
     write = "--write" in session.posargs
     forwarded = [arg for arg in session.posargs if arg != "--write"]
     mode = [] if write else ["--check"]
-    session.run("python", "-m", "tools.generate.handbuild", *mode)
-    session.run("python", "-m", "tools.generate.build", *mode, *forwarded)
-
-
-MEMORY = ROOT / "adam_os_data" / "memory"
+    session.run("python", "-m", "tools", "hand-vectors", *mode)
+    session.run("python", "-m", "tools", "gen-vectors", *mode, *forwarded)
 
 
 @nox.session
@@ -159,19 +169,21 @@ def probes(session: nox.Session) -> None:
     are reported skipped.
     """
     _install(session)
-    session.run("python", "-m", "conformance.probes", *session.posargs)
+    session.run("python", "-m", "conformance", "probes", *session.posargs)
 
 
 @nox.session(default=False)
 def mutants(session: nox.Session) -> None:
-    """Certify every mutant of the gallery and write the kill matrix to reports/mutants/.
+    """Certify every mutant of the gallery; fail if one survives or specs/kill-matrix.* is stale.
 
     Slow (minutes): each mutant is the reference with one fault, certified through the runner
-    plus its probes. `-- --only NAME`, `--jobs N`, `--full` (every vector and probe for every
-    mutant); `python -m tools.mutants --list` lists them. Fails if any mutant survives.
+    plus its probes. The run's matrix goes to reports/mutants/; the published, reproducible one
+    is specs/kill-matrix.{json,md} (read by every report's suite_strength section): `-- --write`
+    rewrites it. Other arguments: `--only NAME`, `--jobs N`, `--full`, `--list`.
     """
     _install(session)
-    session.run("python", "-m", "tools.mutants", *session.posargs)
+    mode = [] if {"--write", "--only", "--list"} & set(session.posargs) else ["--check"]
+    session.run("python", "-m", "tools", "mutants", *mode, *session.posargs)
 
 
 @nox.session(default=False)
@@ -185,7 +197,7 @@ def properties(session: nox.Session) -> None:
     `--family NAME` (repeatable).
     """
     _install(session)
-    session.run("python", "-m", "conformance.properties", *session.posargs)
+    session.run("python", "-m", "conformance", "properties", *session.posargs)
 
 
 @nox.session(default=False)
@@ -208,9 +220,9 @@ def bench(session: nox.Session) -> None:
     The reference against a json.loads baseline in the same run: records/s, MB/s, the time
     ratio (target <= 2.0x) and peak RSS (target <= 1 GiB at 1M); then the corpus certified
     in-process and through the subprocess adapter (targets >= 500 vectors/s, < 30 s).
-    Arguments after `--` go to `python -m tools.bench.reference` (e.g. `--records 100000 --runs 5`).
-    Results go to reports/bench/.
+    Arguments after `--` go to `python -m tools bench` (e.g. `--records 100000 --runs 5`).
+    Results go to reports/bench/ (git-ignored).
     """
     _install(session, "bench")
-    session.run("python", "-m", "tools.bench.reference", *session.posargs)
-    session.run("python", "-m", "tools.bench.harness")
+    session.run("python", "-m", "tools", "bench", *session.posargs)
+    session.run("python", "-m", "tools", "bench-harness")

@@ -1,7 +1,9 @@
 """Report section ``suite_strength``: the kill rate and matrix of the last mutants run.
 
-Reads ``reports/mutants/kill-matrix.json`` (written by ``nox -s mutants``); it never runs a
-mutant, so it costs milliseconds inside every ``certify``. The section describes the test
+Reads the published kill matrix, ``specs/kill-matrix.json`` in the kit's data (written by
+``nox -s mutants -- --write``, checked by ``nox -s mutants``, the same file in a checkout and in
+an installed wheel, whatever the working directory); it never runs a mutant, so it costs
+milliseconds inside every ``certify``. The section describes the test
 suite, not the implementation under test: it never affects the verdict. A matrix computed on
 another corpus than the one being certified is reported as stale.
 """
@@ -12,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from conformance._kit import data_root, specs_dir
 from conformance.run import Outcome, Section, SectionContext, SectionItem
 
 #: A mutant row's status as a section item outcome: a killed mutant is the suite passing.
@@ -21,11 +24,8 @@ __all__ = ["default_matrix_path", "suite_strength_section"]
 
 
 def default_matrix_path() -> Path:
-    """``reports/mutants/kill-matrix.json`` in the working directory, else in the checkout."""
-    relative = Path("reports/mutants/kill-matrix.json")
-    if relative.is_file():
-        return relative
-    return Path(__file__).resolve().parents[1] / relative
+    """The published kill matrix: ``specs/kill-matrix.json`` of the kit's data."""
+    return specs_dir() / "kill-matrix.json"
 
 
 def suite_strength_section(context: SectionContext) -> Section:
@@ -50,7 +50,7 @@ def suite_strength_section(context: SectionContext) -> Section:
         f"{totals.get('killed', 0)} of {totals.get('mutants', 0)} single-fault mutants of the "
         f"reference fail certification ({totals.get('kill_rate', 0):.1%}); "
         f"{totals.get('killed_on_target', 0)} on the clause they violate; survivors: "
-        f"{', '.join(matrix.get('survivors', [])) or 'none'}. Matrix of {matrix.get('generated')}"
+        f"{', '.join(matrix.get('survivors', [])) or 'none'}. Matrix"
         + (
             f" on corpus {str(corpus.get('digest'))[:19]}... (STALE: this run's corpus is "
             f"{context.corpus.digest[:19]}...)"
@@ -82,6 +82,15 @@ def suite_strength_section(context: SectionContext) -> Section:
         status,
         summary,
         tuple(items),
-        data={"matrix": str(path), "totals": totals, "corpus": corpus, "stale": stale},
+        data={"matrix": _shown_path(path), "totals": totals, "corpus": corpus, "stale": stale},
         affects_verdict=False,
     )
+
+
+def _shown_path(path: Path) -> str:
+    """The matrix's path as a report shows it: relative to the kit's data when it is the
+    published one (a report carries no host path), else as given."""
+    try:
+        return path.resolve().relative_to(data_root().resolve()).as_posix()
+    except ValueError:
+        return str(path)

@@ -3,25 +3,39 @@
     python -m tools.mutants [--jobs N] [--full] [--only NAME ...] [--out DIR]
     python -m tools.mutants --list
 
-Writes ``kill-matrix.json`` and ``kill-matrix.md`` to ``reports/mutants/`` (or ``--out``) and
-prints the matrix. Exit status: 0 every mutant killed, 1 a mutant survived or is broken,
-2 usage error.
+Writes the run's ``kill-matrix.json`` and ``kill-matrix.md`` to ``reports/mutants/`` (git-ignored,
+or ``--out``) and prints the matrix. ``--check`` also fails when the published matrix
+(``specs/kill-matrix.{json,md}``, read by every report's ``suite_strength`` section) differs from
+this run's reproducible projection; ``--write`` rewrites it. Exit status: 0 every mutant killed
+(and, with ``--check``, the published matrix current), 1 otherwise, 2 usage error.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from conformance import __version__ as KIT_VERSION
 from conformance import load_corpus
+from conformance._kit import specs_dir
 from tools.mutants import MUTANTS
 from tools.mutants._kill import MutantOutcome, kill_all
-from tools.mutants._matrix import build_matrix, render_table, write_matrix
+from tools.mutants._matrix import (
+    build_matrix,
+    published,
+    render_markdown,
+    render_table,
+    write_matrix,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+PUBLISHED = specs_dir() / "kill-matrix.json"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,6 +60,15 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, default=Path("reports/mutants"), help="output directory"
     )
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    publish = parser.add_mutually_exclusive_group()
+    publish.add_argument(
+        "--check",
+        action="store_true",
+        help="fail if the published matrix (specs/kill-matrix.json) differs from this run's",
+    )
+    publish.add_argument(
+        "--write", action="store_true", help="rewrite the published matrix from this run"
+    )
     return parser
 
 
@@ -90,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         kit_version=str(KIT_VERSION),
     )
     json_path, md_path = write_matrix(matrix, args.out)
+    whole = not args.only
+    stale = _publish(published(matrix), check=args.check and whole, write=args.write and whole)
     print()
     print(render_table(matrix))
     totals = matrix["totals"]
@@ -101,7 +126,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     if matrix["survivors"]:
         print("SURVIVORS: " + ", ".join(matrix["survivors"]))
     print(f"wrote {json_path} and {md_path}")
+    if stale:
+        print(f"{PUBLISHED.relative_to(ROOT)} is stale: run `nox -s mutants -- --write`")
+        return 1
     return 0 if totals["killed"] == totals["mutants"] else 1
+
+
+def _publish(document: dict[str, Any], *, check: bool, write: bool) -> bool:
+    """Check or rewrite the published matrix; whether it is stale (in check mode)."""
+    text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    if write:
+        PUBLISHED.write_text(text, "utf-8")
+        PUBLISHED.with_suffix(".md").write_text(render_markdown(document), "utf-8")
+        print(f"wrote {PUBLISHED.relative_to(ROOT)} and its .md")
+        return False
+    if check:
+        current = PUBLISHED.read_text("utf-8") if PUBLISHED.is_file() else None
+        markdown = PUBLISHED.with_suffix(".md")
+        current_md = markdown.read_text("utf-8") if markdown.is_file() else None
+        return current != text or current_md != render_markdown(document)
+    return False
 
 
 if __name__ == "__main__":

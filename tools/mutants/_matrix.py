@@ -1,4 +1,11 @@
-"""The kill matrix as JSON (``kill-matrix.json``) and markdown (``kill-matrix.md``)."""
+"""The kill matrix as JSON (``kill-matrix.json``) and markdown (``kill-matrix.md``).
+
+Two forms: the run's own matrix (``reports/mutants/``, git-ignored: when it ran, how long, which
+tools, every kill's message with the temporary paths it saw) and the *published* matrix
+(``specs/kill-matrix.{json,md}``, committed): the reproducible projection of the first, with no
+clock, no durations, no messages and no host paths. The ``suite_strength`` section of every
+report reads the published one; ``nox -s mutants`` fails when it is stale.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +17,14 @@ from typing import Any
 
 from tools.mutants._kill import MutantOutcome
 
-__all__ = ["FORMAT", "build_matrix", "render_markdown", "render_table", "write_matrix"]
+__all__ = [
+    "FORMAT",
+    "build_matrix",
+    "published",
+    "render_markdown",
+    "render_table",
+    "write_matrix",
+]
 
 FORMAT = "phase6-kill-matrix/1"
 
@@ -57,6 +71,24 @@ def build_matrix(
     }
 
 
+#: What the published matrix leaves out: anything that depends on the clock, the machine or
+#: the temporary directories of the run.
+_RUN_ONLY = ("generated", "duration_s", "tools")
+
+
+def published(matrix: Mapping[str, Any]) -> dict[str, Any]:
+    """The reproducible projection of a run's matrix (what ``specs/kill-matrix.json`` holds)."""
+    document = {key: value for key, value in matrix.items() if key not in _RUN_ONLY}
+    document["mutants"] = [
+        {
+            **{key: value for key, value in row.items() if key != "duration_s"},
+            "kills": [{k: v for k, v in kill.items() if k != "message"} for kill in row["kills"]],
+        }
+        for row in matrix["mutants"]
+    ]
+    return document
+
+
 def _killers(row: Mapping[str, Any]) -> str:
     parts = []
     vectors = row["failing_vectors"]
@@ -78,7 +110,12 @@ def render_markdown(matrix: Mapping[str, Any]) -> str:
         "# Mutation gallery: kill matrix",
         "",
         f"Corpus `{matrix['corpus']['digest'][:19]}...` ({matrix['corpus']['vectors']} vectors), "
-        f"mode {matrix['mode']}, {matrix['duration_s']} s, generated {matrix['generated']}.",
+        f"mode {matrix['mode']}"
+        + (
+            f", {matrix['duration_s']} s, generated {matrix['generated']}."
+            if "generated" in matrix
+            else " (published form: no clock, durations or messages; see tools/mutants)."
+        ),
         "",
         f"**{totals['killed']}/{totals['mutants'] - totals['broken']} mutants killed "
         f"({totals['kill_rate']:.1%})**, {totals['killed_on_target']} on the clause they violate; "
@@ -111,7 +148,9 @@ def render_markdown(matrix: Mapping[str, Any]) -> str:
             status = "**SURVIVED**"
         killers = _killers(row).replace("|", "\\|")
         out.append(f"| `{row['name']}`: {row['summary']} | {violates} | {status} | {killers} |")
-    out += ["", "Tools: " + "; ".join(f"{k} {v}" for k, v in matrix["tools"].items()), ""]
+    if "tools" in matrix:
+        out += ["", "Tools: " + "; ".join(f"{k} {v}" for k, v in matrix["tools"].items())]
+    out.append("")
     return "\n".join(out)
 
 

@@ -1,0 +1,69 @@
+"""``python -m tools``: the one command line of the build and measurement tooling.
+
+    python -m tools vectors [--check]        rebuild the hand-written and generated vector files
+    python -m tools hand-vectors [--check]   the hand-written vector files only
+    python -m tools gen-vectors [--check]    the generated families only (--family NAME, --out DIR)
+    python -m tools mutants [--check|--write] certify the mutation gallery, the kill matrix
+    python -m tools mutant-smoke             does every mutant change behaviour at all?
+    python -m tools bench [--records N]      the reference against a json.loads baseline
+    python -m tools bench-harness            certification throughput
+    python -m tools samples [--check]        the sample stores in adam_os_data/memory/
+
+Each tool keeps its own options (``python -m tools TOOL --help``); this dispatcher only names
+them, so there is one entry point and ``--help`` lists every tool. nox drives all of them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+
+#: tool name -> (module with ``main(argv) -> int``, one line of help). ``vectors`` runs two.
+TOOLS: dict[str, tuple[str, str]] = {
+    "hand-vectors": (
+        "tools.generate.handbuild",
+        "build vectors/*-hand.json from tools/generate/hand",
+    ),
+    "gen-vectors": (
+        "tools.generate.build",
+        "build vectors/*-gen*.json (oracle-confirmed families)",
+    ),
+    "mutants": ("tools.mutants.__main__", "certify every mutant; write / check the kill matrix"),
+    "mutant-smoke": ("tools.mutants.smoke", "in-process check that every mutant deviates"),
+    "bench": ("tools.bench.reference", "benchmark the reference (json.loads baseline, RSS)"),
+    "bench-harness": ("tools.bench.harness", "benchmark certification throughput"),
+    "samples": ("tools.samples", "write / check the sample stores in adam_os_data/memory"),
+}
+
+
+def _entry(module: str) -> Callable[[list[str]], int]:
+    main: Callable[[list[str]], int] = importlib.import_module(module).main
+    return main
+
+
+def _usage() -> str:
+    lines = ["usage: python -m tools TOOL [options]   (python -m tools TOOL --help)", "", "tools:"]
+    lines.append(f"  {'vectors':14} hand-vectors, then gen-vectors (the whole corpus)")
+    lines += [f"  {name:14} {help_}" for name, (_, help_) in TOOLS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Dispatch to one tool; exit 2 on an unknown tool."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(_usage())
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    if name == "vectors":
+        status = _entry(TOOLS["hand-vectors"][0])([a for a in rest if a == "--check"])
+        return status or _entry(TOOLS["gen-vectors"][0])(rest)
+    if name not in TOOLS:
+        print(f"unknown tool {name!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    return _entry(TOOLS[name][0])(rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
