@@ -219,6 +219,19 @@ def build() -> tuple[dict[str, bytes], list[Json]]:
     return outputs, everything
 
 
+def read_corpus(directory: Path = VECTORS) -> list[Json]:
+    """Every vector of the committed corpus, in file and vector order (files schema-checked)."""
+    validator = schema_validator()
+    vectors: list[Json] = []
+    for path in sorted(directory.glob("*.json")):
+        document = json.loads(path.read_text("utf-8"))
+        errors = list(validator.iter_errors(document))
+        if errors:
+            raise BuildError(f"{path.name}: schema: {errors[0].message}")
+        vectors += document["vectors"]
+    return vectors
+
+
 def coverage_gaps(vectors: list[Json]) -> list[str]:
     """Clauses verified by vectors that no vector names; interpretations no vector pins."""
     clauses, entries = load_registers()
