@@ -221,13 +221,18 @@ def vec(
     call: Json,
     expect: Json,
 ) -> dict[str, Json]:
-    """One vector; level is pinned exactly when a reading is named."""
+    """One vector; level is pinned exactly when a reading is named. Every context call also
+    tests the no-writes rule (P2-API-10, P2-INT-20): added mechanically, as the builder does."""
+    clauses, interpretations = list(clauses), list(interpretations)
+    if call["op"] == "context":
+        clauses += [] if "P2-API-10" in clauses else ["P2-API-10"]
+        interpretations += [] if "P2-INT-20" in interpretations else ["P2-INT-20"]
     return {
         "id": vid,
         "description": description,
         "comment": comment,
-        "clauses": list(clauses),
-        "interpretations": list(interpretations),
+        "clauses": clauses,
+        "interpretations": interpretations,
         "level": "pinned" if interpretations else "required",
         "input": {"fixture": fixture, "call": call},
         "expect": expect,

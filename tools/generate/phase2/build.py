@@ -156,13 +156,15 @@ def _generate(case: Any, run: Callable[[Json, Json], Json]) -> Json:
     broken = property_failures(case.fixture, case.call, observed)
     if broken:
         raise BuildError(f"{case.id}: the reference breaks property {broken[0]}")
-    interpretations = list(case.interpretations)
-    if case.call["op"] == "context" and observed["status"] != 200:
-        interpretations += [i for i in ("P2-INT-15", "P2-INT-20") if i not in interpretations]
+    clauses, interpretations = list(case.clauses), list(case.interpretations)
+    if case.call["op"] == "context":  # every context call tests the no-writes rule
+        clauses += [] if "P2-API-10" in clauses else ["P2-API-10"]
+        extra = ("P2-INT-20",) if observed["status"] == 200 else ("P2-INT-15", "P2-INT-20")
+        interpretations += [i for i in extra if i not in interpretations]
     return {
         "id": case.id,
         "description": case.description,
-        "clauses": list(case.clauses),
+        "clauses": clauses,
         "interpretations": interpretations,
         "level": "pinned" if interpretations else "required",
         "input": {"fixture": case.fixture, "call": case.call},
