@@ -146,6 +146,21 @@ def vectors(session: nox.Session) -> None:
     session.run("python", "-m", "tools", "gen-vectors", *mode, *forwarded)
 
 
+@nox.session(default=False)
+def phase2_vectors(session: nox.Session) -> None:
+    """Regenerate the Phase 2 corpus (vectors/phase2-context/) and specs/phase2/coverage.md;
+    fail if the committed files differ or a clause or interpretation lacks a vector.
+
+    Checks by default; `nox -s phase2_vectors -- --write` rewrites the files. Hand vectors are
+    confirmed by the reference engine and the independent oracle (tools/phase2_oracle.py);
+    generated ones are the reference's outcomes, confirmed by the oracle.
+    """
+    _install(session)
+    mode = [] if "--write" in session.posargs else ["--check"]
+    forwarded = [arg for arg in session.posargs if arg != "--write"]
+    session.run("python", "-m", "tools", "phase2-vectors", *mode, *forwarded)
+
+
 @nox.session
 def store_check(session: nox.Session) -> None:
     """Check the sample SPEC-005 stores (adam_os_data/memory/*.jsonl, minus the ledger).

@@ -3,6 +3,7 @@
     python -m tools vectors [--check]        rebuild the hand-written and generated vector files
     python -m tools hand-vectors [--check]   the hand-written vector files only
     python -m tools gen-vectors [--check]    the generated families only (--family NAME, --out DIR)
+    python -m tools phase2-vectors [--check]  the Phase 2 profile's vectors
     python -m tools mutants [--check|--write] certify the mutation gallery, the kill matrix
     python -m tools mutant-smoke             does every mutant change behaviour at all?
     python -m tools bench [--records N]      the reference against a json.loads baseline
@@ -28,6 +29,10 @@ TOOLS: dict[str, tuple[str, str]] = {
     "gen-vectors": (
         "tools.generate.build",
         "build vectors/*-gen*.json (oracle-confirmed families)",
+    ),
+    "phase2-vectors": (
+        "tools.generate.phase2.build",
+        "build vectors/phase2-context/ (Phase 2 profile, oracle-confirmed)",
     ),
     "mutants": ("tools.mutants.__main__", "certify every mutant; write / check the kill matrix"),
     "mutant-smoke": ("tools.mutants.smoke", "in-process check that every mutant deviates"),

@@ -39,6 +39,7 @@ Level = Literal["required", "pinned"]
 #: (``Corpus.foreign``; ``vectors check`` lists them), never silently and never by location.
 FOREIGN_FORMATS = {
     "phase6-store-vectors/1": "SPEC-005 store-checker cases (specs/store-vectors.md)",
+    "phase2-context-vectors/1": "Phase 2 memory engine cases (specs/phase2/vectors-format.md)",
 }
 
 

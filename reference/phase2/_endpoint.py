@@ -1,0 +1,117 @@
+"""``GET /v1/memory/context``: parameters, errors and the response (P2-API-*, P2-INT-13..17).
+
+The HTTP server (``_http.py``), the protocol server and the in-process vector entry all call
+:func:`preview_context` with the query string as ``(name, value)`` pairs, so parameter handling
+has exactly one implementation. Checks run in the order of :data:`PARAMETERS`; the first
+failure answers (P2-INT-15). Unknown parameters are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from reference.phase2._assemble import assemble_context
+from reference.phase2._config import DEFAULTS, Config
+from reference.phase2._errors import ParameterError
+from reference.phase2._fixture import MAX_ID
+from reference.phase2._store import Store
+from reference.phase2._tokens import is_blank
+
+__all__ = [
+    "PARAMETERS",
+    "PATH",
+    "ContextRequest",
+    "method_not_allowed",
+    "parse_params",
+    "preview_context",
+]
+
+PATH: Final = "/v1/memory/context"
+#: (name, required) in check order: the spec's three parameters, then the user_id extension
+#: (P2-INT-16). P2-API-03 "`chat_id` (required)", P2-API-04 "`query` (required)",
+#: P2-API-05 "`max_tokens` (optional, capped by config)".
+PARAMETERS: Final[tuple[tuple[str, bool], ...]] = (
+    ("chat_id", True),
+    ("query", True),
+    ("max_tokens", False),
+    ("user_id", False),
+)
+_DIGITS: Final = re.compile(r"[0-9]+")
+_MAX_TOKENS_DIGITS: Final = len(str(MAX_ID))
+
+
+@dataclass(frozen=True)
+class ContextRequest:
+    """Validated parameters of one preview call."""
+
+    chat_id: str
+    user_id: str
+    query: str
+    max_tokens: int | None
+
+
+def _parse_max_tokens(value: str) -> int:
+    """P2-INT-14: ASCII digits, leading zeros allowed, 1 <= value <= 2^53 - 1."""
+    if _DIGITS.fullmatch(value) is None:
+        raise ParameterError("invalid_parameter", "max_tokens", f"not ASCII digits: {value!r}")
+    significant = value.lstrip("0")
+    if len(significant) > _MAX_TOKENS_DIGITS or not 1 <= int(significant or "0") <= MAX_ID:
+        raise ParameterError(
+            "invalid_parameter", "max_tokens", f"must be from 1 to {MAX_ID}: {value!r}"
+        )
+    return int(significant)
+
+
+def parse_params(pairs: Iterable[tuple[str, str]]) -> ContextRequest:
+    """Validate the query string's pairs; raise :class:`ParameterError` for the first fault."""
+    given: dict[str, list[str]] = {}
+    for name, value in pairs:
+        given.setdefault(name, []).append(value)
+    found: dict[str, str] = {}
+    for name, required in PARAMETERS:
+        values = given.get(name, [])
+        if not values:
+            if required:
+                raise ParameterError("missing_parameter", name, f"{name} is required")
+            continue
+        if len(values) > 1:
+            raise ParameterError("invalid_parameter", name, f"{name} given {len(values)} times")
+        value = values[0]
+        if name == "query" and is_blank(value):  # P2-INT-17
+            raise ParameterError("invalid_parameter", name, f"query is blank: {value!r}")
+        if name == "max_tokens":
+            _parse_max_tokens(value)
+        elif value == "":  # chat_id, user_id: non-empty opaque strings (P2-INT-16, -17)
+            raise ParameterError("invalid_parameter", name, f"{name} is empty")
+        found[name] = value
+    chat_id = found["chat_id"]
+    max_tokens = _parse_max_tokens(found["max_tokens"]) if "max_tokens" in found else None
+    return ContextRequest(
+        chat_id=chat_id,
+        user_id=found.get("user_id", chat_id),  # P2-INT-16: the user defaults to chat_id
+        query=found["query"],
+        max_tokens=max_tokens,
+    )
+
+
+def preview_context(
+    store: Store, pairs: Sequence[Sequence[str]], *, config: Config = DEFAULTS
+) -> tuple[int, dict[str, Any]]:
+    """Answer one ``GET /v1/memory/context``: ``(status, JSON body)``. Reads only."""
+    try:
+        request = parse_params((str(name), str(value)) for name, value in pairs)
+    except ParameterError as exc:
+        return exc.status, exc.body()
+    body = assemble_context(
+        store, request.user_id, request.chat_id, request.query, request.max_tokens, config=config
+    )
+    return 200, body
+
+
+def method_not_allowed(method: str) -> tuple[int, dict[str, Any]]:
+    """P2-INT-15: any method but GET and HEAD on the path answers 405."""
+    error = ParameterError("method_not_allowed", None, f"{method} is not allowed; use GET")
+    return error.status, error.body()

@@ -1,0 +1,28 @@
+"""The summary layer: ``select_warm_summaries`` (P2-ASM-03, P2-ASM-07, P2-FN-03, P2-INT-06).
+
+P2-ASM-03: "Most recent session summary for `user_id + chat_id`."
+P2-ASM-07: "summary = latest_summary(user_id, chat_id)"
+
+One summary at most (erratum P2-INT-06: the function's plural name against the spec's singular
+"Most recent session summary"): the latest by created_at, then id.
+"""
+
+from __future__ import annotations
+
+from reference.phase2._rows import Summary, newest_first
+from reference.phase2._store import Store
+
+__all__ = ["latest_summary", "select_warm_summaries"]
+
+
+def select_warm_summaries(store: Store, user_id: str, chat_id: str) -> tuple[Summary, ...]:
+    """The summary layer: ``()`` or the one most recent summary of ``user_id`` in ``chat_id``."""
+    rows = store.rows("memory_summaries", {"user_id": user_id, "chat_id": chat_id})
+    ranked = newest_first([Summary.from_row(row) for row in rows])
+    return tuple(ranked[:1])
+
+
+def latest_summary(store: Store, user_id: str, chat_id: str) -> Summary | None:
+    """The pseudocode's ``latest_summary(user_id, chat_id)``."""
+    found = select_warm_summaries(store, user_id, chat_id)
+    return found[0] if found else None
