@@ -100,21 +100,29 @@ class FormDigests:
     matches: tuple[str, ...]
 
 
-def _jcs(value: Any, features: Features) -> bytes:
+def _jcs(value: Any, features: Features) -> bytes | None:
     if not features.floats and not features.non_bmp_names:
         try:
             return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-        except TypeError:  # pragma: no cover - nesting beyond orjson's limit (254)
+        except TypeError:  # nesting beyond orjson's limit (254)
             pass
-    return rfc8785.dumps(value)
+    try:
+        return rfc8785.dumps(value)
+    except RecursionError:  # pragma: no cover - parse_line refuses deeper texts first
+        return None
 
 
 def _python_value(line: bytes) -> Any:
-    """The record as Python's json module parses it (exact integers, floats kept as floats)."""
-    return json.loads(line.decode("utf-8"))
+    """The record as Python's json module parses it (exact integers, floats kept as floats);
+    None if it cannot (parse_line, stricter, accepted the line first: not expected)."""
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError):  # pragma: no cover
+        return None
+    return value if isinstance(value, dict) else None
 
 
-def _python(value: Any, *, ascii_only: bool) -> bytes | None:
+def _python(value: Any, ascii_only: bool) -> bytes | None:
     try:
         text = json.dumps(
             value, sort_keys=True, separators=(",", ":"), ensure_ascii=ascii_only, allow_nan=False
@@ -146,19 +154,20 @@ def form_digests(
     cache: dict[bytes, str] = {}
     jcs = _jcs(_without_hash(value), features)
     python: bytes | None
-    if not features.floats and not features.non_bmp_names:
+    if jcs is not None and not features.floats and not features.non_bmp_names:
         python = jcs  # same bytes (module docstring); the parsed value is Python's too
         python_value: Any = value
     else:
         python_value = _python_value(line)
-        python = _python(_without_hash(python_value), ascii_only=False)
+        python = None if python_value is None else _python(_without_hash(python_value), False)
+    ascii_bytes: bytes | None
     if not features.non_ascii:
         ascii_bytes = python
     elif not features.floats:
-        ascii_bytes = _python(_without_hash(value), ascii_only=True)
+        ascii_bytes = _python(_without_hash(value), True)
     else:
-        ascii_bytes = _python(_without_hash(python_value), ascii_only=True)
-    by_form: dict[str, bytes | None] = {
+        ascii_bytes = None if python_value is None else _python(_without_hash(python_value), True)
+    by_form: dict[str, bytes | None] = {  # None: this form cannot write the record
         "jcs": jcs,
         "python-json": python,
         "python-json-ascii": ascii_bytes,

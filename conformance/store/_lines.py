@@ -416,19 +416,21 @@ def _hash_findings(
     checked = form_digests(obj, line, features, stored)
     if PINNED in checked.matches:
         return [], checked.matches
-    pinned = checked.digests[PINNED]
+    pinned = checked.digests.get(PINNED, "(none: the record is too deeply nested)")
     if checked.matches:
         # INT-47: intact under a form the register names, not under the pinned one.
         form = checked.matches[0]
         also = ", ".join(checked.matches[1:])
         named = f"the {form} form ({_TITLES[form]})" + (f", also {also}," if also else "")
-        at, pinned_text, form_text = first_difference(
-            checked.serialized[PINNED], checked.serialized[form]
-        )
-        message = (
-            f"hash matches {named}, not RFC 8785, the form INT-47 pins; from byte {at} of the "
-            f"hashed bytes RFC 8785 writes {pinned_text!r} where {form} writes {form_text!r}"
-        )
+        message = f"hash matches {named}, not RFC 8785, the form INT-47 pins"
+        if PINNED in checked.serialized:
+            at, pinned_text, form_text = first_difference(
+                checked.serialized[PINNED], checked.serialized[form]
+            )
+            message += (
+                f"; from byte {at} of the hashed bytes RFC 8785 writes {pinned_text!r} where "
+                f"{form} writes {form_text!r}"
+            )
         return [Finding("hash-alternative-form", "hash", message)], checked.matches
     upper = [name for name, digest in checked.digests.items() if stored.lower() == digest]
     note = f" (the {upper[0]} digest in uppercase hex; INT-47 pins lowercase)" if upper else ""

@@ -6,8 +6,8 @@ never ends, a store can be larger than memory, a line can be gigabytes long.  So
 1. ``os.stat`` the path first: anything but a regular file (directory, FIFO, socket, device) is
    refused by its file type, never opened;
 2. open with ``O_RDONLY | O_NONBLOCK`` (a FIFO swapped in after step 1 cannot block the
-   open), then ``fstat`` the descriptor: still the same regular file (device and inode), or the
-   path is refused as ``changed-while-opening``;
+   open), then ``fstat`` the descriptor: still a regular file, the same one (device and inode),
+   or the path is refused as ``changed-while-opening``;
 3. read at most the size the file had when opened, in 1 MiB chunks: a store appended to while
    it is checked is checked as it was, and nothing grows without end;
 4. split lines as INT-14 says (LF; one CR before it removed; a last line without LF is a line)
@@ -116,7 +116,9 @@ def open_store(path: str) -> OpenStore | PathError:
         return _os_error(exc)
     try:
         after = os.fstat(fd)
-        if (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
+        # The type matters most: an inode freed by the swap can be reused at once by the FIFO.
+        same = (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
+        if not (same and stat.S_ISREG(after.st_mode)):
             os.close(fd)
             refused = _file_type_error(after.st_mode)
             return PathError(

@@ -151,6 +151,19 @@ class JsonSink:
 
 # ------------------------------------------------------------------------------ text
 
+#: Characters a store could use to rewrite a terminal (ESC sequences, CR, BS, C1 controls) or
+#: to reorder what a reader sees (bidirectional overrides): shown as escapes in text output.
+_BIDI: Final = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+_INERT: Final = {
+    c: f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+    for c in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *_BIDI)
+}
+
+
+def _clean(text: str) -> str:
+    return text.translate(_INERT)
+
+
 _ROW: Final = "  {:>6}  {:<8}  {:<22}  {:<14}  {:<26}  {}"
 
 
@@ -206,20 +219,23 @@ class TextSink:
         self._header = False
         self.options = Options()
 
+    def _say(self, line: str) -> None:
+        """One output line; whatever came from a store is made inert first (_clean)."""
+        self.out.write(_clean(line) + "\n")
+
     def begin(self, options: Options) -> None:
         self.options = options
 
     def store_begin(self, path: str, size: int, error: PathError | None) -> None:
         if error is not None:
-            self.out.write(f"{path}: not checked: {error.code}: {error.message}\n")
+            self._say(f"{path}: not checked: {error.code}: {error.message}")
             return
-        self.out.write(f"{path} ({size} bytes)\n")
+        self._say(f"{path} ({size} bytes)")
         self._header = False
 
     def _row(self, result: LineResult, finding: Finding | None) -> None:
         if not self._header:
-            self.out.write(_ROW.format("line", "level", "code", "field", "spec006", "message"))
-            self.out.write("\n")
+            self._say(_ROW.format("line", "level", "code", "field", "spec006", "message"))
             self._header = True
         if finding is None:
             cells = (result.line, "-", "-", "-", _verdict(result), result.memory_id or "")
@@ -232,7 +248,7 @@ class TextSink:
                 _verdict(result),
                 finding.message,
             )
-        self.out.write(_ROW.format(*cells).rstrip() + "\n")
+        self._say(_ROW.format(*cells).rstrip())
 
     def line(self, result: LineResult) -> None:
         shown = result.violations + (result.notices if self.every_line else ())
@@ -247,22 +263,22 @@ class TextSink:
         summary = store.summary
         verdicts = dict(summary.spec006)
         unchecked = f", {verdicts['unchecked']} unchecked" if verdicts["unchecked"] else ""
-        self.out.write(
+        self._say(
             f"  summary: {summary.lines} lines, {summary.records} records: {summary.violations} "
             f"violation(s), {summary.notices} notice(s); SPEC-006: {verdicts['valid']} valid, "
             f"{verdicts['invalid_record_schema']} invalid_record_schema, "
-            f"{verdicts['skipped']} skipped{unchecked}\n"
+            f"{verdicts['skipped']} skipped{unchecked}"
         )
         sentence = _hash_sentence(store)
         if sentence is not None:
-            self.out.write(f"  {sentence}\n")
+            self._say(f"  {sentence}")
         for notice in store.notice_summaries:
             code = CODES[notice.code]
             why = ", ".join(code.interpretations)
             strict = "; a violation under --strict" if code.level == "pinned" else ""
-            self.out.write(
+            self._say(
                 f"  notice ({code.level}{', ' + why if why else ''}) {notice.code} on "
-                f"{_lines_list(notice.count, notice.lines)}{strict}: {notice.message}\n"
+                f"{_lines_list(notice.count, notice.lines)}{strict}: {notice.message}"
             )
 
     def end(self, stores: Sequence[StoreReport]) -> None:
@@ -273,7 +289,7 @@ class TextSink:
         notices = [c for c in by_code if c not in violations]
         listed = ", ".join(f"{c} {by_code[c]}" for c in violations)
         noted = ", ".join(f"{c} {by_code[c]} ({CODES[c].level})" for c in notices)
-        self.out.write(
+        self._say(
             f"checked {total['stores'] - total['unchecked']} of {total['stores']} store(s), "
             f"{total['lines']} lines: {total['violations']} violation(s)"
             + (f" ({listed})" if listed else "")
@@ -286,9 +302,8 @@ class TextSink:
                 else ""
             )
             + ("; --strict" if self.options.strict else "")
-            + "\n"
         )
-        self.out.write(f"result: {_result(stores, self.options, notices)}\n")
+        self._say(f"result: {_result(stores, self.options, notices)}")
 
 
 def _result(stores: Sequence[StoreReport], options: Options, notices: list[str]) -> str:
