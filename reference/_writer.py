@@ -4,7 +4,7 @@ SPEC-005 NON-NEGOTIABLES: "Append-only writes (no in-place edits)" and "Every wr
 memory receipt entry (memory ledger)".  The kit uses this writer to produce fixtures and the
 sample stores under adam_os_data/memory/; `memory.read` itself never writes (S6-SEC-01).
 
-Record (one line: the RFC 8785 canonical bytes of the object, then LF):
+Record (one line: the canonical bytes of the object, RFC 8785 by default, then LF):
 
     {"created_at_utc", "hash", "memory_id", "refs", "source", "tags", "text", "ts_utc", "type"}
 
@@ -23,6 +23,15 @@ Record (one line: the RFC 8785 canonical bytes of the object, then LF):
   (duplicate_memory_id), never silently written twice.
 - `hash` (INT-47): lowercase hex SHA-256 of the JCS bytes of the record without `hash`,
   computed first and then added (SPEC-005 INTEGRITY RULES 3 and 4).
+- Hash forms.  `hash_form="jcs"` (the default) is the form INT-47 pins.  A user whose store was
+  started by another writer can keep appending in that writer's form, so the whole store stays
+  one form: `"python-json"` is Python's `json.dumps(sort_keys=True, separators=(",", ":"),
+  ensure_ascii=False, allow_nan=False)` and `"python-json-ascii"` the same with
+  `ensure_ascii=True` (INT-47 lists both; `store check` recognizes them and reports a notice,
+  not a violation).  The chosen form makes the line, the hash AND the memory_id (so that values
+  RFC 8785 cannot tell apart, such as two integers beyond 2**53, never collide).  A record must
+  still be representable in RFC 8785 (no NaN, no lone surrogate, string keys only) whatever
+  the form.
 - A correction is a new record whose first ref is {"kind": "corrects", "memory_id": <old>}
   (SPEC-005 APPEND-ONLY RULES: "Corrections require a new memory record referencing the old
   memory_id"); the old id must already be in the same store.
@@ -55,6 +64,7 @@ import contextlib
 import datetime
 import errno
 import fcntl
+import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -68,6 +78,7 @@ from reference._timestamps import parse_utc
 
 __all__ = [
     "DEFAULT_LEDGER",
+    "HASH_FORMS",
     "ID_PREFIXES",
     "SOURCES",
     "WRITE_ERROR_CODES",
@@ -91,6 +102,8 @@ SOURCES: Final = frozenset({"user", "system"})
 DEFAULT_LEDGER: Final = "adam_os_data/memory/ledger.jsonl"
 RECEIPT_KIND: Final = "memory.write"
 CORRECTS: Final = "corrects"
+#: The canonical forms the writer can hash and write in (module docstring; INT-47).
+HASH_FORMS: Final = ("jcs", "python-json", "python-json-ascii")
 
 #: code -> (SPEC-005 rule, meaning).  The closed set of writer error codes.
 WRITE_ERROR_CODES: Final[dict[str, tuple[str, str]]] = {
@@ -99,6 +112,7 @@ WRITE_ERROR_CODES: Final[dict[str, tuple[str, str]]] = {
     "unknown_memory_id": ("APPEND-ONLY", "a correction names a memory_id not in the store"),
     "store_unterminated": ("APPEND-ONLY", "the last line has no LF; appending would merge lines"),
     "store_io": ("APPEND-ONLY", "the operating system refused to open, lock, write or sync"),
+    "invalid_option": ("INTEGRITY 3", "hash_form is not one of HASH_FORMS"),
 }
 
 _FLAGS_APPEND: Final = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
@@ -200,16 +214,39 @@ def _check_tags(tags: Iterable[str]) -> list[str]:
     return sorted({tag.lower() for tag in listed})
 
 
-def _canonical(value: Any, field_name: str) -> bytes:
+def _check_form(hash_form: str) -> str:
+    if hash_form not in HASH_FORMS:
+        raise StoreWriteError(
+            "invalid_option",
+            "hash_form",
+            f"hash_form must be one of {HASH_FORMS}, got {hash_form!r}",
+        )
+    return hash_form
+
+
+def _canonical(value: Any, field_name: str, hash_form: str = "jcs") -> bytes:
+    """`value` in the canonical form `hash_form` (module docstring)."""
     try:
-        return canonical_bytes(value)
-    except CanonicalizationError as exc:  # lone surrogates, NaN, non-string keys
+        jcs = canonical_bytes(value)  # also the check: lone surrogates, NaN, non-string keys
+    except CanonicalizationError as exc:
         raise _invalid(field_name, f"not representable as canonical JSON: {exc}") from exc
+    if _check_form(hash_form) == "jcs":
+        return jcs
+    # INT-47's alternatives: Python's json module, keys by code point, numbers as Python
+    # writes them (integers exact, 1.0 stays 1.0, 1e+16).
+    text = json.dumps(
+        value,
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=hash_form == "python-json-ascii",
+        allow_nan=False,
+    )
+    return text.encode("utf-8")
 
 
-def memory_id_for(content: Mapping[str, Any]) -> str:
+def memory_id_for(content: Mapping[str, Any], *, hash_form: str = "jcs") -> str:
     """The deterministic memory_id of normalized content fields (see the module docstring)."""
-    digest = sha256_hex(_canonical(dict(content), "record"))
+    digest = sha256_hex(_canonical(dict(content), "record", hash_form))
     return f"{ID_PREFIXES[content['type']]}-{digest[:16]}"
 
 
@@ -221,13 +258,16 @@ def build_record(
     text: str,
     tags: Iterable[str] = (),
     refs: Iterable[Mapping[str, Any]] = (),
+    hash_form: str = "jcs",
 ) -> dict[str, Any]:
     """Validate the fields and return the canonical record, `hash` included.
 
     Steps: (1) check every field; (2) memory_id from the content fields; (3) add ts_utc
-    (INT-24); (4) hash = sha256 of JCS(record without hash) (INT-47), then add it
-    (SPEC-005 INTEGRITY 4: "hash field is written AFTER computing canonical digest").
+    (INT-24); (4) hash = sha256 of JCS(record without hash) (INT-47), or of the `hash_form`
+    bytes, then add it (SPEC-005 INTEGRITY 4: "hash field is written AFTER computing
+    canonical digest").
     """
+    _check_form(hash_form)
     # (1) SPEC-005 CANONICAL MEMORY RECORD.
     if type not in ID_PREFIXES:
         raise _invalid("type", f"type must be episodic, procedural or semantic, got {type!r}")
@@ -250,15 +290,15 @@ def build_record(
         "refs": _check_refs(refs),
     }
     # (2) the id, (3) the SPEC-006 timestamp.
-    record = dict(content, memory_id=memory_id_for(content), ts_utc=parsed[0])
+    record = dict(content, memory_id=memory_id_for(content, hash_form=hash_form), ts_utc=parsed[0])
     # (4) INT-47.
-    record["hash"] = sha256_hex(_canonical(record, "record"))
+    record["hash"] = sha256_hex(_canonical(record, "record", hash_form))
     return record
 
 
-def record_line(record: Mapping[str, Any]) -> bytes:
-    """The bytes appended for a record: its RFC 8785 canonical form and one LF."""
-    return _canonical(dict(record), "record") + b"\n"
+def record_line(record: Mapping[str, Any], *, hash_form: str = "jcs") -> bytes:
+    """The bytes appended for a record: its canonical form (RFC 8785 by default) and one LF."""
+    return _canonical(dict(record), "record", hash_form) + b"\n"
 
 
 def _corrected_ids(record: Mapping[str, Any]) -> list[str]:
@@ -371,11 +411,20 @@ class StoreWriter:
     Store and ledger names are paths relative to `root` (absolute ones work too); a receipt's
     store_path is the name as given, so repo-relative names give machine-independent ledgers.
     The writer remembers how far it has read each store, so an append costs O(new bytes).
+    `hash_form` is the canonical form of every record it writes (module docstring): keep the
+    default unless the stores were started in another form.  Receipts are always RFC 8785.
     """
 
-    def __init__(self, root: str | os.PathLike[str] = ".", *, ledger: str = DEFAULT_LEDGER):
+    def __init__(
+        self,
+        root: str | os.PathLike[str] = ".",
+        *,
+        ledger: str = DEFAULT_LEDGER,
+        hash_form: str = "jcs",
+    ):
         self.root = os.fspath(root)
         self.ledger = ledger
+        self.hash_form = _check_form(hash_form)
         self._indexes: dict[str, _StoreIndex] = {}
 
     def _path(self, name: str) -> str:
@@ -400,6 +449,7 @@ class StoreWriter:
             text=text,
             tags=tags,
             refs=refs,
+            hash_form=self.hash_form,
         )
         return self._append(store, record)
 
@@ -431,7 +481,7 @@ class StoreWriter:
         """Append a record made by `build_record`; its id and corrections are checked here."""
         path = self._path(store)
         ledger_path = self._path(self.ledger)
-        line = record_line(record)
+        line = record_line(record, hash_form=self.hash_form)
         # Steps 1-2: lock the store, then read everything other writers appended so far.
         with _locked_tail(path, store) as (fd, size):
             stat = os.fstat(fd)
@@ -491,9 +541,10 @@ def append_record(
     text: str,
     tags: Iterable[str] = (),
     refs: Iterable[Mapping[str, Any]] = (),
+    hash_form: str = "jcs",
 ) -> MemoryReceipt:
     """Append one record to `store_path` and its receipt to `ledger_path` (one-shot writer)."""
-    return StoreWriter(ledger=ledger_path).append(
+    return StoreWriter(ledger=ledger_path, hash_form=hash_form).append(
         store_path,
         type=type,
         created_at_utc=created_at_utc,
@@ -515,9 +566,10 @@ def correct_record(
     text: str,
     tags: Iterable[str] = (),
     refs: Iterable[Mapping[str, Any]] = (),
+    hash_form: str = "jcs",
 ) -> MemoryReceipt:
     """Append a correction of `corrects` (which must exist in `store_path`); one-shot writer."""
-    return StoreWriter(ledger=ledger_path).correct(
+    return StoreWriter(ledger=ledger_path, hash_form=hash_form).correct(
         store_path,
         corrects,
         type=type,

@@ -8,9 +8,24 @@ import sys
 from typing import TextIO
 
 from conformance.cli._common import EXIT_OK, EXIT_USAGE, Subparsers
-from conformance.store import CODES, check_paths, codes_json, render_codes, render_text
+from conformance.store import (
+    CODES,
+    MAX_LINE_BYTES,
+    Options,
+    codes_json,
+    render_codes,
+    run_check,
+)
 
 __all__ = ["register"]
+
+
+def _line_limit(text: str) -> int:
+    """An argparse type: a line limit in bytes, >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
 
 
 def register(commands: Subparsers) -> None:
@@ -24,23 +39,42 @@ def register(commands: Subparsers) -> None:
     check = actions.add_parser(
         "check",
         help="check store files (exit 1 on any violation)",
-        description="Report every SPEC-005 violation of every line in one pass, and each "
-        "line's SPEC-006 verdict. Never writes.",
-        epilog="Exit status: 0 clean, 1 any (non-ignored) violation, 2 usage error or an "
-        "unreadable path (the other paths are still checked and reported).",
+        description="Report every SPEC-005 finding of every line in one pass, and each line's "
+        "SPEC-006 verdict. Findings at level 'required' are violations; 'pinned' ones (a hash "
+        "under another canonical form INT-47 names) are notices unless --strict; 'info' ones "
+        "(e.g. no ts_utc) are notices, summarized once per store. Streams each store; refuses "
+        "FIFOs, devices and directories unopened; never writes.",
+        epilog="Exit status: 0 no violation (notices allowed), 1 any (non-ignored) violation, "
+        "2 usage error or a path that could not be checked (the other paths are still checked "
+        "and reported).",
     )
     check.add_argument("paths", nargs="+", metavar="PATH", help="JSONL store files")
     check.add_argument("--json", action="store_true", help="print the JSON report")
-    check.add_argument("--all", action="store_true", help="list every line, not only problems")
+    check.add_argument(
+        "--all", action="store_true", help="list every line and every notice, not only violations"
+    )
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="pinned notices (hash-alternative-form) become violations",
+    )
     check.add_argument(
         "--ignore",
         action="append",
         default=[],
         metavar="CODE",
-        help="do not report this violation code (repeatable)",
+        help="do not report this code (repeatable)",
+    )
+    check.add_argument(
+        "--max-line-bytes",
+        type=_line_limit,
+        default=MAX_LINE_BYTES,
+        metavar="N",
+        help=f"longest line read (default {MAX_LINE_BYTES}); a longer one is reported "
+        "line-too-long, unread",
     )
     check.set_defaults(handler=_check)
-    codes = actions.add_parser("codes", help="list the violation codes")
+    codes = actions.add_parser("codes", help="list the finding codes and their levels")
     codes.add_argument("--json", action="store_true", help="print the table as JSON")
     codes.set_defaults(handler=_codes)
 
@@ -52,12 +86,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             f"phase6 store check: unknown code(s) for --ignore: {', '.join(unknown)}\n"
         )
         return EXIT_USAGE
-    report = check_paths(args.paths, ignore=args.ignore)
-    if args.json:
-        out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
-    else:
-        out.write(render_text(report, every_line=args.all))
-    return report.exit_code
+    options = Options(frozenset(args.ignore), args.strict, args.max_line_bytes)
+    return run_check(args.paths, options, out, as_json=args.json, every_line=args.all)
 
 
 def _codes(args: argparse.Namespace, out: TextIO) -> int:

@@ -7,28 +7,26 @@ store-level rules (duplicate ids, corrections, the final LF) live in `conformanc
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
-import rfc8785
-
-from conformance.readings import parse_ts
-from conformance.store._rules import BASE_FIELDS, SOURCES, STORE_TYPES
+from conformance.readings import parse_ts as _parse_ts
+from conformance.store._forms import FORMS, PINNED, Features, first_difference, form_digests
+from conformance.store._rules import BASE_FIELDS, CODES, SOURCES, STORE_TYPES, Level
 
 __all__ = [
     "MAX_DEPTH",
     "Finding",
     "Parsed",
+    "RecordCheck",
     "Verdict",
     "classify_timestamp",
     "is_blank",
     "parse_line",
     "record_findings",
-    "spec005_hash",
     "spec006_verdict",
 ]
 
@@ -36,16 +34,55 @@ __all__ = [
 MAX_DEPTH: Final = 64
 _SAFE_INT: Final = 2**53 - 1
 
-VerdictName = Literal["valid", "invalid_record_schema", "skipped"]
+_TS_CACHE: dict[str, tuple[int, int, str] | None] = {}
+
+
+def parse_ts(value: str) -> tuple[int, int, str] | None:
+    """INT-20/21 (conformance.readings.parse_ts), remembered for the last few short strings: a
+    line's created_at_utc and ts_utc (usually one string) are read up to three times."""
+    if len(value) > 40:  # longer than any valid timestamp: not worth keeping
+        return _parse_ts(value)
+    try:
+        return _TS_CACHE[value]
+    except KeyError:
+        if len(_TS_CACHE) >= 8:
+            _TS_CACHE.clear()
+        result = _TS_CACHE[value] = _parse_ts(value)
+        return result
+
+
+VerdictName = Literal["valid", "invalid_record_schema", "skipped", "unchecked"]
+_PLAIN: Final = Features(floats=False, non_bmp_names=False, non_ascii=False)
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One violation on a line: code (conformance._store_rules.CODES), field, message."""
+    """One finding on a line: code (conformance.store._rules.CODES, which fixes its level),
+    the offending member or None for the whole line, and a message."""
 
     code: str
     field: str | None
     message: str
+
+    @property
+    def level(self) -> Level:
+        """required, pinned or info (conformance.store._rules)."""
+        return CODES[self.code].level
+
+    @property
+    def clause(self) -> str:
+        """The S5-* / S6-* clause the code enforces."""
+        return CODES[self.code].clause
+
+    def to_json(self) -> dict[str, Any]:
+        """The finding object of the JSON report."""
+        return {
+            "code": self.code,
+            "level": self.level,
+            "clause": self.clause,
+            "field": self.field,
+            "message": self.message,
+        }
 
 
 @dataclass(frozen=True)
@@ -64,6 +101,7 @@ class Parsed:
     value: Any
     depth: int
     failure: tuple[str, str] | None
+    features: Features = _PLAIN
 
 
 def _show(value: Any, limit: int = 60) -> str:
@@ -109,28 +147,62 @@ def _parse_float(text: str) -> float:
     return number
 
 
-def _walk(value: Any) -> tuple[int, str | None]:
-    """(nesting depth, path of the first string holding a lone surrogate or None)."""
+def _walk(value: Any) -> tuple[int, bool, Features]:
+    """(nesting depth, a lone surrogate somewhere?, the Features that decide the hash forms).
+
+    Iterative (no recursion limit); ASCII strings, the common case, cost one C call each.
+    """
     deepest = 0
-    bad: str | None = None
-    stack: list[tuple[Any, int, str]] = [(value, 1, "")]
+    surrogate = floats = non_bmp_names = non_ascii = False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    pop, push = stack.pop, stack.append
     while stack:
-        node, depth, path = stack.pop()
-        if isinstance(node, str):
-            if bad is None:
-                try:
-                    node.encode("utf-8")
-                except UnicodeEncodeError:
-                    bad = path or "/"
-        elif isinstance(node, dict):
+        node, depth = pop()
+        kind = type(node)
+        if kind is str:
+            if not node.isascii():
+                non_ascii = True
+                surrogate = surrogate or _has_surrogate(node)
+        elif kind is dict:
             deepest = max(deepest, depth)
             for key, item in node.items():
-                stack.append((key, depth + 1, path + "/" + key))
-                stack.append((item, depth + 1, path + "/" + key))
-        elif isinstance(node, list):
+                if not key.isascii():
+                    non_ascii = True
+                    surrogate = surrogate or _has_surrogate(key)
+                    non_bmp_names = non_bmp_names or max(key) > "\uffff"
+                push((item, depth + 1))
+        elif kind is list:
             deepest = max(deepest, depth)
-            stack.extend((item, depth + 1, f"{path}/{i}") for i, item in enumerate(node))
-    return deepest, bad
+            push_depth = depth + 1
+            stack.extend((item, push_depth) for item in node)
+        elif kind is float:
+            floats = True
+    return deepest, surrogate, Features(floats, non_bmp_names, non_ascii)
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _surrogate_path(value: Any) -> str:
+    """The JSON Pointer-like path of the first string (or name) holding a lone surrogate."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, str):
+            if _has_surrogate(node):
+                return path or "/"
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                stack.append((key, path + "/" + key))
+                stack.append((item, path + "/" + key))
+        elif isinstance(node, list):
+            stack.extend((item, f"{path}/{i}") for i, item in enumerate(node))
+    return "/"  # pragma: no cover - only called when _walk found one
 
 
 def parse_line(line: bytes) -> Parsed:
@@ -158,10 +230,11 @@ def parse_line(line: bytes) -> Parsed:
         return Parsed(None, 0, ("INT-18", "nested beyond the parser's limit"))
     except ValueError as exc:
         return Parsed(None, 0, ("INT-15", f"not one JSON text: {str(exc)[:80]}"))
-    depth, surrogate = _walk(value)
-    if surrogate is not None:
-        return Parsed(None, depth, ("INT-15", f"lone surrogate escape at {surrogate}"))
-    return Parsed(value, depth, None)
+    depth, surrogate, features = _walk(value)
+    if surrogate:
+        where = _surrogate_path(value)
+        return Parsed(None, depth, ("INT-15", f"lone surrogate escape at {_show(where)}"))
+    return Parsed(value, depth, None, features)
 
 
 # ------------------------------------------------------------------------------ SPEC-006
@@ -270,15 +343,6 @@ def classify_timestamp(value: str) -> tuple[str, str] | None:
     return "bad-timestamp", "not YYYY-MM-DDThh:mm:ss[.f]Z (INT-20)"
 
 
-def spec005_hash(obj: dict[str, Any]) -> str | None:
-    """INT-47: lowercase hex SHA-256 of the JCS (INT-01) bytes of the record minus `hash`."""
-    preimage = {key: value for key, value in obj.items() if key != "hash"}
-    try:
-        return hashlib.sha256(rfc8785.dumps(preimage)).hexdigest()
-    except (rfc8785.CanonicalizationError, TypeError, ValueError):  # pragma: no cover
-        return None  # parse_line already refused everything JCS cannot write
-
-
 def _field_findings(obj: dict[str, Any]) -> list[Finding]:
     """S5-REC-02: every base field present with its JSON type; then each value's rule."""
     found: list[Finding] = []
@@ -329,24 +393,65 @@ def _field_findings(obj: dict[str, Any]) -> list[Finding]:
     return found
 
 
-def _hash_findings(obj: dict[str, Any]) -> list[Finding]:
-    """S5-INT-03 / INT-47: the stored hash equals the recomputed digest, byte for byte."""
+def _show_hash(stored: str) -> str:
+    """A stored hash in full, in quotes; only an absurdly long one is cut (and says so)."""
+    if len(stored) <= 128:
+        return json.dumps(stored, ensure_ascii=False)
+    return json.dumps(stored[:64], ensure_ascii=False)[:-1] + f'..." ({len(stored)} characters)'
+
+
+_TITLES: Final = {form.name: form.title for form in FORMS}
+
+
+def _hash_findings(
+    obj: dict[str, Any], line: bytes, features: Features
+) -> tuple[list[Finding], tuple[str, ...] | None]:
+    """S5-INT-03 / INT-47: the stored hash against RFC 8785 first, then the other known forms.
+
+    Returns the findings and the forms the hash matches (None when there is no string hash).
+    """
     stored = obj.get("hash")
     if not isinstance(stored, str):
-        return []  # missing-field / wrong-type already say so
-    expected = spec005_hash(obj)
-    if expected is None or stored == expected:
-        return []
-    note = " (uppercase hex; INT-47 pins lowercase)" if stored.lower() == expected else ""
-    return [
-        Finding("hash-mismatch", "hash", f"hash {_show(stored, 20)} != {expected}{note}")
-    ]  # fmt: skip
+        return [], None  # missing-field / wrong-type already say so
+    checked = form_digests(obj, line, features, stored)
+    if PINNED in checked.matches:
+        return [], checked.matches
+    pinned = checked.digests.get(PINNED, "(none: the record is too deeply nested)")
+    if checked.matches:
+        # INT-47: intact under a form the register names, not under the pinned one.
+        form = checked.matches[0]
+        also = ", ".join(checked.matches[1:])
+        named = f"the {form} form ({_TITLES[form]})" + (f", also {also}," if also else "")
+        message = f"hash matches {named}, not RFC 8785, the form INT-47 pins"
+        if PINNED in checked.serialized:
+            at, pinned_text, form_text = first_difference(
+                checked.serialized[PINNED], checked.serialized[form]
+            )
+            message += (
+                f"; from byte {at} of the hashed bytes RFC 8785 writes {pinned_text!r} where "
+                f"{form} writes {form_text!r}"
+            )
+        return [Finding("hash-alternative-form", "hash", message)], checked.matches
+    upper = [name for name, digest in checked.digests.items() if stored.lower() == digest]
+    note = f" (the {upper[0]} digest in uppercase hex; INT-47 pins lowercase)" if upper else ""
+    message = (
+        f"hash {_show_hash(stored)} matches no known canonical form; "
+        f'RFC 8785 (INT-47) gives "{pinned}"{note}'
+    )
+    return [Finding("hash-mismatch", "hash", message)], ()
 
 
 def _cross_findings(obj: dict[str, Any]) -> list[Finding]:
     """INT-24: a record meant for both specs carries ts_utc equal to created_at_utc."""
     if "ts_utc" not in obj:
-        return [Finding("ts-utc-missing", "ts_utc", "no ts_utc: SPEC-006 sees no timestamp")]
+        return [
+            Finding(
+                "ts-utc-missing",
+                "ts_utc",
+                "no ts_utc: a SPEC-006 reader sees no timestamp (it does not read "
+                "created_at_utc, INT-24); ts_utc is optional, so no spec is broken",
+            )
+        ]
     ts = obj["ts_utc"]
     if not isinstance(ts, str):
         return []  # spec006-invalid says so
@@ -366,16 +471,28 @@ def _cross_findings(obj: dict[str, Any]) -> list[Finding]:
     return []
 
 
-def record_findings(parsed: Parsed, store_type: str | None) -> list[Finding]:
+@dataclass(frozen=True)
+class RecordCheck:
+    """A non-blank line's SPEC-005 and cross-spec findings, and the forms its hash matches
+    (None: no string hash to check; (): matches no known form)."""
+
+    findings: list[Finding] = field(default_factory=list)
+    hash_forms: tuple[str, ...] | None = None
+
+
+def record_findings(parsed: Parsed, store_type: str | None, line: bytes) -> RecordCheck:
     """Every SPEC-005 and cross-spec finding for one non-blank line (store rules excluded).
 
-    `store_type` is the type the store's file name implies (S5-LOC-01), or None.
+    `store_type` is the type the store's file name implies (S5-LOC-01), or None; `line` is the
+    line's bytes (the hash forms other than RFC 8785 re-parse it).
     """
     if parsed.failure is not None:
-        return [Finding("not-json", None, parsed.failure[1])]
+        return RecordCheck([Finding("not-json", None, parsed.failure[1])])
     obj = parsed.value
     if not isinstance(obj, dict):
-        return [Finding("not-object", None, f"the line is {_json_kind(obj)}, not an object")]
+        return RecordCheck(
+            [Finding("not-object", None, f"the line is {_json_kind(obj)}, not an object")]
+        )
     found = _field_findings(obj)
     kind_value = obj.get("type")
     if store_type is not None and kind_value in STORE_TYPES and kind_value != store_type:
@@ -384,6 +501,7 @@ def record_findings(parsed: Parsed, store_type: str | None) -> list[Finding]:
                 "type-store-mismatch", "type", f"a {kind_value} record in the {store_type} store"
             )
         )
-    found.extend(_hash_findings(obj))
+    hash_found, forms = _hash_findings(obj, line, parsed.features)
+    found.extend(hash_found)
     found.extend(_cross_findings(obj))
-    return found
+    return RecordCheck(found, forms)

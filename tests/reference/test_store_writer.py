@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import os
 import re
 import subprocess
@@ -384,6 +385,123 @@ class TestCorrection:
         correct_record(store, old.memory_id, ledger_path=ledger, **FIELDS | {"text": "fix"})
         with pytest.raises(StoreWriteError):
             correct_record(str(tmp_path / "t.jsonl"), old.memory_id, ledger_path=ledger, **FIELDS)
+
+
+def python_json(value: Any, *, ascii_only: bool = False) -> bytes:
+    """Python's json.dumps form, computed here without the writer's helpers (INT-47)."""
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=ascii_only, allow_nan=False
+    ).encode()
+
+
+def as_double(digits: str) -> int | float:
+    """INT-17: integers beyond 2**53 - 1 are read as the nearest double."""
+    value = int(digits)
+    return value if abs(value) <= 2**53 - 1 else float(value)
+
+
+#: refs holding what RFC 8785 and Python's json.dumps write differently (INT-47).
+DIFFERING = [{"kind": "seq", "value": 12345678901234567890, "w": 1.0, "e": 1e16, "t": 1e-07}]
+
+
+class TestHashForms:
+    def test_default_is_jcs(self, writer: StoreWriter, tmp_path: Path) -> None:
+        """Without hash_form the writer writes RFC 8785, as before."""
+        writer.append("s.jsonl", **FIELDS | {"refs": DIFFERING})
+        (line,) = lines_of(tmp_path / "s.jsonl")
+        record = json.loads(line, parse_int=as_double)  # INT-17: RFC 8785 reads doubles
+        assert line == rfc8785.dumps(record) + b"\n"
+        assert record["hash"] == jcs_sha({k: v for k, v in record.items() if k != "hash"})
+        assert b"12345678901234567000" in line
+
+    @pytest.mark.parametrize("ascii_only", [False, True], ids=["python-json", "python-json-ascii"])
+    def test_python_forms(self, tmp_path: Path, ascii_only: bool) -> None:
+        """hash_form="python-json" (or -ascii): line, hash and memory_id are json.dumps forms."""
+        form = "python-json-ascii" if ascii_only else "python-json"
+        writer = StoreWriter(tmp_path, ledger="ledger.jsonl", hash_form=form)
+        receipt = writer.append("s.jsonl", **FIELDS | {"text": "café", "refs": DIFFERING})
+        (line,) = lines_of(tmp_path / "s.jsonl")
+        record = json.loads(line)
+        assert line == python_json(record, ascii_only=ascii_only) + b"\n"
+        body = {k: v for k, v in record.items() if k != "hash"}
+        assert record["hash"] == receipt.record_hash
+        assert (
+            record["hash"] == hashlib.sha256(python_json(body, ascii_only=ascii_only)).hexdigest()
+        )
+        assert record["refs"][0]["value"] == 12345678901234567890  # digits kept
+        content = {k: record[k] for k in ("type", "created_at_utc", "source", "tags", "text")}
+        content["refs"] = record["refs"]
+        digest = hashlib.sha256(python_json(content, ascii_only=ascii_only)).hexdigest()
+        assert record["memory_id"] == "epi-" + digest[:16]
+
+    def test_checker_recognizes_and_keeps_the_store_consistent(self, tmp_path: Path) -> None:
+        """A store started by a python-json writer and continued by StoreWriter(hash_form=
+        "python-json") passes store check, consistently in that form."""
+        store = tmp_path / "episodic.jsonl"
+        first = {
+            "memory_id": "epi-old",
+            "type": "episodic",
+            "created_at_utc": "2025-01-05T09:00:00Z",
+            "source": "user",
+            "tags": [],
+            "text": "started elsewhere",
+            "refs": DIFFERING,
+        }
+        digest = hashlib.sha256(python_json(first)).hexdigest()
+        store.write_bytes(python_json(first | {"hash": digest}) + b"\n")
+        writer = StoreWriter(tmp_path, ledger="ledger.jsonl", hash_form="python-json")
+        for i in range(3):
+            writer.append("episodic.jsonl", **FIELDS | {"text": f"event {i}", "refs": DIFFERING})
+        report = check_store(str(store))
+        assert report.violations == 0
+        assert report.summary.consistent_forms[0] == "python-json"
+        assert "jcs" not in report.summary.consistent_forms
+        assert {f.code for x in report.lines for f in x.notices} == {
+            "hash-alternative-form",
+            "ts-utc-missing",
+        }
+
+    def test_big_integers_rfc8785_cannot_tell_apart_get_two_ids(self, tmp_path: Path) -> None:
+        """In python-json form two integers beyond 2**53 that are one double stay two memories."""
+        writer = StoreWriter(tmp_path, ledger="ledger.jsonl", hash_form="python-json")
+        a = writer.append("s.jsonl", **FIELDS | {"refs": [{"kind": "n", "value": 2**60}]})
+        b = writer.append("s.jsonl", **FIELDS | {"refs": [{"kind": "n", "value": 2**60 + 1}]})
+        assert a.memory_id != b.memory_id
+        assert a.record_hash != b.record_hash
+
+    @pytest.mark.parametrize(
+        ("refs", "field"),
+        [
+            ([{"kind": "x", "value": float("nan")}], "record"),
+            ([{"kind": "x", "value": "\ud800"}], "record"),
+        ],
+        ids=["nan", "lone-surrogate"],
+    )
+    def test_python_form_still_refuses_what_json_cannot_hold(
+        self, tmp_path: Path, refs: list[dict[str, Any]], field: str
+    ) -> None:
+        """NaN and lone surrogates are refused in every form, and nothing is written."""
+        writer = StoreWriter(tmp_path, ledger="ledger.jsonl", hash_form="python-json")
+        with pytest.raises(StoreWriteError) as caught:
+            writer.append("s.jsonl", **FIELDS | {"refs": refs})
+        assert (caught.value.code, caught.value.field) == ("invalid_record", field)
+        assert not (tmp_path / "s.jsonl").exists()
+
+    def test_unknown_form_refused(self, tmp_path: Path) -> None:
+        """An unknown hash_form raises StoreWriteError(invalid_option) before anything."""
+        with pytest.raises(StoreWriteError) as caught:
+            StoreWriter(tmp_path, hash_form="yaml")
+        assert (caught.value.code, caught.value.field) == ("invalid_option", "hash_form")
+        with pytest.raises(StoreWriteError):
+            build_record(**FIELDS, hash_form="python")
+
+    def test_module_level_helpers_take_the_form(self, tmp_path: Path) -> None:
+        """append_record and correct_record pass hash_form through."""
+        store, ledger = str(tmp_path / "s.jsonl"), str(tmp_path / "l.jsonl")
+        old = append_record(store, ledger_path=ledger, hash_form="python-json", **FIELDS)
+        correct_record(store, old.memory_id, ledger_path=ledger, hash_form="python-json", **FIELDS)
+        for line in lines_of(tmp_path / "s.jsonl"):
+            assert line == python_json(json.loads(line)) + b"\n"
 
 
 WORKER = textwrap.dedent(
