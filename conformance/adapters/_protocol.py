@@ -121,6 +121,8 @@ def parse_line(line: bytes, *, what: str) -> dict[str, Any]:
     try:
         message = loads(stripped)
     except (ValueError, UnicodeDecodeError) as exc:
+        if "nested too deeply" in str(exc):
+            raise ProtocolError(f"{what} is JSON nested too deeply to parse") from None
         raise ProtocolError(
             f"{what} is not JSON (did something print to stdout?): {_shown(stripped)}",
             detail=str(exc),

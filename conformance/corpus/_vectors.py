@@ -189,6 +189,7 @@ def load_vector_file(
     problem = json_problem(document, max_depth=MAX_JSON_DEPTH)
     if problem is not None:
         raise VectorSchemaError(f"not a vector file: {problem}", path=rel)
+    _check_names(document, rel)  # before the schema: its message for a bad name is a regex
     if validate:
         problems = schema_errors(VECTOR_FILE_SCHEMA, document, limit=1)
         if problems:
@@ -205,11 +206,6 @@ def load_vector_file(
         pointer = f"/vectors/{index}/input/files"
         try:
             names = raw["input"]["files"]
-            for name in names:
-                problem = name_problem(name)
-                if problem is not None:
-                    message = f"file name {name!r} is not a safe relative path: {problem}"
-                    raise VectorSchemaError(message, path=rel, pointer=pointer)
             files = tuple((name, file_spec_from_json(spec)) for name, spec in sorted(names.items()))
             for _, spec in files:
                 spec.content()  # a lone surrogate cannot be written as UTF-8: say so now
@@ -247,6 +243,23 @@ def load_vector_file(
         vectors=tuple(vectors),
         digest=_canonical_digest(document),
     )
+
+
+def _check_names(document: Any, rel: str) -> None:
+    """Every ``input.files`` name is a safe relative path (whatever else is wrong)."""
+    vectors = document.get("vectors") if isinstance(document, dict) else None
+    for index, raw in enumerate(vectors if isinstance(vectors, list) else ()):
+        files = raw.get("input", {}).get("files") if isinstance(raw, dict) else None
+        if not isinstance(files, dict):
+            continue
+        for name in files:
+            problem = name_problem(name)
+            if problem is not None:
+                raise VectorSchemaError(
+                    f"file name {name!r} is not a safe relative path: {problem}",
+                    path=rel,
+                    pointer=f"/vectors/{index}/input/files",
+                )
 
 
 def load_corpus(directory: Path | str | None = None, *, validate: bool = True) -> Corpus:
