@@ -20,6 +20,7 @@ from __future__ import annotations
 import multiprocessing
 import queue
 import signal
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -226,12 +227,10 @@ def _run_parallel(
     except KeyboardInterrupt:
         outcome.interrupted = True
     finally:
-        stopping = outcome.interrupted or outcome.stopped_reason is not None
+        if outcome.interrupted or outcome.stopped_reason is not None:
+            _stop_workers(processes, tasks, out)
         for process in processes:
-            if process.is_alive():
-                if stopping:
-                    process.terminate()  # the worker stops its adapter on the way out
-                process.join(timeout=10)
+            process.join(timeout=10)
             if process.is_alive():
                 process.kill()
                 process.join()
@@ -240,6 +239,44 @@ def _run_parallel(
     if crashes and outcome.stopped_reason is None:
         raise HarnessError("harness worker failed:\n" + "\n".join(crashes))
     return outcome
+
+
+def _stop_workers(processes: Sequence[Any], tasks: Any, out: Any, grace: float = 10.0) -> None:
+    """Stop the workers early: tell them (SIGTERM; each stops its adapter on the way out), and
+    meanwhile keep both queues moving, so that no queue's feeder thread (ours filling
+    ``tasks``, theirs filling ``out``) stays blocked on a full pipe nobody reads any more."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        _drain(out)
+        _drain(tasks)
+        if not any(process.is_alive() for process in processes):
+            break
+        time.sleep(0.02)
+    _drain(out)
+    # What is still in transit nobody will read: never wait on it when the queues go.
+    while _drain(tasks, wait=0.05):
+        pass
+    tasks.cancel_join_thread()
+    out.cancel_join_thread()
+
+
+def _drain(channel: Any, wait: float = 0.0) -> int:
+    """Read and drop what is in ``channel`` now (waiting up to ``wait`` for the first item)."""
+    count = 0
+    try:
+        if wait:
+            channel.get(timeout=wait)
+        else:
+            channel.get_nowait()
+        count += 1
+        while True:
+            channel.get_nowait()
+            count += 1
+    except (queue.Empty, OSError, ValueError, EOFError):
+        return count
 
 
 def run_vectors(

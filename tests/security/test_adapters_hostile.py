@@ -31,6 +31,7 @@ from conformance import (
     open_adapter,
 )
 from conformance._kit import dumps
+from conformance.adapters import DEFAULT_MAX_LINE_BYTES
 
 TRIGGER_ID = "beta-0-trigger"
 
@@ -148,9 +149,10 @@ class TestOutputFloods:
     ) -> None:
         """A reply that never ends its line is a protocol error at the line limit; the
         harness's memory does not follow the flood."""
-        options = {} if limit is None else {"max_line_bytes": limit}
+        cap = DEFAULT_MAX_LINE_BYTES if limit is None else limit
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        with open_adapter(fake_spec("floods_stdout", paths[1]), timeout=30, **options) as adapter:
+        spec = fake_spec("floods_stdout", paths[1])
+        with open_adapter(spec, timeout=30, max_line_bytes=cap) as adapter:
             started = time.monotonic()
             with pytest.raises(ProtocolError, match="without a newline"):
                 adapter.run(_req(TRIGGER), root)

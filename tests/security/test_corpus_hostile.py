@@ -78,11 +78,14 @@ def _document(name: str) -> dict[str, object]:
 class TestNamesNeverLeaveTheRoot:
     """Critical: ``input.files`` names are plain relative segments, in the schema and in code."""
 
-    @pytest.mark.parametrize("name", list(HOSTILE_NAMES), ids=list(HOSTILE_NAMES.values()))
+    @pytest.mark.parametrize(
+        "name",
+        [n for n in HOSTILE_NAMES if n not in CODE_ONLY],
+        ids=[v for n, v in HOSTILE_NAMES.items() if n not in CODE_ONLY],
+    )
     def test_schema_refuses(self, name: str) -> None:
-        """The schema's relativePath refuses the name, newline tricks included."""
-        if name in CODE_ONLY:
-            pytest.skip("refused in code only (see CODE_ONLY)")
+        """The schema's relativePath refuses the name, newline tricks included (the names in
+        CODE_ONLY are refused by the code below)."""
         assert schema_errors(VECTOR_FILE_SCHEMA, _document(name), limit=1)
 
     @pytest.mark.parametrize("name", list(HOSTILE_NAMES), ids=list(HOSTILE_NAMES.values()))
