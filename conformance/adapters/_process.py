@@ -290,6 +290,8 @@ class ImplementationProcess:
             self.popen.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(timeout=1.0)
+        if self._pidfd >= 0:  # readable from now on: it would only wake the loop up
+            self._poll.unregister(self._pidfd)
         self._drain_until_closed(0.2)
         if self._out_open or self._err_open:  # someone left the group but kept a pipe
             for pid in _pipe_holders(self._pipes):

@@ -41,6 +41,8 @@ __all__ = [
 ]
 
 _MAX_SHOWN = 200
+#: The longest ``start`` reply kept (its ``implementation`` object is copied into every report).
+MAX_START_REPLY_BYTES = 64 * 1024
 #: ``maxLength`` of the implementation's self-description (start-reply.schema.json).
 _FIELD_LENGTHS = {"name": 200, "version": 200, "language": 100}
 
@@ -144,6 +146,8 @@ def check_start_reply(message: dict[str, Any], *, validate: bool = False) -> Han
     problem = json_problem(message, text=True)
     if problem is not None:
         raise HandshakeError(f"start reply cannot be kept: {problem}")
+    if len(dumps(message)) > MAX_START_REPLY_BYTES:
+        raise HandshakeError(f"start reply is longer than {MAX_START_REPLY_BYTES:,} bytes")
     protocol = message.get("protocol")
     if protocol != PROTOCOL:
         raise HandshakeError(

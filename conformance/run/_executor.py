@@ -54,6 +54,8 @@ from conformance.run._results import (
 __all__ = ["UNPREPARABLE", "Executor", "RunConfig", "default_temp_parent", "fresh_sample"]
 
 _SHOWN = 500
+#: The longest JSON Pointer kept in a failure (a member name can be megabytes long).
+_PATH = 2000
 #: How the error of a vector whose files could not be laid out begins (not the adapter's doing
 #: as far as the harness can tell, so it never counts towards stopping the run).
 UNPREPARABLE = "the vector's files could not be created"
@@ -132,7 +134,7 @@ def _difference_failure(
         kind=kind,
         message=unicode_safe(f"{message}: {diff.describe()}"[:1000]),
         clauses=clauses,
-        path=unicode_safe(diff.path),
+        path=unicode_safe(diff.path if len(diff.path) <= _PATH else diff.path[:_PATH] + "..."),
         expected=_shown(diff.expected),
         actual=_shown(diff.actual),
         diff=unicode_safe(render_diff(*whole)),
@@ -165,11 +167,6 @@ class Executor:
         parent = config.temp_dir or default_temp_parent()
         self._workspace = Workspace(parent, prefix=f"phase6-{name}-")
         self._baselines: dict[str, tuple[Vector, Any]] = {}
-
-    @property
-    def _root(self) -> Path:
-        """The worker temp root (it may change if an implementation removes it)."""
-        return self._workspace.path
 
     def close(self) -> None:
         """Stop the adapter and remove the temp root."""

@@ -210,6 +210,21 @@ class TestUnrenderableReplies:
         text = json.dumps(document)
         assert "\\\\ud" in text or "\\\\udcff" in text or "\\ud" in text
 
+    def test_oversized_or_invalid_handshake(self) -> None:
+        """A start reply too large to copy into every report, or holding a lone surrogate, fails
+        the handshake (adapter broken), never the report."""
+        from conformance import HandshakeError
+        from conformance.adapters._protocol import check_start_reply
+
+        implementation = {"name": "x", "version": "1", "language": "c", "contract": "phase6-v1"}
+        base = {"ok": True, "protocol": "phase6-adapter/1", "capabilities": ["memory.read"]}
+        huge = {**base, "implementation": {**implementation, "blob": "x" * (1 << 20)}}
+        with pytest.raises(HandshakeError, match="longer than"):
+            check_start_reply(huge)
+        surrogate = {**base, "implementation": {**implementation, "name": "\ud800"}}
+        with pytest.raises(HandshakeError, match="not valid Unicode"):
+            check_start_reply(surrogate)
+
     def test_first_difference_on_deep_values(self) -> None:
         """`compare` on values nested 5,000 deep finds the difference without recursion."""
         from conformance import first_difference

@@ -136,6 +136,17 @@ class TestVectorsDirectory:
         assert "a FIFO" in out
         assert seconds < 5
 
+    def test_register_fifo_is_not_waited_on(self, paths: tuple[Path, Path], tmp_path: Path) -> None:
+        """`vectors --specs DIR` whose clauses.toml is a FIFO: an error at once (exit 2)."""
+        specs = tmp_path / "specs"
+        specs.mkdir()
+        os.mkfifo(specs / "clauses.toml")
+        code, _, seconds = cli(
+            "vectors", "--vectors", str(paths[0]), "--specs", str(specs), "check"
+        )
+        assert code == 2
+        assert seconds < 5
+
     def test_read_bounded_refuses_devices(self) -> None:
         """The shared reader never reads a device."""
         with pytest.raises(OSError, match="character device"):
