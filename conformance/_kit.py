@@ -4,14 +4,24 @@ From a checkout the corpus and the specs are the repository's ``vectors/`` and `
 installed wheel carries copies under ``conformance/_data/{vectors,specs}`` (pyproject's
 ``force-include``). JSON goes through orjson (fast) with a stdlib fallback for what orjson
 refuses (integers beyond 64 bits, lone surrogates); NaN and Infinity are never JSON.
+
+What the harness reads from strangers (their files, their implementations' output) passes
+through the helpers at the bottom: :func:`read_bounded` (a size cap, regular files only, never a
+hang on a FIFO or a device), :func:`json_problem` (nesting and types a report can hold),
+:func:`unicode_safe` (text a UTF-8 file can hold) and :func:`terminal_safe` / :func:`one_line`
+(text a terminal can show without being driven by it).
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import importlib.metadata
 import json
+import math
+import os
 import re
+import stat
 import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,14 +32,20 @@ import orjson
 __all__ = [
     "DIST_NAME",
     "KIT_NAME",
+    "MAX_JSON_DEPTH",
     "data_root",
     "dumps",
     "dumps_pretty",
+    "json_problem",
     "kit_version",
     "loads",
+    "one_line",
+    "read_bounded",
     "repo_root",
     "slugify",
     "specs_dir",
+    "terminal_safe",
+    "unicode_safe",
     "utc_now",
     "vectors_dir",
 ]
@@ -86,13 +102,20 @@ def _reject_constant(name: str) -> Any:
 
 
 def loads(data: bytes | str) -> Any:
-    """Parse one JSON text strictly (no NaN/Infinity); orjson first, stdlib for big ints."""
+    """Parse one JSON text strictly (no NaN/Infinity); orjson first, stdlib for big ints.
+
+    Raises ``ValueError`` (``UnicodeDecodeError`` included) for anything that is not JSON, and
+    for JSON nested so deep that the stdlib parser would exhaust the stack.
+    """
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError:
         # orjson refuses integers beyond 64 bits and lone-surrogate escapes, which are JSON.
         text = data.decode("utf-8") if isinstance(data, bytes) else data
-        return json.loads(text, parse_constant=_reject_constant)
+        try:
+            return json.loads(text, parse_constant=_reject_constant)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply to parse") from None
 
 
 def dumps(value: Any) -> bytes:
@@ -105,11 +128,22 @@ def dumps(value: Any) -> bytes:
 
 
 def dumps_pretty(value: Any) -> str:
-    """Indented, key-sorted JSON text for humans (diffs, ``vectors show``)."""
+    """Indented, key-sorted JSON text for humans (diffs, ``vectors show``).
+
+    Always valid Unicode (lone surrogates come out as ``\\udxxx`` escapes); a value nested too
+    deeply to write raises ``ValueError``.
+    """
     try:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
     except TypeError:
-        return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=repr)
+        pass
+    try:
+        text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=repr)
+    except RecursionError:
+        raise ValueError("value nested too deeply to write") from None
+    except TypeError:  # keys of mixed types cannot be sorted
+        text = json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+    return unicode_safe(text)
 
 
 def utc_now() -> str:
@@ -121,3 +155,152 @@ def slugify(text: str) -> str:
     """A file-name-safe slug (``reports/<slug>/``)."""
     slug = re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-.")
     return slug[:80] or "implementation"
+
+
+# ------------------------------------------------------------------------------ strangers' input
+
+#: The deepest nesting of arrays and objects the harness accepts from a stranger (an
+#: implementation's reply, a vector file): the deepest value orjson writes. SPEC-006 results
+#: nest about 7 levels.
+MAX_JSON_DEPTH = 254
+
+
+def json_problem(value: Any, *, max_depth: int = MAX_JSON_DEPTH, text: bool = False) -> str | None:
+    """Why ``value`` (parsed JSON) cannot be kept and rendered safely, or ``None``.
+
+    Problems: containers nested deeper than ``max_depth``; a value that is not JSON (a Python
+    object that no parser returns); with ``text=True`` also a string or member name that is not
+    valid Unicode (a lone surrogate, which no UTF-8 file can hold). Fast path: what orjson can
+    write has none of these problems (it refuses lone surrogates and nesting beyond 254).
+    """
+    try:
+        orjson.dumps(value)
+    except TypeError:
+        pass
+    else:
+        return None
+    stack: list[tuple[Any, int, str]] = [(value, 0, "")]
+    while stack:
+        item, depth, pointer = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= max_depth:
+                return f"nested deeper than {max_depth} levels (at {_where(pointer)})"
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if not isinstance(key, str):
+                        return f"member name {key!r} is not a string (in {_where(pointer)})"
+                    if text and not _is_unicode(key):
+                        name = unicode_safe(key)
+                        return f"member name {name!r} is not valid Unicode (in {_where(pointer)})"
+                    escaped = key.replace("~", "~0").replace("/", "~1")
+                    stack.append((child, depth + 1, f"{pointer}/{escaped}"))
+            else:
+                stack.extend((child, depth + 1, f"{pointer}/{i}") for i, child in enumerate(item))
+        elif isinstance(item, str):
+            if text and not _is_unicode(item):
+                return f"the string at {_where(pointer)} is not valid Unicode"
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return f"{item!r} at {_where(pointer)} is not JSON"
+        elif item is not None and not isinstance(item, bool | int):
+            return f"a {type(item).__name__} at {_where(pointer)} is not JSON"
+    return None
+
+
+def _where(pointer: str, limit: int = 60) -> str:
+    shown = unicode_safe(pointer) or "/"
+    return repr(shown if len(shown) <= limit else "..." + shown[-limit:])
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def unicode_safe(text: str) -> str:
+    """``text`` as valid Unicode: each lone surrogate becomes the six characters ``\\udxxx``."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
+#: What never reaches a terminal raw from a string the kit did not write itself: C0 controls
+#: (ESC starts every ANSI sequence; CR and BS redraw a line), DEL, C1 controls (U+009B is a
+#: one-character CSI), the bidirectional overrides and isolates that reorder what is shown, and
+#: lone surrogates (a UTF-8 terminal cannot even be sent one).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every control character escaped (``\\x1b``) but newline and tab.
+
+    For what an implementation wrote (an error message, a stderr tail, its name) before the
+    kit prints it: no escape sequence in it can move the cursor, recolour, retitle or rewrite
+    the terminal. Idempotent: the escapes it writes are plain text.
+    """
+    return _UNSAFE.sub(_escaped, str(text))
+
+
+def one_line(text: str) -> str:
+    """``text`` as one terminal-safe line: newlines and tabs escaped as well.
+
+    For anything an implementation wrote that the kit prints inside a line of its own: no
+    escape sequence, carriage return or newline in it can draw over, or forge, a line the kit
+    prints.
+    """
+    return _UNSAFE_LINE.sub(_escaped, str(text))
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    Raises ``OSError``: the usual ones (missing, unreadable, a directory), ``EFBIG`` when the
+    file holds more than ``limit`` bytes (checked before reading, and again while reading, for
+    a file that grows), and ``EINVAL`` for anything that is not a regular file: a FIFO is never
+    waited on and a device (``/dev/zero``) never read.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory", os.fspath(path))
+        if not stat.S_ISREG(info.st_mode):
+            kind = _FILE_KINDS.get(stat.S_IFMT(info.st_mode), "special file")
+            raise OSError(errno.EINVAL, f"not a regular file (a {kind})", os.fspath(path))
+        if info.st_size > limit:
+            raise OSError(errno.EFBIG, _too_big(info.st_size, limit), os.fspath(path))
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise OSError(errno.EFBIG, _too_big(total, limit), os.fspath(path))
+    finally:
+        os.close(fd)
+
+
+_FILE_KINDS = {
+    stat.S_IFCHR: "character device",
+    stat.S_IFBLK: "block device",
+    stat.S_IFIFO: "FIFO",
+    stat.S_IFSOCK: "socket",
+}
+
+
+def _too_big(size: int, limit: int) -> str:
+    return f"larger than the limit of {limit:,} bytes (at least {size:,})"

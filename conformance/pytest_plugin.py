@@ -21,6 +21,11 @@ entries are accepted too).
 
 Without ``--phase6-adapter`` the plugin does nothing at all: it only declares its options (the
 kit's own test suite loads it through the entry point as well).
+
+The corpus (``--phase6-vectors`` may name a stranger's) is loaded by the harness's loader and
+each vector is materialized by the harness's executor: names that are not plain relative paths
+are refused (a usage error naming the file), and nothing is ever written outside a vector's
+root. What an implementation wrote is shown through :func:`~conformance._kit.terminal_safe`.
 """
 
 from __future__ import annotations
@@ -33,7 +38,8 @@ from typing import Any
 
 import pytest
 
-from conformance._errors import ExpectedFailuresError, UsageError
+from conformance._errors import CorpusError, ExpectedFailuresError, UsageError
+from conformance._kit import terminal_safe
 from conformance.corpus import ExpectedFailureEntry, load_expected_failures
 
 __all__ = ["ExpectedEntry", "load_expected", "marker_name"]
@@ -110,7 +116,10 @@ class _Session:
 
         self.spec: str = config.getoption(_ADAPTER)
         self.timeout: float = config.getoption("--phase6-timeout")
-        self.corpus = load_corpus(config.getoption("--phase6-vectors"))
+        try:
+            self.corpus = load_corpus(config.getoption("--phase6-vectors"))
+        except CorpusError as exc:
+            raise pytest.UsageError(f"phase6: the corpus cannot be used: {exc}") from None
         self.clauses = load_clauses()
         self.interpretations = load_interpretations()
         try:
@@ -248,7 +257,7 @@ class VectorItem(_Phase6Item):
             if result.error.stderr_tail:
                 lines.append("  stderr tail:\n" + result.error.stderr_tail[-2000:])
         lines.append(f"  file: {self.vector.file}")
-        raise Phase6Failure("\n".join(lines))
+        raise Phase6Failure(terminal_safe("\n".join(lines)))
 
 
 class PropertyItem(_Phase6Item):
@@ -283,7 +292,7 @@ class PropertyItem(_Phase6Item):
             lines.append(json.dumps(vector, indent=1, ensure_ascii=False))
         if result.detail:
             lines.append(result.detail[-2000:])
-        raise Phase6Failure("\n".join(lines))
+        raise Phase6Failure(terminal_safe("\n".join(lines)))
 
 
 def _items(session: pytest.Session, state: _Session) -> Iterator[pytest.Item]:

@@ -1,9 +1,12 @@
 """Adapters: how the harness talks to an implementation under test, and nothing else.
 
-Owns the adapter protocol ``phase6-adapter/1`` (messages and their checks), the in-process
-adapter (``python:package.module:callable``), the subprocess adapter (``cmd:<command line>``)
-and the server that puts an in-process callable behind the protocol (``phase6 serve``). Every
-misbehaviour of an implementation surfaces as an :class:`~conformance._errors.AdapterError`.
+Owns the adapter protocol ``phase6-adapter/1`` (messages and their checks), the subprocess
+adapter (``cmd:<command line>``) and the process handling under it (sessions, non-blocking
+pipes, capped lines, killing a process with all it started), the Python adapter
+(``python:package.module:callable``, run in a worker process) and the server that puts a Python
+callable behind the protocol (``phase6 serve``, the worker's loop). Every misbehaviour of an
+implementation surfaces as an :class:`~conformance._errors.AdapterError`; none can crash or
+hang the harness.
 
 May import: ``conformance._kit``, ``conformance._errors``, ``conformance._schemas``. Never the
 reference (it is certified through this package like any stranger), never corpus/run/report.
@@ -12,6 +15,7 @@ reference (it is certified through this package like any stranger), never corpus
 from __future__ import annotations
 
 from conformance.adapters._adapters import (
+    DEFAULT_MAX_LINE_BYTES,
     DEFAULT_TIMEOUT,
     Adapter,
     InProcessAdapter,
@@ -26,6 +30,7 @@ from conformance.adapters._serve import serve, serve_target
 __all__ = [
     "CAPABILITY",
     "CONTRACT",
+    "DEFAULT_MAX_LINE_BYTES",
     "DEFAULT_TIMEOUT",
     "PROTOCOL",
     "Adapter",

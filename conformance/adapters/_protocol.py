@@ -4,6 +4,13 @@ Newline-delimited JSON over the implementation's stdin/stdout. The harness alway
 shape of every reply by hand (fast: exact members, types, the echoed ``seq``); with
 ``validate=True`` it also validates every message in both directions against
 ``specs/schemas/protocol/*.schema.json`` (Bowtie's ``-V``).
+
+A reply is also checked for what the harness must be able to keep and render: nesting of at
+most :data:`~conformance._kit.MAX_JSON_DEPTH` levels (a reply nested 5,000 deep is a protocol
+error, not a stack overflow), and in the handshake, text that is valid Unicode (the
+implementation's name goes into file names and reports). Strings in a result may hold lone
+surrogates (a result echoing a request that held one); they are escaped wherever the harness
+writes them.
 """
 
 from __future__ import annotations
@@ -13,8 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance._errors import HandshakeError, ProtocolError
-from conformance._kit import dumps, loads
+from conformance._kit import dumps, json_problem, loads
 from conformance._schemas import PROTOCOL_SCHEMAS, schema_errors
+from conformance.adapters._worker import CAPABILITY, CONTRACT, PROTOCOL
 
 __all__ = [
     "CAPABILITY",
@@ -32,15 +40,23 @@ __all__ = [
     "validate_message",
 ]
 
-PROTOCOL = "phase6-adapter/1"
-CONTRACT = "phase6-v1"
-CAPABILITY = "memory.read"
 _MAX_SHOWN = 200
+#: The longest ``start`` reply kept (its ``implementation`` object is copied into every report).
+MAX_START_REPLY_BYTES = 64 * 1024
+#: ``maxLength`` of the implementation's self-description (start-reply.schema.json).
+_FIELD_LENGTHS = {"name": 200, "version": 200, "language": 100}
 
 
 def _shown(line: bytes | str) -> str:
     text = repr(line[:_MAX_SHOWN])
     return text + ("..." if len(line) > _MAX_SHOWN else "")
+
+
+def _shown_json(message: Any) -> str:
+    try:
+        return _shown(dumps(message))
+    except (TypeError, ValueError):  # too deep to write: say so, never recurse
+        return "(a JSON value too deeply nested to show)"
 
 
 @dataclass(frozen=True)
@@ -107,12 +123,17 @@ def parse_line(line: bytes, *, what: str) -> dict[str, Any]:
     try:
         message = loads(stripped)
     except (ValueError, UnicodeDecodeError) as exc:
+        if "nested too deeply" in str(exc):
+            raise ProtocolError(f"{what} is JSON nested too deeply to parse") from None
         raise ProtocolError(
             f"{what} is not JSON (did something print to stdout?): {_shown(stripped)}",
             detail=str(exc),
         ) from None
     if not isinstance(message, dict):
         raise ProtocolError(f"{what} is not a JSON object: {_shown(stripped)}")
+    problem = json_problem(message)
+    if problem is not None:
+        raise ProtocolError(f"{what} cannot be kept: {problem}")
     return message
 
 
@@ -121,7 +142,12 @@ def check_start_reply(message: dict[str, Any], *, validate: bool = False) -> Han
     if message.get("ok") is False:
         raise HandshakeError(f"implementation refused the handshake: {message.get('error')!r}")
     if message.get("ok") is not True:
-        raise HandshakeError(f'start reply needs "ok": true, got {_shown(dumps(message))}')
+        raise HandshakeError(f'start reply needs "ok": true, got {_shown_json(message)}')
+    problem = json_problem(message, text=True)
+    if problem is not None:
+        raise HandshakeError(f"start reply cannot be kept: {problem}")
+    if len(dumps(message)) > MAX_START_REPLY_BYTES:
+        raise HandshakeError(f"start reply is longer than {MAX_START_REPLY_BYTES:,} bytes")
     protocol = message.get("protocol")
     if protocol != PROTOCOL:
         raise HandshakeError(
@@ -130,9 +156,11 @@ def check_start_reply(message: dict[str, Any], *, validate: bool = False) -> Han
     implementation = message.get("implementation")
     if not isinstance(implementation, dict):
         raise HandshakeError('start reply has no "implementation" object')
-    for key in ("name", "version", "language"):
+    for key, longest in _FIELD_LENGTHS.items():
         if not isinstance(implementation.get(key), str) or not implementation[key]:
             raise HandshakeError(f"implementation.{key} must be a non-empty string")
+        if len(implementation[key]) > longest:
+            raise HandshakeError(f"implementation.{key} is longer than {longest} characters")
     if implementation.get("contract") != CONTRACT:
         raise HandshakeError(
             f"implementation.contract is {implementation.get('contract')!r}, expected {CONTRACT!r}"
@@ -154,9 +182,7 @@ def check_run_reply(message: dict[str, Any], seq: int, *, validate: bool = False
     """Accept a ``run`` reply for request ``seq`` or raise :class:`ProtocolError`."""
     got = message.get("seq")
     if not isinstance(got, int) or isinstance(got, bool):
-        raise ProtocolError(
-            f'reply has no integer "seq" (expected {seq}): {_shown(dumps(message))}'
-        )
+        raise ProtocolError(f'reply has no integer "seq" (expected {seq}): {_shown_json(message)}')
     if got != seq:
         raise ProtocolError(f"reply seq {got} does not echo request seq {seq}")
     keys = set(message)
@@ -183,6 +209,6 @@ def check_run_reply(message: dict[str, Any], seq: int, *, validate: bool = False
 def check_stop_reply(message: dict[str, Any], *, validate: bool = False) -> None:
     """Accept a ``stop`` reply (``{"ok": true}``) or raise :class:`ProtocolError`."""
     if message != {"ok": True}:
-        raise ProtocolError(f'stop reply should be {{"ok": true}}, got {_shown(dumps(message))}')
+        raise ProtocolError(f'stop reply should be {{"ok": true}}, got {_shown_json(message)}')
     if validate:
         validate_message("stop-reply", message)

@@ -2,90 +2,41 @@
 
     phase6 serve package.module:callable
 
-turns ``callable(request) -> result envelope`` into a subprocess adapter (``cmd:``). The harness
-uses it to run ``python:`` adapters in a fresh process for the determinism sample; a Python
-implementer can use it instead of writing the protocol loop. The callable runs with the working
-directory set to the request's ``root``.
+turns ``callable(request) -> result envelope`` into a subprocess adapter (``cmd:``), for a Python
+implementer who does not want to write the protocol loop. The callable runs with the working
+directory set to the request's ``root``; what it prints goes to stderr, never into the protocol.
+The loop is the one ``python:`` adapters run in their worker process
+(:mod:`conformance.adapters._worker`).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-import traceback
-from collections.abc import Callable
-from typing import IO, Any
-
-from conformance.adapters._adapters import _python_metadata, _resolve
-from conformance.adapters._protocol import CAPABILITY, PROTOCOL
+from conformance._errors import AdapterSpecError, SpawnError
+from conformance.adapters._worker import (
+    ResolveError,
+    private_channel,
+    python_metadata,
+    resolve,
+    serve,
+)
 
 __all__ = ["serve", "serve_target"]
 
 
-def _write(stdout: IO[bytes], message: dict[str, Any]) -> None:
-    data = json.dumps(message, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    stdout.write(data.encode("utf-8", "surrogatepass") + b"\n")
-    stdout.flush()
-
-
-def serve(
-    function: Callable[[Any], Any],
-    implementation: dict[str, Any],
-    stdin: IO[bytes] | None = None,
-    stdout: IO[bytes] | None = None,
-) -> int:
-    """Answer protocol messages from ``stdin`` until ``stop`` or end of input; exit status."""
-    stdin = stdin if stdin is not None else sys.stdin.buffer
-    stdout = stdout if stdout is not None else sys.stdout.buffer
-    for line in stdin:
-        message = json.loads(line)
-        command = message.get("cmd")
-        if command == "start":
-            if message.get("protocol") != PROTOCOL:
-                _write(
-                    stdout,
-                    {"ok": False, "error": f"unsupported protocol {message.get('protocol')!r}"},
-                )
-                return 1
-            _write(
-                stdout,
-                {
-                    "ok": True,
-                    "protocol": PROTOCOL,
-                    "implementation": implementation,
-                    "capabilities": [CAPABILITY],
-                },
-            )
-        elif command == "run":
-            seq = message["seq"]
-            old_cwd = os.getcwd()
-            try:
-                os.chdir(message["root"])
-                result = function(message["request"])
-                json.dumps(result, allow_nan=False)  # fail here, not half-way through a line
-            except Exception as exc:
-                _write(
-                    stdout,
-                    {
-                        "seq": seq,
-                        "internal_error": {
-                            "message": f"{type(exc).__name__}: {exc}",
-                            "traceback": traceback.format_exc(limit=20),
-                        },
-                    },
-                )
-            else:
-                _write(stdout, {"seq": seq, "result": result})
-            finally:
-                os.chdir(old_cwd)
-        elif command == "stop":
-            _write(stdout, {"ok": True})
-            return 0
-    return 0
-
-
 def serve_target(target: str) -> int:
-    """Serve ``package.module:callable`` on this process's stdin/stdout; the exit status."""
-    function = _resolve(target, "python:" + target)
-    return serve(function, _python_metadata(target.partition(":")[0]))
+    """Serve ``package.module:callable`` on this process's stdin/stdout; the exit status.
+
+    Takes over the process's stdin and stdout (a ``phase6 serve`` process does nothing else).
+    Raises :class:`~conformance._errors.SpawnError` when the callable cannot be loaded.
+    """
+    if ":" not in target:
+        raise AdapterSpecError("python:" + target, "expected package.module:callable")
+    channel_in, channel_out = private_channel()
+    try:
+        function = resolve(target)
+    except ResolveError as exc:
+        raise SpawnError(exc.message, detail=exc.detail) from None
+    try:
+        return serve(function, python_metadata(target.partition(":")[0]), channel_in, channel_out)
+    except BrokenPipeError:  # the harness went away
+        return 0

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from conformance._errors import HarnessError
-from conformance._kit import kit_version
+from conformance._kit import kit_version, terminal_safe
 from conformance.cli import _certify, _probes, _properties, _reports, _serve, _store, _vectors
 from conformance.cli._common import EXIT_OK, EXIT_USAGE
 
@@ -59,8 +59,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         code: int = args.handler(args, out)
-    except HarnessError as exc:
-        sys.stderr.write(f"phase6: error: {exc}\n")
+    except HarnessError as exc:  # may quote a stranger's file or implementation: made safe
+        sys.stderr.write(f"phase6: error: {terminal_safe(str(exc))}\n")
         return EXIT_USAGE
     except BrokenPipeError:  # `phase6 vectors list | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

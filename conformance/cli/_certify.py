@@ -6,13 +6,20 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from conformance.adapters import DEFAULT_TIMEOUT, reference_adapter_spec
+from conformance._errors import UsageError
+from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, reference_adapter_spec
 from conformance.cli._common import (
     ADAPTER_HELP,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
+    MAX_JOBS,
+    MAX_REPEAT,
     Subparsers,
+    bounded_int,
+    byte_size,
+    check_adapter_spec,
+    check_paths,
     non_negative_int,
     positive_float,
 )
@@ -57,7 +64,11 @@ def register(commands: Subparsers) -> None:
         "anything unexpected happened",
     )
     parser.add_argument(
-        "--jobs", "-j", type=non_negative_int, default=None, help="worker processes (default: CPUs)"
+        "--jobs",
+        "-j",
+        type=bounded_int(0, MAX_JOBS),
+        default=None,
+        help="worker processes (default: CPUs)",
     )
     parser.add_argument(
         "--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per request"
@@ -68,7 +79,10 @@ def register(commands: Subparsers) -> None:
     parser.add_argument("--no-report", action="store_true", help="write no report files")
     parser.add_argument("--vectors", type=Path, help="corpus directory (default: the kit's)")
     parser.add_argument(
-        "--repeat", type=non_negative_int, default=2, help="runs per vector in one process (>= 1)"
+        "--repeat",
+        type=bounded_int(0, MAX_REPEAT),
+        default=2,
+        help="runs per vector in one process (>= 1)",
     )
     parser.add_argument(
         "--fresh-every",
@@ -102,6 +116,22 @@ def register(commands: Subparsers) -> None:
         help="where vector roots are materialized (default: $PHASE6_TMPDIR, /dev/shm or the "
         "system temp directory)",
     )
+    parser.add_argument(
+        "--max-line-bytes",
+        type=byte_size,
+        default=DEFAULT_MAX_LINE_BYTES,
+        metavar="SIZE",
+        help="longest protocol line (reply) accepted from the adapter, e.g. 64M; longer is a "
+        "protocol error (default: %(default)s bytes)",
+    )
+    parser.add_argument(
+        "--max-consecutive-failures",
+        type=non_negative_int,
+        default=10,
+        metavar="N",
+        help="stop the run as 'adapter broken' after N vectors in a row timed out or crashed "
+        "(0: never; default: %(default)s)",
+    )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     parser.set_defaults(handler=_certify)
 
@@ -112,7 +142,9 @@ def register(commands: Subparsers) -> None:
         "works, and prints the first difference with a command that reproduces it.",
     )
     smoke_parser.add_argument("--adapter", help=ADAPTER_HELP)
-    smoke_parser.add_argument("--count", type=non_negative_int, default=5, help="vectors to run")
+    smoke_parser.add_argument(
+        "--count", type=bounded_int(0, 10_000), default=5, help="vectors to run"
+    )
     smoke_parser.add_argument(
         "--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per request"
     )
@@ -120,7 +152,22 @@ def register(commands: Subparsers) -> None:
     smoke_parser.set_defaults(handler=_smoke)
 
 
+def _check(args: argparse.Namespace) -> None:
+    """Everything about the arguments that can be checked before the run, checked."""
+    check_adapter_spec(args.adapter)
+    check_paths(
+        directories=[("--vectors", args.vectors), ("--temp-dir", args.temp_dir)],
+        writable=[("--temp-dir", args.temp_dir)]
+        + ([] if args.no_report else [("--report-dir", args.report_dir)]),
+        files=[("--expected-failures", args.expected_failures)],
+    )
+    for option in args.section_option:
+        if "=" not in option or not option.partition("=")[0]:
+            raise UsageError(f"--section-option {option!r}: expected KEY=VALUE")
+
+
 def _certify(args: argparse.Namespace, out: TextIO) -> int:
+    _check(args)
     sections: dict[str, str] | None
     if args.no_sections:
         sections = {}
@@ -145,6 +192,8 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
         report_dir=args.report_dir,
         progress=make_progress(quiet=args.quiet),
         temp_dir=args.temp_dir,
+        max_line_bytes=args.max_line_bytes,
+        max_consecutive_failures=args.max_consecutive_failures,
     )
     totals = result.totals
     verdict = result.verdict
@@ -174,6 +223,8 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _smoke(args: argparse.Namespace, out: TextIO) -> int:
+    check_adapter_spec(args.adapter)
+    check_paths(directories=[("--vectors", args.vectors)])
     adapter = args.adapter or reference_adapter_spec()
     corpus = load_corpus(args.vectors)
     return smoke(adapter, corpus, out, count=max(1, args.count), timeout=args.timeout)

@@ -1,21 +1,48 @@
-"""What several subcommands share: exit codes, argument types, the ``--adapter`` help."""
+"""What several subcommands share: exit codes, argument types and checks, the ``--adapter`` help.
+
+Arguments are checked before anything runs (a certification can take minutes; a typo in
+``--report-dir`` must not cost them): argparse types refuse bad numbers (``--timeout inf``,
+``--timeout nan``, a negative count, an absurd repeat), and :func:`check_paths` refuses
+directories that cannot be used, with a :class:`~conformance._errors.UsageError` (exit 2)
+naming the option and the reason.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
+
+from conformance._errors import UsageError
 
 __all__ = [
     "ADAPTER_HELP",
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "MAX_JOBS",
+    "MAX_REPEAT",
+    "MAX_TIMEOUT",
     "Subparsers",
+    "bounded_int",
+    "byte_size",
+    "check_adapter_spec",
+    "check_paths",
     "non_negative_int",
     "positive_float",
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+#: The longest per-request timeout accepted, in seconds (a day).
+MAX_TIMEOUT = 86_400.0
+#: The most runs of one vector in one process.
+MAX_REPEAT = 100
+#: The most worker processes.
+MAX_JOBS = 256
 
 if TYPE_CHECKING:
     Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -36,9 +63,92 @@ def non_negative_int(text: str) -> int:
     return value
 
 
+def bounded_int(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: an integer from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
 def positive_float(text: str) -> float:
-    """An argparse type: a number > 0."""
+    """An argparse type: a finite number > 0 and at most :data:`MAX_TIMEOUT` (seconds)."""
     value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
+    if not math.isfinite(value) or not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
+    if value > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:g} s, got {text!r}")
     return value
+
+
+_SIZE = re.compile(r"^\s*([0-9]+)\s*([KMG]?)(?:i?B)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def byte_size(text: str) -> int:
+    """An argparse type: a size in bytes, ``1048576`` or ``1M`` / ``64MiB`` (1 KiB to 4 GiB)."""
+    match = _SIZE.match(text)
+    if match is None:
+        raise argparse.ArgumentTypeError(f"not a size (bytes, or with K, M, G): {text!r}")
+    value = int(match[1]) * _UNITS[match[2].upper()]
+    if not 1024 <= value <= 4 * 1024**3:
+        raise argparse.ArgumentTypeError(f"must be from 1K to 4G, got {text!r}")
+    return value
+
+
+def check_adapter_spec(spec: str | None) -> None:
+    """Refuse an ``--adapter`` string that cannot name an implementation, before anything runs."""
+    if spec is None:
+        return
+    if not spec.startswith(("python:", "cmd:")):
+        raise UsageError(f"--adapter {spec!r}: must start with 'python:' or 'cmd:'")
+    if "\0" in spec:
+        raise UsageError("--adapter: holds a NUL character")
+
+
+def check_paths(
+    *,
+    directories: Iterable[tuple[str, Path | str | None]] = (),
+    writable: Iterable[tuple[str, Path | str | None]] = (),
+    files: Iterable[tuple[str, Path | str | None]] = (),
+) -> None:
+    """Check path options before a run; :class:`UsageError` naming the option otherwise.
+
+    ``directories`` must exist as directories; ``writable`` must be directories this process
+    can create files in, or creatable (their nearest existing parent is a writable directory);
+    ``files`` must exist (their content is checked when they are read, with size limits).
+    """
+    for option, value in directories:
+        if value is not None and not Path(value).is_dir():
+            raise UsageError(f"{option} {str(value)!r}: not a directory")
+    for option, value in writable:
+        if value is not None:
+            _check_writable(option, Path(value))
+    for option, value in files:
+        if value is None:
+            continue
+        path = Path(value)
+        if path.is_dir():
+            raise UsageError(f"{option} {str(value)!r}: is a directory, not a file")
+        if not os.path.lexists(path):
+            raise UsageError(f"{option} {str(value)!r}: no such file")
+        if not os.access(path, os.R_OK):
+            raise UsageError(f"{option} {str(value)!r}: not readable")
+
+
+def _check_writable(option: str, path: Path) -> None:
+    probe = path
+    while not os.path.lexists(probe):
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        where = "" if probe == path else f" ({str(probe)!r} is not a directory)"
+        raise UsageError(f"{option} {str(path)!r}: cannot be a directory{where}")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise UsageError(f"{option} {str(path)!r}: {str(probe)!r} is not writable")

@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance.adapters import reference_adapter_spec
-from conformance.cli._common import ADAPTER_HELP, EXIT_FAILED, EXIT_OK, Subparsers
+from conformance.cli._common import (
+    ADAPTER_HELP,
+    EXIT_FAILED,
+    EXIT_OK,
+    Subparsers,
+    check_adapter_spec,
+    positive_float,
+)
 from conformance.probes import (
     DEFAULT_TIMEOUT,
     PROBES,
@@ -40,7 +47,7 @@ def register(commands: Subparsers) -> None:
         "--probe", action="append", choices=list(PROBES), help="run only this probe (repeatable)"
     )
     parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request"
+        "--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per request"
     )
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--verbose", "-v", action="store_true", help="show what each probe sees")
@@ -71,6 +78,7 @@ def render_table(run: ProbeRun) -> str:
 
 
 def _probes(args: argparse.Namespace, out: TextIO) -> int:
+    check_adapter_spec(args.adapter)
     adapter = args.adapter or reference_adapter_spec()
     out.write(f"probing {adapter}\n")
     for name, state in tool_report().items():

@@ -17,7 +17,15 @@ from typing import TextIO
 
 from conformance._errors import HarnessError
 from conformance.adapters import DEFAULT_TIMEOUT, reference_adapter_spec
-from conformance.cli._common import ADAPTER_HELP, EXIT_FAILED, EXIT_OK, EXIT_USAGE, Subparsers
+from conformance.cli._common import (
+    ADAPTER_HELP,
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    Subparsers,
+    check_adapter_spec,
+    positive_float,
+)
 from conformance.properties import (
     DEEP_FACTOR,
     DEFAULT_SEED,
@@ -55,7 +63,7 @@ def register(commands: Subparsers) -> None:
         help="run only this family (repeatable)",
     )
     parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request"
+        "--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per request"
     )
     parser.add_argument(
         "--report-dir", type=Path, help="where to write (default reports/<implementation>/)"
@@ -75,6 +83,7 @@ def _line(result: FamilyResult) -> str:
 
 
 def _properties(args: argparse.Namespace, out: TextIO) -> int:
+    check_adapter_spec(args.adapter)
     settings = PropertySettings(
         seed=args.seed if args.seed is not None else (None if args.deep else DEFAULT_SEED),
         examples=args.examples,

@@ -2,8 +2,8 @@
 
 Owns the ``phase6-vectors/1`` format (:class:`Corpus` -> :class:`VectorFile` -> :class:`Vector`,
 file specs), loading and validating ``vectors/``, selecting vectors (``--select``) and the
-expected-failures file, materializing a vector's files under a root and stamping the tree for
-tamper evidence.
+expected-failures file, materializing a vector's files under a root (never outside it, whatever
+a stranger's vector file names) and stamping the tree for tamper evidence, within a budget.
 
 May import: ``conformance._kit``, ``conformance._errors``, ``conformance._schemas``. Nothing in
 here knows about adapters, runs or reports.
@@ -20,7 +20,9 @@ from conformance.corpus._files import (
     file_spec_from_json,
     file_spec_json,
 )
+from conformance.corpus._names import name_problem
 from conformance.corpus._select import (
+    MAX_EXPECTED_FAILURES_BYTES,
     ExpectedFailureEntry,
     ExpectedFailures,
     Selector,
@@ -30,7 +32,9 @@ from conformance.corpus._select import (
 from conformance.corpus._tree import (
     HasFiles,
     Stamp,
+    StampBudget,
     TreeStamps,
+    Workspace,
     changes,
     materialize,
     stamp_tree,
@@ -38,6 +42,9 @@ from conformance.corpus._tree import (
 from conformance.corpus._vectors import (
     FOREIGN_FORMATS,
     FORMAT,
+    MAX_CORPUS_BYTES,
+    MAX_VECTOR_FILE_BYTES,
+    MAX_VECTOR_FILES,
     Corpus,
     Vector,
     VectorFile,
@@ -48,6 +55,10 @@ from conformance.corpus._vectors import (
 __all__ = [
     "FOREIGN_FORMATS",
     "FORMAT",
+    "MAX_CORPUS_BYTES",
+    "MAX_EXPECTED_FAILURES_BYTES",
+    "MAX_VECTOR_FILES",
+    "MAX_VECTOR_FILE_BYTES",
     "BytesFile",
     "Corpus",
     "DirectorySpec",
@@ -58,10 +69,12 @@ __all__ = [
     "LinesFile",
     "Selector",
     "Stamp",
+    "StampBudget",
     "TextFile",
     "TreeStamps",
     "Vector",
     "VectorFile",
+    "Workspace",
     "changes",
     "file_spec_from_json",
     "file_spec_json",
@@ -69,6 +82,7 @@ __all__ = [
     "load_expected_failures",
     "load_vector_file",
     "materialize",
+    "name_problem",
     "select_vectors",
     "stamp_tree",
 ]

@@ -13,7 +13,9 @@
 ==================  ==========================================================
 
 Expected-failures file (protobuf's failure lists): one entry per line, ``<id or glob>  # reason``;
-blank lines and lines starting with ``#`` are ignored; every entry needs a reason.
+blank lines and lines starting with ``#`` are ignored; every entry needs a reason. The file
+must be a regular file of at most :data:`MAX_EXPECTED_FAILURES_BYTES` (``/dev/zero`` or a FIFO
+is refused at once, never read or waited on).
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ from pathlib import Path
 from typing import Literal
 
 from conformance._errors import ExpectedFailuresError, UsageError
+from conformance._kit import read_bounded
 from conformance.corpus._vectors import Vector
 
 __all__ = [
+    "MAX_EXPECTED_FAILURES_BYTES",
     "ExpectedFailureEntry",
     "ExpectedFailures",
     "Selector",
@@ -36,6 +40,8 @@ __all__ = [
     "select_vectors",
 ]
 
+#: The largest expected-failures file read (one line per vector of the corpus is ~0.2 MB).
+MAX_EXPECTED_FAILURES_BYTES = 8 * 1024 * 1024
 SelectorKind = Literal["id", "clause", "interp", "area", "level"]
 _LEVELS = ("required", "pinned")
 # A vector ID glob, or a section item such as ``property:<family>`` (the pytest plugin's items).
@@ -141,9 +147,14 @@ def load_expected_failures(path: Path | str) -> ExpectedFailures:
     """Parse an expected-failures file (``<id>  # reason`` per line)."""
     path = Path(path)
     try:
-        text = path.read_text("utf-8")
+        text = read_bounded(path, MAX_EXPECTED_FAILURES_BYTES).decode("utf-8")
     except OSError as exc:
-        raise UsageError(f"cannot read expected-failures file {str(path)!r}: {exc}") from exc
+        reason = exc.strerror or str(exc)
+        raise UsageError(f"cannot read expected-failures file {str(path)!r}: {reason}") from exc
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"expected-failures file {str(path)!r} is not UTF-8 text (byte {exc.start})"
+        ) from None
     entries = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()

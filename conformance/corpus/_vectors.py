@@ -4,6 +4,14 @@ Format: ``specs/vectors-format.md`` (``phase6-vectors/1``); every file is valida
 ``specs/schemas/vector-file.schema.json``, IDs are unique across the corpus, and a file is named
 after its area (``<area>.json`` or ``<area>-<family>.json``).
 
+A corpus may be a stranger's (``--vectors``), so loading is bounded and checks what the schema
+cannot: each file is read only if it is a regular file of at most :data:`MAX_VECTOR_FILE_BYTES`
+(the whole corpus at most :data:`MAX_CORPUS_BYTES` in :data:`MAX_VECTOR_FILES` files), symlinked
+directories are not followed (a loop cannot make the walk endless), nesting deeper than
+:data:`~conformance._kit.MAX_JSON_DEPTH` is refused, and every ``input.files`` name must be a
+safe relative path that fits in one tree (:mod:`conformance.corpus._names`), with or without
+schema validation.
+
 A vector's files are described by file specs (:mod:`conformance.corpus._files`) and created
 by :func:`conformance.corpus.materialize`.
 """
@@ -12,19 +20,24 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from conformance._errors import CorpusError, DuplicateVectorIdError, VectorSchemaError
-from conformance._kit import dumps, loads, vectors_dir
+from conformance._kit import MAX_JSON_DEPTH, dumps, json_problem, loads, read_bounded, vectors_dir
 from conformance._schemas import VECTOR_FILE_SCHEMA, schema_errors
-from conformance.corpus._files import FileSpec, file_spec_from_json, file_spec_json
+from conformance.corpus._files import DirectorySpec, FileSpec, file_spec_from_json, file_spec_json
+from conformance.corpus._names import name_collisions, name_problem
 
 __all__ = [
     "FOREIGN_FORMATS",
     "FORMAT",
+    "MAX_CORPUS_BYTES",
+    "MAX_VECTOR_FILES",
+    "MAX_VECTOR_FILE_BYTES",
     "Corpus",
     "Vector",
     "VectorFile",
@@ -33,6 +46,12 @@ __all__ = [
 ]
 
 FORMAT = "phase6-vectors/1"
+#: The largest vector file read (the kit's largest is about 2.5 MB).
+MAX_VECTOR_FILE_BYTES = 64 * 1024 * 1024
+#: The most bytes a corpus may hold in all (the kit's holds about 11 MB).
+MAX_CORPUS_BYTES = 1024 * 1024 * 1024
+#: The most ``*.json`` files a corpus directory may hold (the kit's holds about 50).
+MAX_VECTOR_FILES = 10_000
 Level = Literal["required", "pinned"]
 #: Other kits' files that may sit under ``vectors/`` and are not memory.read vectors, e.g.
 #: ``vectors/store/`` (issue 8). The loader passes over them by their declared format, visibly
@@ -152,15 +171,26 @@ def _canonical_digest(value: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def load_vector_file(path: Path, root: Path, *, validate: bool = True) -> VectorFile:
-    """Load and check one vector file; ``root`` is the corpus directory (for relative names)."""
+def load_vector_file(
+    path: Path, root: Path, *, validate: bool = True, data: bytes | None = None
+) -> VectorFile:
+    """Load and check one vector file; ``root`` is the corpus directory (for relative names).
+
+    ``data`` is the file's content when the caller has read it already.
+    """
     rel = path.relative_to(root).as_posix()
     try:
-        document = loads(path.read_bytes())
+        if data is None:
+            data = read_bounded(path, MAX_VECTOR_FILE_BYTES)
+        document = loads(data)
     except OSError as exc:
-        raise CorpusError(f"cannot read: {exc}", path=rel) from exc
+        raise CorpusError(f"cannot read: {exc.strerror or exc}", path=rel) from exc
     except ValueError as exc:
         raise CorpusError(f"not valid JSON: {exc}", path=rel) from exc
+    problem = json_problem(document, max_depth=MAX_JSON_DEPTH)
+    if problem is not None:
+        raise VectorSchemaError(f"not a vector file: {problem}", path=rel)
+    _check_names(document, rel)  # before the schema: its message for a bad name is a regex
     if validate:
         problems = schema_errors(VECTOR_FILE_SCHEMA, document, limit=1)
         if problems:
@@ -174,20 +204,22 @@ def load_vector_file(path: Path, root: Path, *, validate: bool = True) -> Vector
         raise CorpusError(f"file name must be {area}.json or {area}-<family>.json", path=rel)
     vectors = []
     for index, raw in enumerate(document["vectors"]):
+        pointer = f"/vectors/{index}/input/files"
         try:
-            files = tuple(
-                (name, file_spec_from_json(spec))
-                for name, spec in sorted(raw["input"]["files"].items())
-            )
+            names = raw["input"]["files"]
+            files = tuple((name, file_spec_from_json(spec)) for name, spec in sorted(names.items()))
             for _, spec in files:
                 spec.content()  # a lone surrogate cannot be written as UTF-8: say so now
         except UnicodeEncodeError as exc:
-            pointer = f"/vectors/{index}/input/files"
             message = f"text is not valid Unicode ({exc.reason}); write such bytes as base64"
             raise VectorSchemaError(message, path=rel, pointer=pointer) from None
-        except (ValueError, KeyError, TypeError) as exc:
-            pointer = f"/vectors/{index}/input/files"
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise VectorSchemaError(f"bad file entry: {exc}", path=rel, pointer=pointer) from None
+        collisions = name_collisions((n, isinstance(f, DirectorySpec)) for n, f in files)
+        if collisions:
+            raise VectorSchemaError(
+                f"files cannot coexist: {collisions[0]}", path=rel, pointer=pointer
+            )
         vectors.append(
             Vector(
                 id=raw["id"],
@@ -214,6 +246,23 @@ def load_vector_file(path: Path, root: Path, *, validate: bool = True) -> Vector
     )
 
 
+def _check_names(document: Any, rel: str) -> None:
+    """Every ``input.files`` name is a safe relative path (whatever else is wrong)."""
+    vectors = document.get("vectors") if isinstance(document, dict) else None
+    for index, raw in enumerate(vectors if isinstance(vectors, list) else ()):
+        files = raw.get("input", {}).get("files") if isinstance(raw, dict) else None
+        if not isinstance(files, dict):
+            continue
+        for name in files:
+            problem = name_problem(name)
+            if problem is not None:
+                raise VectorSchemaError(
+                    f"file name {name!r} is not a safe relative path: {problem}",
+                    path=rel,
+                    pointer=f"/vectors/{index}/input/files",
+                )
+
+
 def load_corpus(directory: Path | str | None = None, *, validate: bool = True) -> Corpus:
     """Load every ``*.json`` file under ``directory`` (default: the kit's corpus), recursively.
 
@@ -223,17 +272,23 @@ def load_corpus(directory: Path | str | None = None, *, validate: bool = True) -
     root = Path(directory) if directory is not None else vectors_dir()
     if not root.is_dir():
         raise CorpusError(f"no vector directory at {str(root)!r}")
-    paths = sorted(
-        (p for p in root.rglob("*.json") if p.is_file()), key=lambda p: p.relative_to(root).parts
-    )
     foreign: list[tuple[str, str]] = []
     loaded: list[VectorFile] = []
-    for path in paths:
-        kind = _foreign_format(path)
+    total = 0
+    for path in _vector_paths(root):
+        try:
+            data = read_bounded(path, MAX_VECTOR_FILE_BYTES)
+        except OSError as exc:
+            rel = path.relative_to(root).as_posix()
+            raise CorpusError(f"cannot read: {exc.strerror or exc}", path=rel) from exc
+        total += len(data)
+        if total > MAX_CORPUS_BYTES:
+            raise CorpusError(f"the corpus holds more than {MAX_CORPUS_BYTES:,} bytes of vectors")
+        kind = _foreign_format(data)
         if kind is not None:
             foreign.append((path.relative_to(root).as_posix(), kind))
         else:
-            loaded.append(load_vector_file(path, root, validate=validate))
+            loaded.append(load_vector_file(path, root, validate=validate, data=data))
     files = tuple(loaded)
     by_id: dict[str, Vector] = {}
     for vector_file in files:
@@ -255,16 +310,26 @@ def load_corpus(directory: Path | str | None = None, *, validate: bool = True) -
     )
 
 
-def _foreign_format(path: Path) -> str | None:
+def _vector_paths(root: Path) -> list[Path]:
+    """Every ``*.json`` file under ``root`` in path order; symlinked directories not followed."""
+    found: list[Path] = []
+    for directory, subdirectories, names in os.walk(root, followlinks=False):
+        subdirectories.sort()
+        found.extend(Path(directory, name) for name in names if name.endswith(".json"))
+        if len(found) > MAX_VECTOR_FILES:
+            raise CorpusError(f"{str(root)!r} holds more than {MAX_VECTOR_FILES:,} *.json files")
+    return sorted(found, key=lambda p: p.relative_to(root).parts)
+
+
+def _foreign_format(data: bytes) -> str | None:
     """The format of a file from :data:`FOREIGN_FORMATS`, or ``None`` for anything else."""
-    with open(path, "rb") as handle:
-        head = handle.read(4096)
+    head = data[:4096]
     if b'"phase6-vectors/1"' in head:
         return None
     for name in FOREIGN_FORMATS:
         if f'"{name}"'.encode() in head:
             try:
-                document = loads(path.read_bytes())
+                document = loads(data)
             except ValueError:
                 return None
             if isinstance(document, dict) and document.get("format") == name:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance._errors import RegisterError
-from conformance._kit import specs_dir
+from conformance._kit import read_bounded, specs_dir
 
 __all__ = ["Clause", "Interpretation", "load_clauses", "load_interpretations"]
 
@@ -48,11 +48,17 @@ class Interpretation:
     verified_by: tuple[str, ...] = ()
 
 
+#: The largest register file read (``--specs`` may name anyone's directory).
+MAX_REGISTER_BYTES = 8 * 1024 * 1024
+
+
 def _read(path: Path, expected_format: str) -> dict[str, Any]:
     try:
-        document = tomllib.loads(path.read_text("utf-8"))
+        document = tomllib.loads(read_bounded(path, MAX_REGISTER_BYTES).decode("utf-8"))
     except OSError as exc:
         raise RegisterError(f"cannot read register: {exc}", path=str(path)) from exc
+    except UnicodeDecodeError as exc:
+        raise RegisterError(f"not UTF-8 text (byte {exc.start})", path=str(path)) from exc
     except tomllib.TOMLDecodeError as exc:
         raise RegisterError(f"not valid TOML: {exc}", path=str(path)) from exc
     if document.get("format") != expected_format:

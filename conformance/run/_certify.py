@@ -18,7 +18,13 @@ from typing import Any
 
 from conformance._errors import HandshakeError
 from conformance._kit import utc_now
-from conformance.adapters import DEFAULT_TIMEOUT, open_adapter, reference_adapter_spec, spec_name
+from conformance.adapters import (
+    DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_TIMEOUT,
+    open_adapter,
+    reference_adapter_spec,
+    spec_name,
+)
 from conformance.corpus import (
     Corpus,
     ExpectedFailureEntry,
@@ -56,6 +62,9 @@ class Certification:
     stale_expected_failures: tuple[ExpectedFailureEntry, ...] = ()
     sections: Mapping[str, Section] = field(default_factory=dict)
     broken_reason: str | None = None
+    #: Set when the run stopped early (the adapter kept timing out or crashing): how many
+    #: vectors had a result by then; the others are skipped and ``broken_reason`` says why.
+    stopped_after: int | None = None
     interrupted: bool = False
     workers: int = 1
     requests: int = 0
@@ -119,11 +128,15 @@ def certify(
     report_dir: Path | None = None,
     progress: Progress | None = None,
     temp_dir: str | None = None,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_consecutive_failures: int = 10,
 ) -> Certification:
     """Certify the implementation behind ``adapter`` (default: the bundled reference).
 
     ``sections`` maps section names to ``module:callable`` providers (default
     :data:`~conformance._sections.SECTION_PROVIDERS`; pass ``{}`` for none).
+    ``max_line_bytes`` caps a reply line; ``max_consecutive_failures`` timeouts or crashes in a
+    row stop the run as adapter broken (0: never).
     Raises :class:`~conformance._errors.HarnessError` subclasses only for harness problems
     (corpus, usage); an implementation's misbehaviour is always a result.
     """
@@ -141,9 +154,14 @@ def certify(
         fresh_every=max(0, fresh_every),
         validate_protocol=validate_protocol,
         temp_dir=temp_dir,
+        max_line_bytes=max_line_bytes,
+        max_consecutive_failures=max(0, max_consecutive_failures),
     )
     started, clock = utc_now(), datetime.now(UTC)
-    runner_adapter = open_adapter(spec, timeout=timeout, validate=validate_protocol)
+    runner_adapter = open_adapter(
+        spec, timeout=timeout, validate=validate_protocol, max_line_bytes=max_line_bytes
+    )
+    stopped_after: int | None = None
     broken: HandshakeError | None = None
     try:
         handshake = runner_adapter.start()
@@ -165,9 +183,12 @@ def certify(
         raw, interrupted = output.results, output.interrupted
         requests, restarts, workers = output.requests, output.restarts, output.workers
         runner_adapter.close()
+        if output.stopped_reason is not None:
+            stopped_after = output.stopped_after
+            progress.note(f"adapter broken: {output.stopped_reason}")
     results = tuple(with_expected_failure(r, expected_failures, spec) for r in raw)
     done: dict[str, Section] = {}
-    if broken is None and not interrupted:
+    if broken is None and not interrupted and stopped_after is None:
         providers = SECTION_PROVIDERS if sections is None else sections
         context = SectionContext(
             adapter_spec=spec,
@@ -199,7 +220,8 @@ def certify(
             expected_failures.stale(v.id for v in corpus.vectors) if expected_failures else ()
         ),
         sections=done,
-        broken_reason=broken.message if broken else None,
+        broken_reason=broken.message if broken else output.stopped_reason,
+        stopped_after=stopped_after,
         interrupted=interrupted,
         workers=workers,
         requests=requests,

@@ -9,7 +9,10 @@ The determinism check uses ``strict=True``: two runs of one implementation must 
 number types and error messages included (S6-ERR-07: "the same error type and message").
 
 Exported for differential use (toml-test#90): :func:`first_difference` works on any two JSON
-values and :func:`compare_result` on an expected ``expect`` object and an actual result.
+values and :func:`compare_result` on an expected ``expect`` object and an actual result. Both
+walk the values with an explicit stack, never recursion, so any nesting depth is compared
+without exhausting the interpreter's stack; :func:`render_diff` of values too deep or too large
+to print says so instead of failing.
 """
 
 from __future__ import annotations
@@ -107,9 +110,12 @@ def first_difference(expected: Any, actual: Any, *, strict: bool = False) -> Dif
     """
     if _identical(expected, actual):
         return None
-    stack: list[tuple[str, Any, Any]] = [("", expected, actual)]
+    stack: list[tuple[str, Any, Any] | Difference] = [("", expected, actual)]
     while stack:
-        path, exp, act = stack.pop()
+        item = stack.pop()
+        if isinstance(item, Difference):  # an array length check, reached after its prefix
+            return item
+        path, exp, act = item
         if act is MISSING:
             return Difference(path, exp, MISSING, "member missing")
         if exp is MISSING:
@@ -124,29 +130,35 @@ def first_difference(expected: Any, actual: Any, *, strict: bool = False) -> Dif
         elif kind_e == "array":
             shared = min(len(exp), len(act))
             if len(exp) != len(act):
-                # compare the common prefix first: the first differing element is more useful
-                prefix = first_difference(list(exp[:shared]), list(act[:shared]), strict=strict)
-                if prefix is not None:
-                    return Difference(
-                        path + prefix.path, prefix.expected, prefix.actual, prefix.reason
-                    )
+                # the common prefix first: the first differing element is more useful
                 index = f"{path}/{shared}"
                 if len(exp) > len(act):
-                    return Difference(
-                        index, exp[shared], MISSING, f"array too short: {len(act)} < {len(exp)}"
-                    )
-                return Difference(
-                    index, MISSING, act[shared], f"array too long: {len(act)} > {len(exp)}"
-                )
-            stack.extend((f"{path}/{i}", exp[i], act[i]) for i in range(len(exp) - 1, -1, -1))
+                    reason = f"array too short: {len(act)} < {len(exp)}"
+                    stack.append(Difference(index, exp[shared], MISSING, reason))
+                else:
+                    reason = f"array too long: {len(act)} > {len(exp)}"
+                    stack.append(Difference(index, MISSING, act[shared], reason))
+            stack.extend((f"{path}/{i}", exp[i], act[i]) for i in range(shared - 1, -1, -1))
         elif kind_e == "number":
             if not _numbers_equal(exp, act, strict):
-                return Difference(path, exp, act, f"expected {exp!r}, got {act!r}")
+                return Difference(path, exp, act, _expected_got(exp, act))
         elif kind_e.startswith("non-JSON"):
             return Difference(path, exp, act, f"{kind_e} is not a JSON value")
         elif exp != act or (strict and type(exp) is not type(act)):
-            return Difference(path, exp, act, f"expected {exp!r}, got {act!r}"[:300])
+            return Difference(path, exp, act, _expected_got(exp, act))
     return None
+
+
+def _expected_got(expected: Any, actual: Any, limit: int = 300) -> str:
+    """``expected X, got Y`` with each side's repr capped (a huge string is not copied)."""
+
+    def short(value: Any) -> str:
+        if isinstance(value, str) and len(value) > limit:
+            value = value[:limit]
+            return repr(value) + "..."
+        return repr(value)[:limit]
+
+    return f"expected {short(expected)}, got {short(actual)}"[:limit]
 
 
 def _project_error(actual: Any) -> Any:
@@ -169,8 +181,11 @@ def render_diff(
     expected: Any, actual: Any, *, max_lines: int = 80, max_chars: int = 400_000
 ) -> str:
     """A unified diff of the two values pretty-printed with sorted keys (capped)."""
-    left = dumps_pretty(expected)
-    right = dumps_pretty(actual)
+    try:
+        left = dumps_pretty(expected)
+        right = dumps_pretty(actual)
+    except (ValueError, RecursionError):
+        return "(values too deeply nested to diff; see the first difference)"
     if len(left) + len(right) > max_chars:
         return "(values too large to diff; see the first difference)"
     lines = list(

@@ -3,34 +3,37 @@
 For each vector (:meth:`Executor.run_vector`):
 
 1. materialize its files under a fresh directory ``<worker temp root>/<vector id>`` and stamp
-   every entry (content hash, size, mode, mtime, ctime, inode, links);
+   every entry (content hash, size, mode, mtime, ctime, inode, links); the worker temp root is
+   a :class:`~conformance.corpus.Workspace`, worked in by descriptor, so what an implementation
+   does to it between requests cannot redirect the files;
 2. run the request (``repeat`` times, default 2, in the same adapter process); after each run
-   re-stamp the tree: any change is a ``store-mutated`` failure (S6-SEC-01, S6-ACC-04; the tree
-   is rebuilt before the next run);
+   re-stamp the tree within a budget (only regular files are read, only those whose size did
+   not change, in bounded time): any change, a root removed, or a tree too large to check, is
+   a ``store-mutated`` failure (S6-SEC-01, S6-ACC-04; the tree is rebuilt before the next run);
 3. compare the first result with ``expect`` (INT-48; first differing JSON Pointer kept); compare
    every later run with the first exactly (``determinism``, S6-ACC-01);
 4. for a deterministic sample (every ``fresh_every``-th vector by sorted ID) run once more in a
    fresh adapter process at the end of the executor's share and compare exactly with the first.
 
 Adapter misbehaviour (:class:`~conformance._errors.AdapterError`) becomes an ``errored``
-result with context (:mod:`conformance.run._judge` builds every result); the run goes on.
+result with context (:mod:`conformance.run._judge` builds every result); the run goes on. Every
+string taken from the implementation into a result is valid Unicode (lone surrogates escaped),
+so the report can always be written.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from conformance._errors import AdapterError
-from conformance._kit import dumps
-from conformance.adapters import DEFAULT_TIMEOUT, Adapter, open_adapter
-from conformance.corpus import TreeStamps, Vector, changes, materialize, stamp_tree
+from conformance._errors import AdapterError, CorpusError
+from conformance._kit import dumps, unicode_safe
+from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, Adapter, open_adapter
+from conformance.corpus import StampBudget, TreeStamps, Vector, Workspace, changes
 from conformance.run._compare import (
     MISSING,
     Difference,
@@ -48,9 +51,14 @@ from conformance.run._results import (
     VectorResult,
 )
 
-__all__ = ["Executor", "RunConfig", "default_temp_parent", "fresh_sample"]
+__all__ = ["UNPREPARABLE", "Executor", "RunConfig", "default_temp_parent", "fresh_sample"]
 
 _SHOWN = 500
+#: The longest JSON Pointer kept in a failure (a member name can be megabytes long).
+_PATH = 2000
+#: How the error of a vector whose files could not be laid out begins (not the adapter's doing
+#: as far as the harness can tell, so it never counts towards stopping the run).
+UNPREPARABLE = "the vector's files could not be created"
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,13 @@ class RunConfig:
     fresh_every: int = 20
     validate_protocol: bool = False
     temp_dir: str | None = None
+    #: The longest protocol line (a reply) read from a ``cmd:`` or ``python:`` adapter.
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    #: Timeouts, crashes or failed restarts in a row that end the run as adapter broken (0:
+    #: never); see :mod:`conformance.run._pool`.
+    max_consecutive_failures: int = 10
+    #: What checking a vector's tree after a run may cost (see :class:`StampBudget`).
+    stamp_budget: StampBudget = field(default_factory=StampBudget)
 
 
 def default_temp_parent() -> str | None:
@@ -91,8 +106,8 @@ def _shown(value: Any) -> str:
         return "<missing>"
     try:
         text = dumps(value).decode("utf-8", "replace")
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = unicode_safe(repr(value)[: _SHOWN * 2])
     return text if len(text) <= _SHOWN else text[:_SHOWN] + "..."
 
 
@@ -100,10 +115,10 @@ def _error_detail(exc: AdapterError, *, context: str = "") -> ErrorDetail:
     message = f"{context}{exc.message}"
     return ErrorDetail(
         kind=ErrorKind(exc.kind),
-        message=message,
-        stderr_tail=exc.stderr_tail[-4000:],
+        message=unicode_safe(message[:4000]),
+        stderr_tail=unicode_safe(exc.stderr_tail[-4000:]),
         exit_status=exc.exit_status,
-        detail=exc.detail[-4000:],
+        detail=unicode_safe(exc.detail[-4000:]),
     )
 
 
@@ -117,12 +132,12 @@ def _difference_failure(
 ) -> Failure:
     return Failure(
         kind=kind,
-        message=f"{message}: {diff.describe()}"[:1000],
+        message=unicode_safe(f"{message}: {diff.describe()}"[:1000]),
         clauses=clauses,
-        path=diff.path,
+        path=unicode_safe(diff.path if len(diff.path) <= _PATH else diff.path[:_PATH] + "..."),
         expected=_shown(diff.expected),
         actual=_shown(diff.actual),
-        diff=render_diff(*whole),
+        diff=unicode_safe(render_diff(*whole)),
     )
 
 
@@ -143,11 +158,14 @@ class Executor:
     ):
         self.config = config
         self.adapter = adapter or open_adapter(
-            config.adapter, timeout=config.timeout, validate=config.validate_protocol
+            config.adapter,
+            timeout=config.timeout,
+            validate=config.validate_protocol,
+            max_line_bytes=config.max_line_bytes,
         )
         self.sample = sample
         parent = config.temp_dir or default_temp_parent()
-        self._root = Path(tempfile.mkdtemp(prefix=f"phase6-{name}-", dir=parent))
+        self._workspace = Workspace(parent, prefix=f"phase6-{name}-")
         self._baselines: dict[str, tuple[Vector, Any]] = {}
 
     def close(self) -> None:
@@ -155,14 +173,16 @@ class Executor:
         try:
             self.adapter.close()
         finally:
-            shutil.rmtree(self._root, ignore_errors=True)
+            self._workspace.close()
 
     def _fresh_root(self, vector: Vector) -> tuple[Path, TreeStamps]:
-        root = self._root / vector.id
-        if root.exists():
-            shutil.rmtree(root)
-        materialize(vector, root)
-        return root, stamp_tree(root)
+        root = self._workspace.materialize(vector.id, vector)
+        return root, self._workspace.stamp(vector.id)
+
+    def _after(self, vector: Vector, before: TreeStamps) -> list[str]:
+        """What a run changed under the vector's root (bounded: see the module docstring)."""
+        after = self._workspace.stamp(vector.id, budget=self.config.stamp_budget, like=before)
+        return changes(before, after)
 
     def run_vector(self, vector: Vector) -> VectorResult:
         """Run ``vector`` ``repeat`` times and judge it (expected failures are applied later)."""
@@ -172,7 +192,10 @@ class Executor:
         error: ErrorDetail | None = None
         first: Any = None
         runs = 0
-        root, before = self._fresh_root(vector)
+        try:
+            root, before = self._fresh_root(vector)
+        except (CorpusError, OSError) as exc:
+            return self._unpreparable(vector, exc, started)
         mutated_clauses = FAILURE_CLAUSES[FailureKind.STORE_MUTATED][_shape(vector)]
         determinism_clauses = FAILURE_CLAUSES[FailureKind.DETERMINISM][_shape(vector)]
         try:
@@ -182,14 +205,17 @@ class Executor:
                     and error is None
                     and any(f.kind is FailureKind.STORE_MUTATED for f in failures)
                 ):
-                    root, before = self._fresh_root(vector)
+                    try:
+                        root, before = self._fresh_root(vector)
+                    except (CorpusError, OSError) as exc:
+                        return self._unpreparable(vector, exc, started)
                 try:
                     actual = self.adapter.run(vector.request_json, root)
                 except AdapterError as exc:
                     error = _error_detail(exc, context=f"run {attempt + 1}: " if attempt else "")
                     break
                 runs += 1
-                changed = changes(before, stamp_tree(root))
+                changed = self._after(vector, before)
                 if changed:
                     failures.append(
                         Failure(
@@ -227,7 +253,7 @@ class Executor:
                             )
                         )
         finally:
-            shutil.rmtree(root, ignore_errors=True)
+            self._workspace.remove(vector.id)
         if error is None and vector.id in self.sample:
             self._baselines[vector.id] = (vector, first)
         return judged(
@@ -237,6 +263,16 @@ class Executor:
             duration_s=time.perf_counter() - started,
             runs=runs,
         )
+
+    def _unpreparable(self, vector: Vector, exc: Exception, started: float) -> VectorResult:
+        """The vector's files could not be laid out (a harness-side problem, named)."""
+        self._workspace.remove(vector.id)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        detail = ErrorDetail(
+            kind=ErrorKind.CRASH,
+            message=unicode_safe(f"{UNPREPARABLE}: {reason}"),
+        )
+        return judged(vector, error=detail, duration_s=time.perf_counter() - started)
 
     def run_fresh_sample(self) -> Iterator[tuple[str, Failure | None, ErrorDetail | None]]:
         """Re-run the sampled vectors this executor ran, in a fresh adapter process.
@@ -250,14 +286,16 @@ class Executor:
         try:
             for vector_id in sorted(self._baselines, reverse=True):
                 vector, baseline = self._baselines[vector_id]
-                root, _ = self._fresh_root(vector)
                 try:
+                    root, _ = self._fresh_root(vector)
                     actual = fresh.run(vector.request_json, root)
                 except AdapterError as exc:
                     yield vector_id, None, _error_detail(exc, context="fresh process: ")
                     continue
+                except (CorpusError, OSError):
+                    continue  # the files could not be laid out again: no fresh evidence
                 finally:
-                    shutil.rmtree(root, ignore_errors=True)
+                    self._workspace.remove(vector.id)
                 diff = first_difference(baseline, actual, strict=True)
                 if diff is None:
                     yield vector_id, None, None

@@ -5,6 +5,14 @@ the parent in completion order and are returned in input order.
 A worker process (and its adapter process) costs about 0.3 s to start, so small runs stay in
 this process. :func:`run_vectors` returns raw results: expected failures are applied by the
 caller (:func:`conformance.run._judge.with_expected_failure`).
+
+An adapter that always hangs would cost vectors x timeout (the corpus at the default timeout:
+about 16 hours). So the pool counts, in the order results arrive, vectors that errored by a
+timeout, a crash or a failed restart; ``RunConfig.max_consecutive_failures`` of them in a row
+(default 10; 0 = never) stop the run: the workers are stopped (their adapters killed), the
+vectors not run are ``skipped`` with the reason, and :class:`RunOutput` says that the run
+stopped, why and after how many vectors (the certification is then *adapter broken*). An
+internal error or a protocol error does not count: the adapter answered.
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ from __future__ import annotations
 import multiprocessing
 import queue
 import signal
-import sys
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,10 +29,10 @@ from typing import Any
 from conformance._errors import HarnessError
 from conformance.adapters import Adapter
 from conformance.corpus import Vector
-from conformance.run._executor import Executor, RunConfig, fresh_sample
+from conformance.run._executor import UNPREPARABLE, Executor, RunConfig, fresh_sample
 from conformance.run._judge import skipped_result, with_fresh_process_check
 from conformance.run._progress import NullProgress, Progress
-from conformance.run._results import VectorResult
+from conformance.run._results import ErrorKind, VectorResult
 
 __all__ = ["RunOutput", "run_vectors"]
 
@@ -33,17 +41,64 @@ _CHUNK = 8
 #: A worker process (and its adapter process) costs ~0.3 s to start, about what 250 vectors
 #: take on one core: fewer vectors per worker would make a run slower, not faster.
 _VECTORS_PER_WORKER = 250
+#: Errors that cost a timeout or a restart: ``max_consecutive_failures`` in a row stop the run.
+_BREAKING = frozenset({ErrorKind.TIMEOUT, ErrorKind.CRASH, ErrorKind.SPAWN, ErrorKind.HANDSHAKE})
 
 
 @dataclass(frozen=True)
 class RunOutput:
-    """What :func:`run_vectors` returns: raw results (before expected failures) and stats."""
+    """What :func:`run_vectors` returns: raw results (before expected failures) and stats.
+
+    ``stopped_reason`` is set when the run stopped early because the adapter kept timing out
+    or crashing; ``stopped_after`` is then how many vectors had a result when it stopped (the
+    others are skipped).
+    """
 
     results: tuple[VectorResult, ...]
     interrupted: bool
     requests: int
     restarts: int
     workers: int
+    stopped_reason: str | None = None
+    stopped_after: int | None = None
+
+
+class _Breaker:
+    """Counts breaking errors in a row; says why the run must stop once there are enough."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.streak = 0
+        self._first = ""
+
+    def observe(self, result: VectorResult) -> str | None:
+        """Account for ``result``; the reason to stop, or ``None`` to go on."""
+        error = result.error
+        if error is None or error.kind not in _BREAKING or error.message.startswith(UNPREPARABLE):
+            self.streak = 0
+            return None
+        self.streak += 1
+        if self.streak == 1:
+            self._first = f"[{error.kind.value}] {error.message}"[:300]
+        if self.limit <= 0 or self.streak < self.limit:
+            return None
+        return (
+            f"{self.streak} vectors in a row timed out, crashed or found the adapter not "
+            f"restartable; the run stopped (first: {self._first})"
+        )
+
+
+class _Stopped(BaseException):
+    """A worker was told to stop (SIGTERM from the parent)."""
+
+
+@dataclass
+class _Outcome:
+    results: dict[str, VectorResult]
+    interrupted: bool = False
+    requests: int = 0
+    restarts: int = 0
+    stopped_reason: str | None = None
 
 
 def _run_serial(
@@ -52,23 +107,28 @@ def _run_serial(
     adapter: Adapter | None,
     sample: frozenset[str],
     on_result: Callable[[VectorResult], None],
-) -> tuple[dict[str, VectorResult], bool, int, int]:
-    results: dict[str, VectorResult] = {}
-    interrupted = False
+) -> _Outcome:
+    outcome = _Outcome({})
+    breaker = _Breaker(config.max_consecutive_failures)
     executor = Executor(config, adapter, sample=sample)
     try:
         for vector in vectors:
             result = executor.run_vector(vector)
-            results[vector.id] = result
+            outcome.results[vector.id] = result
             on_result(result)
-        for vector_id, failure, error in executor.run_fresh_sample():
-            results[vector_id] = with_fresh_process_check(results[vector_id], failure, error)
+            outcome.stopped_reason = breaker.observe(result)
+            if outcome.stopped_reason is not None:
+                break
+        if outcome.stopped_reason is None:
+            for vector_id, failure, error in executor.run_fresh_sample():
+                result = outcome.results[vector_id]
+                outcome.results[vector_id] = with_fresh_process_check(result, failure, error)
     except KeyboardInterrupt:
-        interrupted = True
+        outcome.interrupted = True
     finally:
-        requests, restarts = executor.adapter.requests, executor.adapter.restarts
+        outcome.requests, outcome.restarts = executor.adapter.requests, executor.adapter.restarts
         executor.close()
-    return results, interrupted, requests, restarts
+    return outcome
 
 
 def _worker_main(
@@ -80,7 +140,12 @@ def _worker_main(
 ) -> None:
     """Worker process: one executor (one adapter process), vectors from ``tasks``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides about interruptions
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # run finally: stop the adapter
+
+    def stop(signum: int, frame: Any) -> None:
+        out.cancel_join_thread()  # the parent no longer reads: never block the exit on it
+        raise _Stopped
+
+    signal.signal(signal.SIGTERM, stop)  # run finally: stop the adapter
     executor: Executor | None = None
     try:
         executor = Executor(config, sample=sample, name=name)
@@ -92,6 +157,8 @@ def _worker_main(
                 out.put(("result", name, executor.run_vector(vector)))
         for vector_id, failure, error in executor.run_fresh_sample():
             out.put(("fresh-check", name, (vector_id, failure, error)))
+    except _Stopped:
+        pass
     except BaseException:
         out.put(("crash", name, traceback.format_exc()))
     finally:
@@ -108,7 +175,7 @@ def _run_parallel(
     workers: int,
     sample: frozenset[str],
     on_result: Callable[[VectorResult], None],
-) -> tuple[dict[str, VectorResult], bool, int, int]:
+) -> _Outcome:
     context = multiprocessing.get_context("spawn")
     tasks = context.Queue()
     out = context.Queue()
@@ -127,11 +194,10 @@ def _run_parallel(
     ]
     for process in processes:
         process.start()
-    results: dict[str, VectorResult] = {}
+    outcome = _Outcome({})
+    breaker = _Breaker(config.max_consecutive_failures)
     pending = {f"w{index}" for index in range(workers)}
     crashes: list[str] = []
-    requests = restarts = 0
-    interrupted = False
     try:
         while pending:
             try:
@@ -143,33 +209,74 @@ def _run_parallel(
                     raise HarnessError(f"harness worker died: {lost}") from None
                 continue
             if kind == "result":
-                results[payload.id] = payload
+                outcome.results[payload.id] = payload
                 on_result(payload)
+                outcome.stopped_reason = breaker.observe(payload)
+                if outcome.stopped_reason is not None:
+                    break
             elif kind == "fresh-check":
                 vector_id, failure, error = payload
-                results[vector_id] = with_fresh_process_check(results[vector_id], failure, error)
+                result = outcome.results[vector_id]
+                outcome.results[vector_id] = with_fresh_process_check(result, failure, error)
             elif kind == "crash":
                 crashes.append(f"{name}: {payload}")
             elif kind == "done":
                 pending.discard(name)
-                requests += payload[0]
-                restarts += payload[1]
+                outcome.requests += payload[0]
+                outcome.restarts += payload[1]
     except KeyboardInterrupt:
-        interrupted = True
+        outcome.interrupted = True
     finally:
+        if outcome.interrupted or outcome.stopped_reason is not None:
+            _stop_workers(processes, tasks, out)
         for process in processes:
-            if process.is_alive():
-                if interrupted:
-                    process.terminate()
-                process.join(timeout=10)
+            process.join(timeout=10)
             if process.is_alive():
                 process.kill()
                 process.join()
         tasks.close()
         out.close()
-    if crashes:
+    if crashes and outcome.stopped_reason is None:
         raise HarnessError("harness worker failed:\n" + "\n".join(crashes))
-    return results, interrupted, requests, restarts
+    return outcome
+
+
+def _stop_workers(processes: Sequence[Any], tasks: Any, out: Any, grace: float = 10.0) -> None:
+    """Stop the workers early: tell them (SIGTERM; each stops its adapter on the way out), and
+    meanwhile keep both queues moving, so that no queue's feeder thread (ours filling
+    ``tasks``, theirs filling ``out``) stays blocked on a full pipe nobody reads any more."""
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline:
+        _drain(out)
+        _drain(tasks)
+        if not any(process.is_alive() for process in processes):
+            break
+        time.sleep(0.02)
+    _drain(out)
+    # What is still in transit nobody will read: never wait on it when the queues go.
+    while _drain(tasks, wait=0.05):
+        pass
+    tasks.cancel_join_thread()
+    out.cancel_join_thread()
+
+
+def _drain(channel: Any, wait: float = 0.0) -> int:
+    """Read and drop what is in ``channel`` now (waiting up to ``wait`` for the first item)."""
+    count = 0
+    try:
+        if wait:
+            channel.get(timeout=wait)
+        else:
+            channel.get_nowait()
+        count += 1
+        while True:
+            channel.get_nowait()
+            count += 1
+    except (queue.Empty, OSError, ValueError, EOFError):
+        return count
 
 
 def run_vectors(
@@ -188,18 +295,24 @@ def run_vectors(
     workers = max(1, min(config.jobs, len(vectors) // _VECTORS_PER_WORKER))
     progress.start(len(vectors), "vectors")
     if workers == 1:
-        results, interrupted, requests, restarts = _run_serial(
-            vectors, config, adapter, sample, progress.advance
-        )
+        outcome = _run_serial(vectors, config, adapter, sample, progress.advance)
     else:
         if adapter is not None:
             adapter.close()
-        results, interrupted, requests, restarts = _run_parallel(
-            vectors, config, workers, sample, progress.advance
-        )
+        outcome = _run_parallel(vectors, config, workers, sample, progress.advance)
     progress.finish()
-    ordered = tuple(
-        results.get(v.id) or skipped_result(v, "run interrupted before this vector")
-        for v in vectors
+    results = outcome.results
+    if outcome.stopped_reason is not None:
+        missing = f"not run: {outcome.stopped_reason}"
+    else:
+        missing = "run interrupted before this vector"
+    ordered = tuple(results.get(v.id) or skipped_result(v, missing) for v in vectors)
+    return RunOutput(
+        ordered,
+        outcome.interrupted,
+        outcome.requests,
+        outcome.restarts,
+        workers,
+        stopped_reason=outcome.stopped_reason,
+        stopped_after=len(results) if outcome.stopped_reason is not None else None,
     )
-    return RunOutput(ordered, interrupted, requests, restarts, workers)

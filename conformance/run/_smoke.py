@@ -1,7 +1,10 @@
 """``smoke``: is this adapter alive at all? Handshake plus a handful of vectors, plainly told.
 
 When nothing works it says "adapter broken: <why>" (bowtie#1320: not "0 %"), with the stderr
-tail; for the first failure it prints the first difference and a command reproducing it.
+tail; for the first failure it prints the first difference and a command reproducing it. What
+the implementation wrote (its name, messages, values, stderr) is printed through
+:func:`~conformance._kit.one_line` / :func:`~conformance._kit.terminal_safe`: it cannot drive
+the terminal.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from conformance._errors import HandshakeError
+from conformance._kit import one_line, terminal_safe
 from conformance.adapters import DEFAULT_TIMEOUT, open_adapter
 from conformance.corpus import Corpus, Vector
 from conformance.run._executor import Executor, RunConfig
@@ -37,7 +41,7 @@ def pick_smoke_vectors(vectors: Sequence[Vector], count: int) -> tuple[Vector, .
 
 
 def _tail(text: str, lines: int = 15) -> str:
-    return "\n".join("    " + line for line in text.rstrip().splitlines()[-lines:])
+    return "\n".join("    " + terminal_safe(line) for line in text.rstrip().splitlines()[-lines:])
 
 
 def smoke(
@@ -54,15 +58,18 @@ def smoke(
         handshake = adapter.start()
     except HandshakeError as exc:
         adapter.close()
-        out.write(f"adapter broken: {exc.message}\n")
+        out.write(f"adapter broken: {one_line(exc.message)}\n")
         if exc.exit_status is not None:
             out.write(f"  exit status: {exc.exit_status}\n")
         if exc.stderr_tail.strip():
             out.write(f"  stderr (tail):\n{_tail(exc.stderr_tail)}\n")
         return 1
     out.write(
-        f"handshake ok: {handshake.name} {handshake.version} ({handshake.language}), "
-        f"capabilities {', '.join(handshake.capabilities)}\n"
+        one_line(
+            f"handshake ok: {handshake.name} {handshake.version} ({handshake.language}), "
+            f"capabilities {', '.join(handshake.capabilities)}"
+        )
+        + "\n"
     )
     chosen = pick_smoke_vectors(corpus.vectors, count)
     config = RunConfig(adapter=adapter_spec, timeout=timeout, repeat=1, fresh_every=0)
@@ -78,7 +85,10 @@ def smoke(
     if results and all(r.outcome is Outcome.ERRORED for r in results):
         first = results[0].error
         assert first is not None
-        out.write(f"adapter broken: every vector errored; first: [{first.kind}] {first.message}\n")
+        out.write(
+            f"adapter broken: every vector errored; first: [{first.kind}] "
+            f"{one_line(first.message)}\n"
+        )
         if first.stderr_tail.strip():
             out.write(f"  stderr (tail):\n{_tail(first.stderr_tail)}\n")
         out.write(f"  reproduce: {reproduce_command(adapter_spec, results[0].id)}\n")
@@ -91,12 +101,13 @@ def smoke(
     out.write(f"smoke: {len(results) - len(bad)}/{len(results)} vectors passed\n")
     out.write(f"first problem: {first_bad.id}\n")
     if first_bad.error is not None:
-        out.write(f"  [{first_bad.error.kind}] {first_bad.error.message}\n")
+        out.write(f"  [{first_bad.error.kind}] {one_line(first_bad.error.message)}\n")
         if first_bad.error.stderr_tail.strip():
             out.write(f"  stderr (tail):\n{_tail(first_bad.error.stderr_tail)}\n")
     for failure in first_bad.failures[:1]:
-        out.write(f"  [{failure.kind}] {failure.message}\n")
+        out.write(f"  [{failure.kind}] {one_line(failure.message)}\n")
         if failure.path is not None:
-            out.write(f"    expected: {failure.expected}\n    actual:   {failure.actual}\n")
+            out.write(f"    expected: {one_line(str(failure.expected))}\n")
+            out.write(f"    actual:   {one_line(str(failure.actual))}\n")
     out.write(f"  reproduce: {reproduce_command(adapter_spec, first_bad.id)}\n")
     return 1

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -77,4 +80,43 @@ def exits(request: dict[str, Any]) -> dict[str, Any]:
     """Calls sys.exit on the trigger vector."""
     if request["query"] == TRIGGER:
         raise SystemExit(4)
+    return correct(request)
+
+
+def os_exit(request: dict[str, Any]) -> dict[str, Any]:
+    """Ends the whole process with status 0 on the trigger vector (no exception to catch)."""
+    if request["query"] == TRIGGER:
+        os._exit(0)
+    return correct(request)
+
+
+def ignores_signals(request: dict[str, Any]) -> dict[str, Any]:
+    """On the trigger vector ignores SIGALRM, SIGTERM and SIGINT, then sleeps forever."""
+    if request["query"] == TRIGGER:
+        for signum in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, signal.SIG_IGN)
+        while True:
+            time.sleep(60)
+    return correct(request)
+
+
+def always_exits(request: dict[str, Any]) -> dict[str, Any]:
+    """Ends its process on every request."""
+    os._exit(3)
+
+
+def prints(request: dict[str, Any]) -> dict[str, Any]:
+    """Prints to stdout (and reads stdin) before answering correctly."""
+    print("debug output on stdout", flush=True)
+    sys.stdin.read()
+    return correct(request)
+
+
+def deep(request: dict[str, Any]) -> dict[str, Any]:
+    """Answers the trigger vector with a value nested 5,000 levels deep."""
+    if request["query"] == TRIGGER:
+        value: Any = 1
+        for _ in range(5000):
+            value = [value]
+        return {"package": value}
     return correct(request)

@@ -190,34 +190,37 @@ class TestSubprocess:
 @pytest.mark.usefixtures("inprocess")
 class TestInProcess:
     def test_runs_in_the_vector_root(self, root: Path) -> None:
-        """The callable sees the vector root as its working directory, restored after."""
+        """The callable sees the vector root as its working directory; the harness's stays."""
         cwd = os.getcwd()
-        adapter = open_adapter("python:inprocess:correct")
-        assert adapter.start().language == "python"
-        assert adapter.run(_req("alpha one"), root)["package"]
+        with open_adapter("python:inprocess:correct") as adapter:
+            assert adapter.start().language == "python"
+            assert adapter.run(_req("alpha one"), root)["package"]
         assert os.getcwd() == cwd
 
     def test_exception_is_internal_error(self, root: Path) -> None:
         """An exception becomes an internal error with its traceback."""
-        adapter = open_adapter("python:inprocess:raises")
-        with pytest.raises(AdapterInternalError, match="implementation bug") as info:
+        with (
+            open_adapter("python:inprocess:raises") as adapter,
+            pytest.raises(AdapterInternalError, match="implementation bug") as info,
+        ):
             adapter.run(_req(TRIGGER), root)
         assert "RuntimeError" in info.value.detail
 
     def test_sys_exit_is_a_crash(self, root: Path) -> None:
         """A callable calling sys.exit is recorded as a crash; the harness keeps running."""
-        adapter = open_adapter("python:inprocess:exits")
-        with pytest.raises(AdapterCrashedError, match=r"sys\.exit\(4\)") as info:
-            adapter.run(_req(TRIGGER), root)
-        assert info.value.exit_status == 4
-        assert adapter.run(_req("alpha one"), root)["package"]
+        with open_adapter("python:inprocess:exits") as adapter:
+            with pytest.raises(AdapterCrashedError, match=r"SystemExit\(4\)") as info:
+                adapter.run(_req(TRIGGER), root)
+            assert info.value.exit_status == 4
+            assert adapter.run(_req("alpha one"), root)["package"]
 
     def test_timeout(self, root: Path) -> None:
-        """A callable that never returns is interrupted in the main thread."""
-        adapter = open_adapter("python:inprocess:hangs", timeout=0.3)
-        with pytest.raises(AdapterTimeoutError):
-            adapter.run(_req(TRIGGER), root)
-        assert adapter.run(_req("alpha one"), root)["package"]
+        """A callable that never returns is stopped (its worker is killed) and restarted."""
+        with open_adapter("python:inprocess:hangs", timeout=0.5) as adapter:
+            adapter.start()
+            with pytest.raises(AdapterTimeoutError):
+                adapter.run(_req(TRIGGER), root)
+            assert adapter.run(_req("alpha one"), root)["package"]
 
     @pytest.mark.parametrize(
         ("spec", "match"),
@@ -229,15 +232,21 @@ class TestInProcess:
     )
     def test_unloadable(self, spec: str, match: str) -> None:
         """A callable that cannot be loaded is a spawn error."""
-        with pytest.raises(SpawnError, match=match):
-            open_adapter(spec).start()
+        with open_adapter(spec) as adapter, pytest.raises(SpawnError, match=match):
+            adapter.start()
 
-    def test_fresh_runs_through_phase6_serve(self, root: Path) -> None:
-        """A python: adapter's fresh process is the same callable behind phase6 serve."""
-        adapter = open_adapter("python:inprocess:correct")
-        with adapter.fresh() as fresh:
-            assert fresh.kind == "cmd"
+    def test_bad_target_is_a_spec_error(self) -> None:
+        """A python: spec without module and callable is refused before anything starts."""
+        with pytest.raises(AdapterSpecError, match=r"package\.module:callable"):
+            open_adapter("python:just_a_module")
+
+    def test_fresh_is_a_new_worker(self, root: Path) -> None:
+        """A python: adapter's fresh process is the same callable in another worker process."""
+        with open_adapter("python:inprocess:correct") as adapter, adapter.fresh() as fresh:
+            assert isinstance(adapter, InProcessAdapter)
+            assert isinstance(fresh, InProcessAdapter)
             assert fresh.run(_req("alpha one"), root) == adapter.run(_req("alpha one"), root)
+            assert fresh.pid != adapter.pid
             with pytest.raises(AdapterInternalError):
                 fresh.run(_req("not in the table"), root)
 
