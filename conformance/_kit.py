@@ -8,10 +8,13 @@ refuses (integers beyond 64 bits, lone surrogates); NaN and Infinity are never J
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import json
+import os
 import re
+import secrets
 import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,11 +30,14 @@ __all__ = [
     "dumps_pretty",
     "kit_version",
     "loads",
+    "one_line",
     "repo_root",
     "slugify",
     "specs_dir",
+    "terminal_safe",
     "utc_now",
     "vectors_dir",
+    "write_atomic",
 ]
 
 DIST_NAME = "adamos-phase6-conformance"
@@ -121,3 +127,69 @@ def slugify(text: str) -> str:
     """A file-name-safe slug (``reports/<slug>/``)."""
     slug = re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-.")
     return slug[:80] or "implementation"
+
+
+# ------------------------------------------------------------------------------ terminal text
+
+#: What never reaches a terminal raw from a string the kit did not write itself: C0 controls
+#: (ESC starts every ANSI sequence; CR and BS redraw a line), DEL, C1 controls (U+009B is a
+#: one-character CSI), the bidirectional overrides and isolates that reorder what is shown, and
+#: lone surrogates (a UTF-8 terminal cannot even be sent one).
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def terminal_safe(text: object) -> str:
+    """``text`` with every control character escaped (``\\x1b``) but newline and tab."""
+    return _UNSAFE.sub(_escaped, str(text))
+
+
+def one_line(text: object) -> str:
+    """``text`` as one terminal-safe line: newlines and tabs escaped as well.
+
+    For anything an implementation wrote (its name, an error message, a value) that the kit
+    prints inside a line of its own: no escape sequence, carriage return or newline in it can
+    draw over, or forge, a line the kit prints.
+    """
+    return _UNSAFE_LINE.sub(_escaped, str(text))
+
+
+# ------------------------------------------------------------------------------ files
+
+
+def write_atomic(directory: Path | str, name: str, data: bytes) -> Path:
+    """Write ``data`` as ``directory/name`` atomically, never following a symlink.
+
+    The bytes go to a new temporary file created with ``O_EXCL | O_NOFOLLOW`` inside
+    ``directory``, which is then renamed over ``name``: a crash leaves the old file or the new
+    one, never a truncated one, and an existing ``name`` (a symlink planted there included) is
+    replaced, never opened, so its target is never written.
+    """
+    if not name or name in (".", "..") or "/" in name or "\0" in name:
+        raise ValueError(f"not a plain file name: {name!r}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    dir_fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        while True:
+            temporary = f".{name}.{secrets.token_hex(6)}.tmp"
+            try:
+                fd = os.open(temporary, flags, 0o644, dir_fd=dir_fd)
+                break
+            except FileExistsError:  # pragma: no cover - 48 random bits collided
+                continue
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=dir_fd)
+            raise
+    finally:
+        os.close(dir_fd)
+    return Path(directory) / name

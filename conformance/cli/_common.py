@@ -9,6 +9,7 @@ __all__ = [
     "ADAPTER_HELP",
     "EXIT_FAILED",
     "EXIT_OK",
+    "EXIT_PARTIAL",
     "EXIT_USAGE",
     "Subparsers",
     "non_negative_int",
@@ -16,6 +17,9 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+#: ``certify``: everything that ran passed, but the run is partial (a selection, another
+#: corpus, sections not run): no verdict, so never 0.
+EXIT_PARTIAL = 3
 
 if TYPE_CHECKING:
     Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]

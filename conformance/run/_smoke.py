@@ -2,6 +2,7 @@
 
 When nothing works it says "adapter broken: <why>" (bowtie#1320: not "0 %"), with the stderr
 tail; for the first failure it prints the first difference and a command reproducing it.
+Everything the implementation wrote is printed through :func:`conformance._kit.one_line`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from conformance._errors import HandshakeError
+from conformance._kit import one_line, vectors_dir
 from conformance.adapters import DEFAULT_TIMEOUT, open_adapter
 from conformance.corpus import Corpus, Vector
 from conformance.run._executor import Executor, RunConfig
@@ -37,7 +39,7 @@ def pick_smoke_vectors(vectors: Sequence[Vector], count: int) -> tuple[Vector, .
 
 
 def _tail(text: str, lines: int = 15) -> str:
-    return "\n".join("    " + line for line in text.rstrip().splitlines()[-lines:])
+    return "\n".join("    " + one_line(line) for line in text.rstrip().splitlines()[-lines:])
 
 
 def smoke(
@@ -50,19 +52,25 @@ def smoke(
 ) -> int:
     """Run the smoke check, printing to ``out``; exit code 0 (all passed) or 1."""
     adapter = open_adapter(adapter_spec, timeout=timeout)
+    custom = None if corpus.root.resolve() == vectors_dir().resolve() else str(corpus.root)
+
+    def reproduce(vector_id: str) -> str:
+        return one_line(reproduce_command(adapter_spec, vector_id, vectors_dir=custom))
+
     try:
         handshake = adapter.start()
     except HandshakeError as exc:
         adapter.close()
-        out.write(f"adapter broken: {exc.message}\n")
+        out.write(f"adapter broken: {one_line(exc.message)}\n")
         if exc.exit_status is not None:
             out.write(f"  exit status: {exc.exit_status}\n")
         if exc.stderr_tail.strip():
             out.write(f"  stderr (tail):\n{_tail(exc.stderr_tail)}\n")
         return 1
     out.write(
-        f"handshake ok: {handshake.name} {handshake.version} ({handshake.language}), "
-        f"capabilities {', '.join(handshake.capabilities)}\n"
+        f"handshake ok: {one_line(handshake.name)} {one_line(handshake.version)} "
+        f"({one_line(handshake.language)}), "
+        f"capabilities {one_line(', '.join(handshake.capabilities))}\n"
     )
     chosen = pick_smoke_vectors(corpus.vectors, count)
     config = RunConfig(adapter=adapter_spec, timeout=timeout, repeat=1, fresh_every=0)
@@ -78,10 +86,13 @@ def smoke(
     if results and all(r.outcome is Outcome.ERRORED for r in results):
         first = results[0].error
         assert first is not None
-        out.write(f"adapter broken: every vector errored; first: [{first.kind}] {first.message}\n")
+        out.write(
+            f"adapter broken: every vector errored; first: [{first.kind}] "
+            f"{one_line(first.message)}\n"
+        )
         if first.stderr_tail.strip():
             out.write(f"  stderr (tail):\n{_tail(first.stderr_tail)}\n")
-        out.write(f"  reproduce: {reproduce_command(adapter_spec, results[0].id)}\n")
+        out.write(f"  reproduce: {reproduce(results[0].id)}\n")
         return 1
     bad = [r for r in results if r.outcome is not Outcome.PASSED]
     if not bad:
@@ -91,12 +102,15 @@ def smoke(
     out.write(f"smoke: {len(results) - len(bad)}/{len(results)} vectors passed\n")
     out.write(f"first problem: {first_bad.id}\n")
     if first_bad.error is not None:
-        out.write(f"  [{first_bad.error.kind}] {first_bad.error.message}\n")
+        out.write(f"  [{first_bad.error.kind}] {one_line(first_bad.error.message)}\n")
         if first_bad.error.stderr_tail.strip():
             out.write(f"  stderr (tail):\n{_tail(first_bad.error.stderr_tail)}\n")
     for failure in first_bad.failures[:1]:
-        out.write(f"  [{failure.kind}] {failure.message}\n")
+        out.write(f"  [{failure.kind}] {one_line(failure.message)}\n")
         if failure.path is not None:
-            out.write(f"    expected: {failure.expected}\n    actual:   {failure.actual}\n")
-    out.write(f"  reproduce: {reproduce_command(adapter_spec, first_bad.id)}\n")
+            out.write(
+                f"    expected: {one_line(failure.expected)}\n"
+                f"    actual:   {one_line(failure.actual)}\n"
+            )
+    out.write(f"  reproduce: {reproduce(first_bad.id)}\n")
     return 1
