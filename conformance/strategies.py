@@ -142,7 +142,7 @@ INVALID_LINE_KINDS: Mapping[str, tuple[str, ...]] = {
     "INT-18": ("too-deep",),
     "INT-20": ("ts-not-string",),
     "INT-22": (
-        "memory-id-missing", "memory-id-not-string", "memory-id-empty", "memory-id-null",
+        "memory-id-missing", "memory-id-not-string", "memory-id-null",
         "text-missing", "text-not-string", "text-null", "tags-not-list", "tag-not-string",
         "refs-not-list", "ref-not-object", "ts-null",
     ),
@@ -732,8 +732,6 @@ def _schema_violation(draw: st.DrawFn, kind: str, record: dict[str, Any]) -> str
         del bad["memory_id"]
     elif kind == "memory-id-not-string":
         bad["memory_id"] = _pick(draw, (1, 1.5, ["m"], {"id": "m"}, True))
-    elif kind == "memory-id-empty":
-        bad["memory_id"] = ""
     elif kind == "memory-id-null":
         bad["memory_id"] = None
     elif kind == "text-missing":
@@ -865,7 +863,7 @@ def trust_snapshots(
     classifications: Sequence[str] = _CLASSIFICATIONS,
 ) -> st.SearchStrategy[dict[str, Any]]:
     """A valid ``phase6-trust/1`` document (INT-38): entries by memory_id, by record_hash or
-    both (INT-39: both must match), unknown members, "" keys that match nothing."""
+    both (INT-39: either key matches), unknown members, "" keys."""
     ids, hashes, names = tuple(memory_id_pool), tuple(record_hash_pool), tuple(classifications)
     return st.composite(lambda draw: _draw_snapshot(draw, ids, hashes, names))()
 
