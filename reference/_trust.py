@@ -30,6 +30,9 @@ class TrustFilter:
 
     memory_ids: frozenset[str] = field(default_factory=frozenset)
     record_hashes: frozenset[str] = field(default_factory=frozenset)
+    #: Always empty since INT-39 reads an entry naming both keys as two marks; kept so that
+    #: code written against the earlier (conjunction) reading still constructs a filter.
+    pairs: frozenset[tuple[str, str]] = field(default_factory=frozenset)
 
     @property
     def active(self) -> bool:

@@ -155,9 +155,7 @@ class Certification:
         if missing and self.broken_reason is None:
             reasons.append(f"sections not run: {', '.join(missing)}")
         skipped = [
-            name
-            for name, section in self.sections.items()
-            if section.status is Outcome.SKIPPED
+            name for name, section in self.sections.items() if section.status is Outcome.SKIPPED
         ]
         if skipped:
             reasons.append(f"sections skipped: {', '.join(skipped)}")

@@ -429,7 +429,11 @@ class TestTrust:
             }
         )
         # c is named by memory_id in an entry whose record_hash is b's: either key denies
-        assert _drops(package) == [("a", "trust_denied"), ("b", "trust_denied"), ("c", "trust_denied")]
+        assert _drops(package) == [
+            ("a", "trust_denied"),
+            ("b", "trust_denied"),
+            ("c", "trust_denied"),
+        ]
         assert sorted(_ids(package)) == ["d"]
 
     def test_no_snapshot_no_filtering(self, root: Path) -> None:

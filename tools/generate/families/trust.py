@@ -1,6 +1,7 @@
 """Trust filtering (TRUST FILTERING, INT-38 snapshot format, INT-39 matching): by memory_id, by
-record_hash, by an entry naming both (either key matches), classifications outside the deny list, an empty deny list,
-the default ["malicious"], unknown snapshot members; and every snapshot error.
+record_hash, by an entry naming both (either key matches), classifications outside the deny
+list, an empty deny list, the default ["malicious"], unknown snapshot members; and every
+snapshot error.
 
 The stores: ``stores/s.jsonl`` holds m1, m2 (two versions), m3; ``stores/t.jsonl`` holds m1 with
 the same content as in s (so one record_hash matches both). Every record matches the query, so

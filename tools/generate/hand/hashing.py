@@ -316,7 +316,9 @@ _h013 = vec(
     clauses=["S6-HASH-01", "S6-REC-09", "S6-READ-14"],
     interpretations=["INT-01", "INT-17"],
     request=_req(),
-    files={S: lines('{"memory_id":"n53","text":"note","refs":[{"ké":"x"},{"n":9007199254740992}]}')},
+    files={
+        S: lines('{"memory_id":"n53","text":"note","refs":[{"ké":"x"},{"n":9007199254740992}]}')
+    },
     expect=_pkg1(_r13, "note", 1),
 )
 VECTORS += [_h013]

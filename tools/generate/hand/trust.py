@@ -147,7 +147,11 @@ _h003 = vec(
             "note",
             bud(100, 0, 100, 100, 50),
             [],
-            [drop(_m1, S, "trust_denied"), drop(_r3two, S, "trust_denied"), drop(_m2, S, "trust_denied")],
+            [
+                drop(_m1, S, "trust_denied"),
+                drop(_r3two, S, "trust_denied"),
+                drop(_m2, S, "trust_denied"),
+            ],
         ),
         [S],
     ),
