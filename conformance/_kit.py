@@ -111,11 +111,19 @@ def dumps(value: Any) -> bytes:
 
 
 def dumps_pretty(value: Any) -> str:
-    """Indented, key-sorted JSON text for humans (diffs, ``vectors show``)."""
+    """Indented, key-sorted JSON text for humans (diffs, ``vectors show``).
+
+    Lone surrogates (JSON can hold them, UTF-8 cannot) are written as ``\\udXXX`` escapes,
+    so the text can always be printed and written as UTF-8.
+    """
     try:
         return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
     except TypeError:
-        return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=repr)
+        text = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=repr)
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def utc_now() -> str:

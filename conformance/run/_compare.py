@@ -11,10 +11,10 @@ number types and error messages included (S6-ERR-07: "the same error type and me
 The first difference names a cause rather than a consequence: object members are visited in
 code-point order of their names, except for the members SPEC-006 derives from the others
 (:data:`MEMBER_ORDER`). INT-03: package_hash covers every other member of the package, so it
-differs whenever anything else does; the budget's used and remaining tokens follow from the
-selection; an item's place in ``selected`` follows from its score (S6-SCORE-19, tie-break 1)
-and then its identity. A wrong score therefore shows at ``.../selected/0/score``, not at
-``/package/package_hash``.
+differs whenever anything else does; the budget's used and remaining tokens, and what is
+dropped, follow from what is selected; an item's place in ``selected`` follows from its score
+(S6-ORDER-01: "1) score descending") and then its identity. A wrong score therefore shows at
+``.../selected/0/score``, not at ``/package/package_hash``.
 
 Exported for differential use (toml-test#90): :func:`first_difference` works on any two JSON
 values and :func:`compare_result` on an expected ``expect`` object and an actual result.
@@ -48,6 +48,7 @@ MEMBER_ORDER: dict[str, int] = {
     "memory_id": -3,
     "store_path": -2,
     "record_hash": -1,
+    "dropped": 1,
     "budget": 1,
     "package_hash": 2,
 }
