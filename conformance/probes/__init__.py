@@ -251,6 +251,7 @@ def certify_section(context: SectionContext) -> Section:
             },
             "tools": tool_report(),
             "duration_s": round(run.duration_s, 3),
+            "pinned_checks": dict(PINNED_CHECKS),
         },
         affects_verdict=True,
     )

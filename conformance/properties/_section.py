@@ -125,6 +125,11 @@ def build_section(run: PropertiesRun, *, counterexamples_path: Path | None = Non
         "reproduce": reproduce_command(run),
         "counterexamples": list(run.counterexamples),
         "counterexamples_file": str(counterexamples_path) if counterexamples_path else None,
+        "pinned_checks": {
+            name: dict(family.pinned_checks)
+            for name, family in FAMILIES.items()
+            if family.pinned_checks
+        },
     }
     return Section(
         name="properties",
