@@ -601,9 +601,26 @@ def invalid_timestamps() -> st.SearchStrategy[str]:
     return _INVALID_TS_STRATEGY
 
 
+#: RFC 3339 spellings of a valid instant that the INT-20 profile leaves out.
+_RFC3339_ONLY = ("lower-t", "lower-z", "minus-zero")
+
+
+def _outside_profile(draw: st.DrawFn, valid: str) -> str:
+    """``valid`` respelled the way RFC 3339 allows and INT-20's profile does not."""
+    how = _pick(draw, _RFC3339_ONLY)
+    base = valid.removesuffix("Z").removesuffix("+00:00")
+    if how == "lower-t":
+        return base[:10] + "t" + base[11:] + "Z"
+    if how == "lower-z":
+        return base + "z"
+    return base + "-00:00"
+
+
 def _draw_ts(draw: st.DrawFn, around: Instant | None, pins: _Pins = _ALL_PINS) -> str:
     # INT-20: a string outside the pinned profile (and what it does to the record) is a reading
     if pins.chance(draw, "INT-20", 4):
+        if draw(_BOOL):  # a real instant in a spelling RFC 3339 has and the profile has not
+            return _outside_profile(draw, _draw_valid_ts(draw, around, 400, 3))
         return draw(_INVALID_TS_STRATEGY)
     if around is not None and draw(_ints(0, 2)) == 2:
         return _draw_valid_ts(draw, around, -1, 30)  # future
