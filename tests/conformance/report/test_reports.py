@@ -232,6 +232,26 @@ class TestRenderings:
         assert "phase6-v1: partial: " in svg
         assert "compliant" not in svg
 
+    def test_informational_section_failures_are_skipped_in_junit(
+        self, certifications: dict[str, Certification]
+    ) -> None:
+        """A failed item of a section that does not affect the verdict (suite strength) is a
+        skipped testcase: it speaks of the kit, and must not turn an implementer's CI red."""
+        section = Section(
+            "suite_strength",
+            "Suite strength",
+            Outcome.FAILED,
+            "1 survivor",
+            (SectionItem("mutant-x", Outcome.FAILED, ("S6-OUT-01",), "survived"),),
+            affects_verdict=False,
+        )
+        report = build_report(replace(certifications["correct"], sections={"s": section}))
+        root = ET.fromstring(render_junit(report).split("\n", 1)[1])
+        suite = next(s for s in root if s.get("name") == "section.s")
+        assert suite.get("failures") == "0"
+        assert suite.get("skipped") == "1"
+        assert "does not affect the verdict: survived" in suite[0][0].get("message", "")
+
     def test_stderr_control_characters_are_safe_in_xml(
         self, reports: dict[str, dict[str, Any]]
     ) -> None:
