@@ -14,6 +14,7 @@ hang on a FIFO or a device), :func:`json_problem` (nesting and types a report ca
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import importlib.metadata
@@ -21,6 +22,7 @@ import json
 import math
 import os
 import re
+import secrets
 import stat
 import tomllib
 from datetime import UTC, datetime
@@ -48,6 +50,7 @@ __all__ = [
     "unicode_safe",
     "utc_now",
     "vectors_dir",
+    "write_atomic",
 ]
 
 DIST_NAME = "adamos-phase6-conformance"
@@ -229,6 +232,8 @@ def unicode_safe(text: str) -> str:
     return text
 
 
+# ------------------------------------------------------------------------------ terminal text
+
 #: What never reaches a terminal raw from a string the kit did not write itself: C0 controls
 #: (ESC starts every ANSI sequence; CR and BS redraw a line), DEL, C1 controls (U+009B is a
 #: one-character CSI), the bidirectional overrides and isolates that reorder what is shown, and
@@ -242,7 +247,7 @@ def _escaped(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
-def terminal_safe(text: str) -> str:
+def terminal_safe(text: object) -> str:
     """``text`` with every control character escaped (``\\x1b``) but newline and tab.
 
     For what an implementation wrote (an error message, a stderr tail, its name) before the
@@ -252,7 +257,7 @@ def terminal_safe(text: str) -> str:
     return _UNSAFE.sub(_escaped, str(text))
 
 
-def one_line(text: str) -> str:
+def one_line(text: object) -> str:
     """``text`` as one terminal-safe line: newlines and tabs escaped as well.
 
     For anything an implementation wrote that the kit prints inside a line of its own: no
@@ -304,3 +309,39 @@ _FILE_KINDS = {
 
 def _too_big(size: int, limit: int) -> str:
     return f"larger than the limit of {limit:,} bytes (at least {size:,})"
+
+
+# ------------------------------------------------------------------------------ files
+
+
+def write_atomic(directory: Path | str, name: str, data: bytes) -> Path:
+    """Write ``data`` as ``directory/name`` atomically, never following a symlink.
+
+    The bytes go to a new temporary file created with ``O_EXCL | O_NOFOLLOW`` inside
+    ``directory``, which is then renamed over ``name``: a crash leaves the old file or the new
+    one, never a truncated one, and an existing ``name`` (a symlink planted there included) is
+    replaced, never opened, so its target is never written.
+    """
+    if not name or name in (".", "..") or "/" in name or "\0" in name:
+        raise ValueError(f"not a plain file name: {name!r}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    dir_fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        while True:
+            temporary = f".{name}.{secrets.token_hex(6)}.tmp"
+            try:
+                fd = os.open(temporary, flags, 0o644, dir_fd=dir_fd)
+                break
+            except FileExistsError:  # pragma: no cover - 48 random bits collided
+                continue
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=dir_fd)
+            raise
+    finally:
+        os.close(dir_fd)
+    return Path(directory) / name

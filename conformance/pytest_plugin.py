@@ -20,7 +20,11 @@ as ``certify --expected-failures``: ``<id or glob>  # reason`` per line; ``prope
 entries are accepted too).
 
 Without ``--phase6-adapter`` the plugin does nothing at all: it only declares its options (the
-kit's own test suite loads it through the entry point as well).
+kit's own test suite loads it through the entry point as well). pytest is not a dependency of
+the kit: install the ``pytest`` extra (``pip install "adamos-phase6-conformance[pytest]"``). A
+``python:`` adapter module in the working directory imports as it does under ``phase6
+certify`` (the ``pytest`` script, unlike ``python -m``, does not put the working directory on
+``sys.path``).
 
 The corpus (``--phase6-vectors`` may name a stranger's) is loaded by the harness's loader and
 each vector is materialized by the harness's executor: names that are not plain relative paths
@@ -178,6 +182,9 @@ def pytest_configure(config: pytest.Config) -> None:
     """With ``--phase6-adapter``: load the corpus and registers and register every marker."""
     if not config.getoption(_ADAPTER, default=None):
         return
+    from conformance.run import importable_cwd
+
+    importable_cwd(config.getoption(_ADAPTER))
     state = _Session(config)
     config.stash[_STATE] = state
     config.add_cleanup(state.close)

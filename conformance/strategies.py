@@ -36,6 +36,16 @@ Every line a strategy produces carries its *kind* (``valid``, ``blank`` or
 ``invalid:<INT-id>:<what>``), so a test can check that an implementation classifies it the way
 the interpretation register says. Generated files use relative POSIX paths only, so a
 :class:`Scenario` converts 1:1 into a ``phase6-vectors/1`` vector input.
+
+Required and pinned inputs are kept apart. Some inputs are read differently by honest
+implementations, and the interpretation register decides them: an integer written ``10.0``
+(INT-41), a trust entry naming both keys (INT-39), a ts_utc outside the pinned profile (INT-20),
+a snapshot path that does not exist (INT-38), an empty memory_id (INT-22), blank lines and CRLF
+(INT-14), every invalid-line kind (INT-15..INT-22), ... (:data:`PINNED_INPUTS`). The scenario
+strategies draw them only when their ``pinned`` argument allows the interpretation (``None``:
+all, ``frozenset()``: none, so every reading agrees on the input), and every
+:class:`Scenario` lists the interpretations its inputs exercise (``Scenario.pinned``): a failure
+can then be attributed to the readings it rests on.
 """
 
 from __future__ import annotations
@@ -43,8 +53,8 @@ from __future__ import annotations
 import functools
 import json
 import string
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal, TypeVar
@@ -62,6 +72,7 @@ __all__ = [
     "JSON_EDGE_CHARACTERS",
     "MULTI_BYTE_CHARACTERS",
     "NOT_WHITE_SPACE",
+    "PINNED_INPUTS",
     "SAFE_INT",
     "SNAPSHOT_PATH",
     "STORE_DIR",
@@ -142,13 +153,64 @@ INVALID_LINE_KINDS: Mapping[str, tuple[str, ...]] = {
     "INT-18": ("too-deep",),
     "INT-20": ("ts-not-string",),
     "INT-22": (
-        "memory-id-missing", "memory-id-not-string", "memory-id-empty", "memory-id-null",
+        "memory-id-missing", "memory-id-not-string", "memory-id-null",
         "text-missing", "text-not-string", "text-null", "tags-not-list", "tag-not-string",
         "refs-not-list", "ref-not-object", "ts-null",
     ),
 }  # fmt: skip
 
+#: Inputs on which honest readings of SPEC-006 differ, by the interpretation that decides them.
+#: A scenario strategy draws one only when its ``pinned`` argument allows that interpretation.
+PINNED_INPUTS: Mapping[str, str] = {
+    "INT-14": "blank and whitespace-only lines, CRLF line ends, a missing final newline",
+    "INT-15": "lines that are not one JSON object in strict UTF-8 (BOM, NaN, lone surrogates, ...)",
+    "INT-16": "duplicate member names",
+    "INT-17": "numbers beyond 2**53 or beyond the double range",
+    "INT-18": "nesting 64 deep and deeper",
+    "INT-20": "ts_utc and now_utc strings outside the pinned profile (their treatment too)",
+    "INT-22": "an empty memory_id; null and wrong-typed record members",
+    "INT-38": "a trust_snapshot_path that does not exist",
+    "INT-39": "a trust entry naming both memory_id and record_hash",
+    "INT-41": "an integer written as an integral float (10.0) or beyond 2**53-1",
+    "INT-42": "unknown request members",
+}
+#: For the invalid-line kinds that are not INT-15..INT-18 or INT-22 errors of their own.
+_KIND_RULES: Mapping[str, str] = {"ts-not-string": "INT-22"}
+
 T = TypeVar("T")
+
+
+class _Pins:
+    """Which pinned-only inputs a draw may use (``allowed``; ``None``: all), and which it used.
+
+    With exactly one interpretation allowed (``focus``), its inputs are drawn more often: the
+    run then asks one question, "does the implementation read INT-x differently?".
+    """
+
+    __slots__ = ("allowed", "focus", "used")
+
+    def __init__(self, allowed: frozenset[str] | None) -> None:
+        self.allowed = allowed
+        self.focus = next(iter(allowed)) if allowed is not None and len(allowed) == 1 else None
+        self.used: set[str] = set()
+
+    def may(self, interpretation: str) -> bool:
+        """Whether inputs ``interpretation`` decides may be drawn."""
+        return self.allowed is None or interpretation in self.allowed
+
+    def chance(self, draw: st.DrawFn, interpretation: str, one_in: int) -> bool:
+        """Draw a pinned input of ``interpretation`` about once in ``one_in`` (every other
+        time when it is the focus), never when it is not allowed; record it when drawn."""
+        if not self.may(interpretation):
+            return False
+        odds = 2 if self.focus == interpretation else one_in
+        if draw(_ints(1, odds)) != odds:
+            return False
+        self.used.add(interpretation)
+        return True
+
+
+_ALL_PINS = _Pins(None)
 
 _STORE_NAMES = (
     "a", "b", "c", "episodic", "semantic", "A", "B-2", "a_b", "a.b", "0", "é", "日本",
@@ -244,6 +306,8 @@ class Scenario:
     lines: tuple[tuple[str, tuple[StoreLine, ...]], ...] = ()
     canaries: tuple[str, ...] = ()
     note: str = ""
+    #: The interpretations whose pinned-only inputs this scenario holds (:data:`PINNED_INPUTS`).
+    pinned: tuple[str, ...] = ()
 
     @classmethod
     def build(
@@ -253,6 +317,7 @@ class Scenario:
         lines: Mapping[str, Sequence[StoreLine]] | None = None,
         canaries: Sequence[str] = (),
         note: str = "",
+        pinned: Iterable[str] = (),
     ) -> Scenario:
         """A scenario from plain values (files sorted by path)."""
         return cls(
@@ -261,7 +326,12 @@ class Scenario:
             lines=tuple(sorted((k, tuple(v)) for k, v in (lines or {}).items())),
             canaries=tuple(canaries),
             note=note,
+            pinned=tuple(sorted(set(pinned))),
         )
+
+    def with_pinned(self, *interpretations: str) -> Scenario:
+        """The same scenario, also holding pinned-only inputs of ``interpretations``."""
+        return replace(self, pinned=tuple(sorted({*self.pinned, *interpretations})))
 
     @property
     def request(self) -> Any:
@@ -276,6 +346,7 @@ class Scenario:
             self.lines,
             self.canaries,
             self.note if note is None else note,
+            self.pinned,
         )
 
     def with_files(
@@ -292,6 +363,7 @@ class Scenario:
             tuple(sorted((k, tuple(v)) for k, v in (lines or {}).items())),
             self.canaries,
             self.note if note is None else note,
+            self.pinned,
         )
 
     def write(self, root: Path) -> None:
@@ -441,10 +513,12 @@ _TEXT4 = st.text(st.characters(codec="utf-8"), max_size=4)
 _JSON_LEAF = st.one_of(
     st.none(),
     st.booleans(),
-    st.integers(-(2**60), 2**60),  # beyond 2**53: INT-17 (read as the nearest double)
+    st.integers(-SAFE_INT, SAFE_INT),
     st.floats(allow_nan=False, allow_infinity=False, width=64),  # -0.0, 5e-324, 1.7e308
     _TEXT4,
 )
+#: beyond 2**53: INT-17 (read as the nearest double)
+_BIG_INT = st.one_of(st.integers(SAFE_INT + 1, 2**60), st.integers(-(2**60), -SAFE_INT - 1))
 _JSON_VALUE = st.one_of(
     _JSON_LEAF,
     st.lists(_JSON_LEAF, max_size=2),
@@ -527,11 +601,28 @@ def invalid_timestamps() -> st.SearchStrategy[str]:
     return _INVALID_TS_STRATEGY
 
 
-def _draw_ts(draw: st.DrawFn, around: Instant | None) -> str:
-    kind = draw(_ints(0, 3))
-    if kind == 2:
+#: RFC 3339 spellings of a valid instant that the INT-20 profile leaves out.
+_RFC3339_ONLY = ("lower-t", "lower-z", "minus-zero")
+
+
+def _outside_profile(draw: st.DrawFn, valid: str) -> str:
+    """``valid`` respelled the way RFC 3339 allows and INT-20's profile does not."""
+    how = _pick(draw, _RFC3339_ONLY)
+    base = valid.removesuffix("Z").removesuffix("+00:00")
+    if how == "lower-t":
+        return base[:10] + "t" + base[11:] + "Z"
+    if how == "lower-z":
+        return base + "z"
+    return base + "-00:00"
+
+
+def _draw_ts(draw: st.DrawFn, around: Instant | None, pins: _Pins = _ALL_PINS) -> str:
+    # INT-20: a string outside the pinned profile (and what it does to the record) is a reading
+    if pins.chance(draw, "INT-20", 4):
+        if draw(_BOOL):  # a real instant in a spelling RFC 3339 has and the profile has not
+            return _outside_profile(draw, _draw_valid_ts(draw, around, 400, 3))
         return draw(_INVALID_TS_STRATEGY)
-    if kind == 3 and around is not None:
+    if around is not None and draw(_ints(0, 2)) == 2:
         return _draw_valid_ts(draw, around, -1, 30)  # future
     return _draw_valid_ts(draw, around, 400, 3)
 
@@ -546,14 +637,18 @@ def timestamps(around: Instant | None = None) -> st.SearchStrategy[str]:
 
 @dataclass(frozen=True)
 class _LineContext:
-    """What the lines of one scenario share: vocabulary, memory_id pool, the 'now' instant."""
+    """What the lines of one scenario share: vocabulary, memory_id pool, the 'now' instant,
+    and which pinned-only inputs they may use (:class:`_Pins`)."""
 
     words: tuple[str, ...] = ()
     ids: tuple[str, ...] = ()
     around: Instant | None = None
+    pins: _Pins = _ALL_PINS
 
 
 def _draw_id(draw: st.DrawFn, ctx: _LineContext) -> str:
+    if ctx.pins.chance(draw, "INT-22", 12):  # INT-22: "" is a string, a valid memory_id
+        return ""
     return _pick(draw, ctx.ids) if ctx.ids else draw(memory_ids())
 
 
@@ -569,10 +664,12 @@ def _draw_record(draw: st.DrawFn, ctx: _LineContext, canary: str | None) -> dict
             record["tags"].append(canary + "-TAG")
     if draw(_BOOL):
         record["refs"] = draw(_REFS)
+        if ctx.pins.chance(draw, "INT-17", 8):
+            record["refs"].append({"n": draw(_BIG_INT)})
         if canary is not None and draw(_BOOL):
             record["refs"].append({"note": canary + "-REF"})
     if draw(_BOOL):
-        record["ts_utc"] = _draw_ts(draw, ctx.around)
+        record["ts_utc"] = _draw_ts(draw, ctx.around, ctx.pins)
     if draw(_ints(0, 4)) == 4:  # S6-REC-02: unknown members are not errors (INT-23)
         name = _pick(draw, ("created_at_utc", "hash", "type", "extra"))
         record[name] = draw(_JSON_LEAF)
@@ -622,12 +719,15 @@ def _serialize(draw: st.DrawFn, obj: Mapping[str, Any]) -> str:
     return _pick(draw, ("", " ", "\t", "  ")) + "{" + body + "}" + _pick(draw, ("", " ", "\t"))
 
 
-_EXTRAS = ("none", "none", "none", "duplicate", "bigint", "depth64")
+#: extras of a valid line: (interpretation, what)
+_EXTRAS = (("INT-16", "duplicate"), ("INT-17", "bigint"), ("INT-18", "depth64"))
 
 
 def _draw_valid_line(draw: st.DrawFn, ctx: _LineContext, canary: str | None) -> StoreLine:
     text = _serialize(draw, _draw_record(draw, ctx, canary))
-    extra = _pick(draw, _EXTRAS)
+    rule, extra = _pick(draw, _EXTRAS)
+    if not ctx.pins.chance(draw, rule, 2):
+        extra = "none"
     if extra == "duplicate":  # INT-16: the earlier occurrence is ignored
         text = text.replace("{", '{"memory_id": 7, ', 1)
     elif extra == "bigint":  # INT-17: 9007199254740993 is read as 9007199254740992
@@ -732,8 +832,6 @@ def _schema_violation(draw: st.DrawFn, kind: str, record: dict[str, Any]) -> str
         del bad["memory_id"]
     elif kind == "memory-id-not-string":
         bad["memory_id"] = _pick(draw, (1, 1.5, ["m"], {"id": "m"}, True))
-    elif kind == "memory-id-empty":
-        bad["memory_id"] = ""
     elif kind == "memory-id-null":
         bad["memory_id"] = None
     elif kind == "text-missing":
@@ -768,13 +866,24 @@ def blank_lines() -> st.SearchStrategy[StoreLine]:
 _LINE_KINDS = ("valid", "valid", "valid", "valid", "invalid", "blank")
 
 
+def _kind_rule(rule: str, kind: str) -> str:
+    """The interpretation an invalid-line kind exercises."""
+    return _KIND_RULES.get(kind, rule)
+
+
 def _draw_line(draw: st.DrawFn, ctx: _LineContext, canary: str | None, invalid: bool) -> StoreLine:
     which = _pick(draw, _LINE_KINDS) if invalid else "valid"
-    if which == "valid":
-        return _draw_valid_line(draw, ctx, canary)
+    pins = ctx.pins
     if which == "invalid":
-        return _draw_invalid_line(draw, ctx)
-    return StoreLine(_pick(draw, _BLANKS), "blank")
+        kinds = tuple(p for p in _ALL_INVALID_KINDS if pins.may(_kind_rule(*p)))
+        if kinds:
+            line = _draw_invalid_line(draw, ctx, kinds)
+            pins.used.add(_kind_rule(*line.kind.split(":")[1:3]))
+            return line
+    elif which == "blank" and pins.may("INT-14"):
+        pins.used.add("INT-14")
+        return StoreLine(_pick(draw, _BLANKS), "blank")
+    return _draw_valid_line(draw, ctx, canary)
 
 
 def store_lines(
@@ -817,8 +926,13 @@ def stores(
 _EOLS = ("\n", "\r\n")
 
 
-def _draw_store_file(draw: st.DrawFn, lines: Sequence[StoreLine]) -> LinesFile:
-    return LinesFile(tuple(line.raw for line in lines), _pick(draw, _EOLS), draw(_BOOL))
+def _draw_store_file(
+    draw: st.DrawFn, lines: Sequence[StoreLine], pins: _Pins = _ALL_PINS
+) -> LinesFile:
+    # INT-14: CRLF and a missing final newline are readings; LF with a final LF is not
+    if pins.chance(draw, "INT-14", 2):
+        return LinesFile(tuple(line.raw for line in lines), _pick(draw, _EOLS), draw(_BOOL))
+    return LinesFile(tuple(line.raw for line in lines), "\n", True)
 
 
 def store_files(lines: Sequence[StoreLine]) -> st.SearchStrategy[LinesFile]:
@@ -834,11 +948,14 @@ def _draw_snapshot(
     memory_id_pool: Sequence[str],
     record_hash_pool: Sequence[str],
     classifications: Sequence[str],
+    pins: _Pins = _ALL_PINS,
 ) -> dict[str, Any]:
     entries = []
     for _ in range(draw(_ints(0, 4))):
         entry: dict[str, Any] = {"classification": _pick(draw, classifications)}
-        keys = _pick(draw, ("memory_id", "record_hash", "both", "memory_id", "record_hash"))
+        keys = _pick(draw, ("memory_id", "record_hash", "memory_id", "record_hash"))
+        if pins.chance(draw, "INT-39", 3):  # INT-39: what an entry naming both keys matches
+            keys = "both"
         if keys in ("memory_id", "both"):
             if memory_id_pool and draw(_ints(0, 4)) > 0:
                 entry["memory_id"] = _pick(draw, memory_id_pool)
@@ -865,7 +982,7 @@ def trust_snapshots(
     classifications: Sequence[str] = _CLASSIFICATIONS,
 ) -> st.SearchStrategy[dict[str, Any]]:
     """A valid ``phase6-trust/1`` document (INT-38): entries by memory_id, by record_hash or
-    both (INT-39: both must match), unknown members, "" keys that match nothing."""
+    both (INT-39: either key matches), unknown members, "" keys."""
     ids, hashes, names = tuple(memory_id_pool), tuple(record_hash_pool), tuple(classifications)
     return st.composite(lambda draw: _draw_snapshot(draw, ids, hashes, names))()
 
@@ -899,6 +1016,7 @@ def _draw_request(
     now: Instant | None,
     integral_floats: bool,
     recency: bool | None = None,
+    pins: _Pins = _ALL_PINS,
 ) -> dict[str, Any]:
     words = tuple(words) or ("alpha",)
     query = draw(white_space(0, 2))
@@ -916,7 +1034,7 @@ def _draw_request(
     max_tokens: int | float = (
         draw(_ints(8, 256)) if draw(_ints(0, 2)) == 0 else _draw_edge_int(draw, 24)
     )
-    if integral_floats and draw(_ints(0, 5)) == 5:
+    if integral_floats and pins.chance(draw, "INT-41", 6):
         max_tokens = float(max_tokens)  # INT-41: 10.0 is the integer 10
     budget: dict[str, Any] = {"max_excerpt_tokens": max_tokens}
     if draw(_BOOL):
@@ -1014,7 +1132,9 @@ def _draw_scenario(
     invalid: bool,
     trust: bool,
     recency: bool | None = None,
+    pinned: frozenset[str] | None = None,
 ) -> Scenario:
+    pins = _Pins(pinned)
     words = []
     for _ in range(draw(_ints(1, 4))):
         word = _draw_word(draw, 1, 5)
@@ -1026,7 +1146,7 @@ def _draw_scenario(
         if memory_id not in ids:
             ids.append(memory_id)
     now = Instant(draw(_NOW_SECONDS), draw(_NANOS))
-    ctx = _LineContext(tuple(words), tuple(ids), now)
+    ctx = _LineContext(tuple(words), tuple(ids), now, pins)
     names: list[str] = []
     for _ in range(draw(_ints(1, max_stores))):
         name = _pick(draw, _STORE_NAMES)
@@ -1038,11 +1158,11 @@ def _draw_scenario(
     for index, name in enumerate(names):
         path = f"{STORE_DIR}/{name}.jsonl"
         store = _draw_store(draw, ctx, max_lines, invalid, f"S{index}")
-        files[path] = _draw_store_file(draw, store)
+        files[path] = _draw_store_file(draw, store, pins)
         lines[path] = store
         canaries.extend(c for line in store for c in line.canaries)
     snapshot_path = None
-    if trust and draw(_ints(0, 2)) == 2:
+    if trust and (draw(_ints(0, 2)) == 2 or pins.focus == "INT-39"):
         id_pool, hash_pool = [], []
         for store in lines.values():
             for line in store:
@@ -1050,11 +1170,11 @@ def _draw_scenario(
                     parsed = read_line(line.data)
                     id_pool.append(parsed["memory_id"])
                     hash_pool.append(parsed["record_hash"])
-        document = _draw_snapshot(draw, id_pool, hash_pool, _CLASSIFICATIONS)
+        document = _draw_snapshot(draw, id_pool, hash_pool, _CLASSIFICATIONS, pins)
         files[SNAPSHOT_PATH] = TextFile(json.dumps(document, ensure_ascii=False))
         snapshot_path = SNAPSHOT_PATH
-    request = _draw_request(draw, sorted(lines), words, snapshot_path, now, True, recency)
-    return Scenario.build(request, files, lines, canaries)
+    request = _draw_request(draw, sorted(lines), words, snapshot_path, now, True, recency, pins)
+    return Scenario.build(request, files, lines, canaries, pinned=pins.used)
 
 
 @functools.cache
@@ -1065,38 +1185,50 @@ def scenarios(
     invalid: bool = True,
     trust: bool = True,
     recency: bool | None = None,
+    pinned: frozenset[str] | None = None,
 ) -> st.SearchStrategy[Scenario]:
     """A whole valid input: 1..``max_stores`` stores of up to ``max_lines`` Unicode-heavy lines
     sharing a vocabulary with the query (so scores, tag bonuses and recency vary), a canary in
     every valid record, invalid and blank lines (unless ``invalid=False``), sometimes a trust
     snapshot over the stores' memory_ids and record_hashes (unless ``trust=False``), and a
     request from :func:`memory_controller_inputs` (``recency`` as there).
+
+    ``pinned`` limits the pinned-only inputs (:data:`PINNED_INPUTS`) to those of the listed
+    interpretations (``None``: all; ``frozenset()``: none, every reading agrees on the input);
+    ``Scenario.pinned`` lists those drawn.
     """
     return st.composite(
-        lambda draw: _draw_scenario(draw, max_stores, max_lines, invalid, trust, recency)
+        lambda draw: _draw_scenario(draw, max_stores, max_lines, invalid, trust, recency, pinned)
     )()
 
 
-_INVALID_EDITS: tuple[tuple[str, Any], ...] = (
-    ("query", None), ("query", " \u3000 "), ("query", 5), ("store_paths", []),
-    ("store_paths", ["stores/missing.jsonl"]), ("store_paths", "stores/a.jsonl"),
-    ("budget", None), ("budget", {"max_excerpt_tokens": 0}), ("budget", {"max_excerpt_tokens": -1}),
-    ("budget", {"max_excerpt_tokens": 1.5}), ("budget", {"max_excerpt_tokens": "10"}),
-    ("budget", {"max_excerpt_tokens": True}), ("budget", {"max_excerpt_tokens": 2**53}),
-    ("budget", {"max_excerpt_tokens": 4, "max_items": 0}),
-    ("budget", {"max_excerpt_tokens": 4, "per_item_max_excerpt_tokens": 0}),
-    ("budget", {"max_excerpt_tokens": 4, "max_item": 3}),
-    ("scoring", {"recency_half_life_days": 0}), ("scoring", {"enable_tag_overlap": "yes"}),
-    ("scoring", {"query_terms": ["a", 1]}), ("scoring", []),
-    ("trust_filter", {"deny_classifications": "malicious"}),
-    ("trust_filter", {"trust_snapshot_path": "trust/missing.json"}),
-    ("now_utc", "2024-01-02T03:04:05+02:00"), ("now_utc", 0), ("extra", 1), ("Query", "x"),
+#: (member, new value or None to remove it, the interpretation that decides whether the edit
+#: makes the request invalid, or None when every reading of the spec says it does).
+_INVALID_EDITS: tuple[tuple[str, Any, str | None], ...] = (
+    ("query", None, None), ("query", " \u3000 ", "INT-05"), ("query", " \t ", None),
+    ("query", 5, None), ("store_paths", [], None),
+    ("store_paths", ["stores/missing.jsonl"], None), ("store_paths", "stores/a.jsonl", None),
+    ("budget", None, None), ("budget", {"max_excerpt_tokens": 0}, None),
+    ("budget", {"max_excerpt_tokens": -1}, None),
+    ("budget", {"max_excerpt_tokens": 1.5}, None), ("budget", {"max_excerpt_tokens": "10"}, None),
+    ("budget", {"max_excerpt_tokens": True}, None),
+    ("budget", {"max_excerpt_tokens": 2**53}, "INT-41"),
+    ("budget", {"max_excerpt_tokens": 4, "max_items": 0}, "INT-30"),
+    ("budget", {"max_excerpt_tokens": 4, "per_item_max_excerpt_tokens": 0}, "INT-30"),
+    ("budget", {"max_excerpt_tokens": 4, "max_item": 3}, "INT-42"),
+    ("scoring", {"recency_half_life_days": 0}, "INT-36"),
+    ("scoring", {"enable_tag_overlap": "yes"}, None),
+    ("scoring", {"query_terms": ["a", 1]}, None), ("scoring", [], None),
+    ("trust_filter", {"deny_classifications": "malicious"}, None),
+    ("trust_filter", {"trust_snapshot_path": "trust/missing.json"}, "INT-38"),
+    ("now_utc", "2024-01-02T03:04:05+02:00", "INT-20"), ("now_utc", 0, None),
+    ("extra", 1, "INT-42"), ("Query", "x", "INT-42"),
 )  # fmt: skip
 
 
-def _broken(valid: Mapping[str, Any], change: tuple[str, Any]) -> dict[str, Any]:
+def _broken(valid: Mapping[str, Any], change: tuple[str, Any, str | None]) -> dict[str, Any]:
     request: dict[str, Any] = json.loads(json.dumps(dict(valid)))
-    name, value = change
+    name, value, _ = change
     if value is None:
         request.pop(name, None)
     else:
@@ -1104,21 +1236,41 @@ def _broken(valid: Mapping[str, Any], change: tuple[str, Any]) -> dict[str, Any]
     return request
 
 
-def invalid_requests(valid: Mapping[str, Any]) -> st.SearchStrategy[dict[str, Any]]:
-    """``valid`` with one member broken (errors.md rows 1-11): each must give one error."""
-    return st.sampled_from(_INVALID_EDITS).map(lambda change: _broken(valid, change))
+def invalid_requests(
+    valid: Mapping[str, Any], *, pinned: frozenset[str] | None = None
+) -> st.SearchStrategy[dict[str, Any]]:
+    """``valid`` with one member broken (errors.md rows 1-11): each must give one error.
+
+    ``pinned`` as for :func:`scenarios`: only edits every reading calls invalid, plus those
+    of the interpretations listed (``None``: all)."""
+    edits = tuple(e for e in _INVALID_EDITS if e[2] is None or pinned is None or e[2] in pinned)
+    return st.sampled_from(edits).map(lambda change: _broken(valid, change))
 
 
 @functools.cache
 def error_scenarios(
-    *, max_stores: int = 2, max_lines: int = 3, invalid: bool = True, trust: bool = True
+    *,
+    max_stores: int = 2,
+    max_lines: int = 3,
+    invalid: bool = True,
+    trust: bool = True,
+    pinned: frozenset[str] | None = None,
 ) -> st.SearchStrategy[Scenario]:
     """A :func:`scenarios` input whose request is then broken by :func:`invalid_requests`
-    (the result must be an error, the same one every time: S6-ERR-07)."""
+    (the result must be an error, the same one every time: S6-ERR-07). ``pinned`` as there:
+    an edit whose invalidity an interpretation decides (an unknown member, INT-42; a snapshot
+    path that does not exist, INT-38; ...) is drawn only when allowed, and recorded."""
+    pins = _Pins(pinned)
+    agreed = tuple(e for e in _INVALID_EDITS if e[2] is None)
+    allowed = tuple(e for e in _INVALID_EDITS if e[2] is not None and pins.may(e[2]))
+    focused = tuple(e for e in allowed if e[2] == pins.focus)
 
     def draw_one(draw: st.DrawFn) -> Scenario:
-        scenario = _draw_scenario(draw, max_stores, max_lines, invalid, trust)
-        request = _broken(scenario.request, _pick(draw, _INVALID_EDITS))
-        return scenario.with_request(request, note="error")
+        scenario = _draw_scenario(draw, max_stores, max_lines, invalid, trust, None, pinned)
+        focus: bool = bool(focused) and draw(_BOOL)
+        edit = _pick(draw, focused if focus else agreed + allowed)
+        request = _broken(scenario.request, edit)
+        broken = scenario.with_request(request, note="error")
+        return broken.with_pinned(edit[2]) if edit[2] is not None else broken
 
     return st.composite(draw_one)()

@@ -52,11 +52,16 @@ def _fast_path_safe(value: Any) -> bool:
     return False  # floats and anything else take the slow path
 
 
+#: The integers the rfc8785 package writes itself: |n| <= 2**53 - 1. (2**53 is exact as a
+#: double too, and orjson's fast path writes it exactly, but rfc8785 refuses the int.)
+_RFC8785_INT: Final = 2**53 - 1
+
+
 def _as_doubles(value: Any) -> Any:
     """Map every number to the IEEE double JSON.parse would produce (INT-17)."""
     kind = type(value)
     if kind is int:
-        if -_SAFE_INT <= value <= _SAFE_INT:
+        if -_RFC8785_INT <= value <= _RFC8785_INT:
             return value
         try:
             return float(value)

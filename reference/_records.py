@@ -159,15 +159,14 @@ def parse_record(raw: bytes) -> Record | Invalid:
         except TypeError:  # an element that is not a string
             norm_tags = None
     plain = _refs_plain(refs) if type(refs) is list else None
-    # (2) S6-REC-03 / S6-REC-05: memory_id and text are required strings (INT-22: non-empty
-    # id); S6-REC-07 tags list[string]; S6-REC-09 refs list[dict]; S6-REC-04 ts_utc a string.
-    # null is a wrong type, never "absent".
+    # (2) S6-REC-03 / S6-REC-05: "memory_id: string (required)", text a required string
+    # (INT-22: "" is a string, so an empty memory_id is valid); S6-REC-07 tags list[string];
+    # S6-REC-09 refs list[dict]; S6-REC-04 ts_utc a string. null is a wrong type, never "absent".
     memory_id = obj.get("memory_id")
     text = obj.get("text")
     ts_raw = obj.get("ts_utc", "")
     if (
         type(memory_id) is not str
-        or not memory_id
         or type(text) is not str
         or type(tags) is not list
         or norm_tags is None

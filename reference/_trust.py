@@ -30,20 +30,19 @@ class TrustFilter:
 
     memory_ids: frozenset[str] = field(default_factory=frozenset)
     record_hashes: frozenset[str] = field(default_factory=frozenset)
+    #: Always empty since INT-39 reads an entry naming both keys as two marks; kept so that
+    #: code written against the earlier (conjunction) reading still constructs a filter.
     pairs: frozenset[tuple[str, str]] = field(default_factory=frozenset)
 
     @property
     def active(self) -> bool:
         """False when nothing can be denied (no snapshot, or no matching entry)."""
-        return bool(self.memory_ids or self.record_hashes or self.pairs)
+        return bool(self.memory_ids or self.record_hashes)
 
     def denies(self, memory_id: str, record_hash: str) -> bool:
-        """INT-39: an entry matches on memory_id, on record_hash, or on both when it has both."""
-        return (
-            memory_id in self.memory_ids
-            or record_hash in self.record_hashes
-            or (memory_id, record_hash) in self.pairs
-        )
+        """INT-39: "explicitly marks a memory_id (or record_hash)": each key an entry names is a
+        mark on its own, so an entry naming both denies a candidate equal on either."""
+        return memory_id in self.memory_ids or record_hash in self.record_hashes
 
 
 def _invalid(why: str) -> TrustSnapshotError:
@@ -93,7 +92,6 @@ def load_trust_filter(snapshot_path: str | None, deny: tuple[str, ...]) -> Trust
     denied = set(deny)
     ids: set[str] = set()
     hashes: set[str] = set()
-    pairs: set[tuple[str, str]] = set()
     for index, entry in enumerate(entries):
         if type(entry) is not dict:
             raise _invalid(f"entries[{index}] must be an object")
@@ -110,10 +108,8 @@ def load_trust_filter(snapshot_path: str | None, deny: tuple[str, ...]) -> Trust
             raise _invalid(f"entries[{index}] memory_id and record_hash must be strings")
         if classification not in denied:  # exact, case-sensitive (INT-39)
             continue
-        if memory_id is not None and record_hash is not None:
-            pairs.add((memory_id, record_hash))
-        elif memory_id is not None:
+        if memory_id is not None:  # INT-39: either key matches ("" included, INT-22)
             ids.add(memory_id)
-        elif record_hash is not None:
+        if record_hash is not None:
             hashes.add(record_hash)
-    return TrustFilter(frozenset(ids), frozenset(hashes), frozenset(pairs))
+    return TrustFilter(frozenset(ids), frozenset(hashes))

@@ -1,9 +1,12 @@
-"""The wheel is the product: the harness, the reference, the specs and the vectors, nothing else."""
+"""The wheel is the product: the harness, the reference, the specs and the vectors, nothing else;
+installed in an empty venv it certifies from a stranger's own repository."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import textwrap
 import zipfile
 from pathlib import Path
 
@@ -12,15 +15,21 @@ from paths import REPO
 
 
 @pytest.fixture(scope="module")
-def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """The file names inside a wheel built from this checkout (``pip wheel .``)."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel built from this checkout (``pip wheel .``)."""
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(REPO)],
         check=True,
         capture_output=True,
     )
-    (wheel,) = out.glob("*.whl")
+    (built,) = out.glob("*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def wheel_names(wheel: Path) -> list[str]:
+    """The file names inside the wheel."""
     with zipfile.ZipFile(wheel) as archive:
         return archive.namelist()
 
@@ -42,3 +51,100 @@ class TestWheel:
         assert "conformance/_data/specs/interpretations.toml" in wheel_names
         assert "conformance/_data/specs/kill-matrix.json" in wheel_names
         assert any(n.startswith("conformance/_data/vectors/") for n in wheel_names)
+
+
+#: A stranger's implementation module, in their own repository (the reference, renamed).
+IMPLEMENTATION = textwrap.dedent(
+    """
+    from reference import memory_read as _reference
+
+
+    def memory_read(request):
+        return _reference(request)
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty venv with the kit and its pytest extra installed; its bin directory."""
+    home = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", str(home)], check=True)
+    bin_dir = home / "bin"
+    subprocess.run(
+        [str(bin_dir / "python"), "-m", "pip", "install", "-q", f"{wheel}[pytest]"],
+        check=True,
+        capture_output=True,
+    )
+    return bin_dir
+
+
+@pytest.mark.slow
+class TestInstalled:
+    """`pip install "<the wheel>[pytest]"` in an empty venv, used from another directory."""
+
+    def _project(self, tmp_path: Path) -> Path:
+        project = tmp_path / "my-project"
+        project.mkdir()
+        (project / "my_impl.py").write_text(IMPLEMENTATION, "utf-8")
+        return project
+
+    def _env(self) -> dict[str, str]:
+        return {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("PYTHONPATH", "VIRTUAL_ENV") and not k.startswith(("PYTEST_", "PHASE6_"))
+        }
+
+    def test_pytest_plugin_imports_an_adapter_from_the_working_directory(
+        self, venv: Path, tmp_path: Path
+    ) -> None:
+        """The `pytest` script of the venv runs a vector against python:my_impl:memory_read,
+        a module that is only in the working directory."""
+        done = subprocess.run(
+            [
+                str(venv / "pytest"),
+                "-p",
+                "no:cacheprovider",
+                "--phase6-adapter",
+                "python:my_impl:memory_read",
+                "--phase6-no-properties",
+                "-k",
+                "hashing-h001",
+            ],
+            cwd=self._project(tmp_path),
+            env=self._env(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "1 passed" in done.stdout
+
+    def test_phase6_script_imports_it_too(self, venv: Path, tmp_path: Path) -> None:
+        """`phase6 certify` with the same adapter works from the same directory (a selection
+        of the published corpus: a partial run in which nothing failed, exit 3)."""
+        project = self._project(tmp_path)
+        done = subprocess.run(
+            [
+                str(venv / "phase6"),
+                "certify",
+                "--adapter",
+                "python:my_impl:memory_read",
+                "--select",
+                "hashing-h001",
+                "--no-sections",
+                "--report-dir",
+                str(tmp_path / "report"),
+                "-q",
+            ],
+            cwd=project,
+            env=self._env(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 3, done.stdout + done.stderr
+        assert "1/1 passed" in done.stdout

@@ -2,6 +2,7 @@
 
     phase6 certify     certify an implementation and write its report
     phase6 smoke       handshake and a handful of vectors, plainly told
+    phase6 rerun       one vector again, alone: what differs (writes nothing)
     phase6 properties  the hypothesis property suite alone (also a section of certify)
     phase6 probes      the behavioural probes alone (also a section of certify)
     phase6 report      re-render md/html/junit/badge from a report.json
@@ -12,7 +13,8 @@
 
 Each subcommand lives in its own small module that registers its parser and its handler
 (:data:`COMMANDS`); ``--help`` works on every level. Exit codes are shared: 0 success or
-compliant, 1 not compliant (or a check failed), 2 usage or harness error.
+compliant, 1 not compliant (or a check failed), 2 usage or harness error (``certify`` adds 3: a
+partial run in which nothing failed).
 
 May import anything in the kit; nothing imports it.
 """
@@ -27,13 +29,22 @@ from typing import TextIO
 
 from conformance._errors import HarnessError
 from conformance._kit import kit_version, terminal_safe
-from conformance.cli import _certify, _probes, _properties, _reports, _serve, _store, _vectors
+from conformance.cli import (
+    _certify,
+    _probes,
+    _properties,
+    _reports,
+    _rerun,
+    _serve,
+    _store,
+    _vectors,
+)
 from conformance.cli._common import EXIT_OK, EXIT_USAGE
 
 __all__ = ["COMMANDS", "main"]
 
 #: Registration order = the order ``phase6 --help`` lists the subcommands in.
-COMMANDS = (_certify, _properties, _probes, _reports, _vectors, _store, _serve)
+COMMANDS = (_certify, _rerun, _properties, _probes, _reports, _vectors, _store, _serve)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -1,4 +1,14 @@
-"""``phase6 certify`` and ``phase6 smoke``: certify an implementation; check an adapter quickly."""
+"""``phase6 certify`` and ``phase6 smoke``: certify an implementation; check an adapter quickly.
+
+The console says, in this order: the totals, each section by name with its status, the top
+failure signatures ("what to fix first") with their reproduce commands, and the verdict line,
+which names the checks skipped on this machine and says "PARTIAL RUN, no verdict" for anything
+but the published corpus with every section. Whatever the implementation wrote is printed
+through :func:`conformance._kit.one_line`.
+
+Exit codes: 0 compliant (or, with --expected-failures, nothing unexpected), 1 not compliant,
+2 usage or harness error, 3 partial run with nothing failed.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +16,14 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
-from conformance._errors import UsageError
+from conformance._errors import ReportError, UsageError
+from conformance._kit import one_line
 from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, reference_adapter_spec
 from conformance.cli._common import (
     ADAPTER_HELP,
     EXIT_FAILED,
     EXIT_OK,
+    EXIT_PARTIAL,
     EXIT_USAGE,
     MAX_JOBS,
     MAX_REPEAT,
@@ -24,15 +36,26 @@ from conformance.cli._common import (
     positive_float,
 )
 from conformance.corpus import load_corpus
-from conformance.report import write_report
+from conformance.report import (
+    build_report,
+    default_report_dir,
+    prepare_report_dir,
+    previous_run,
+    write_report,
+)
 from conformance.run import (
     SECTION_PROVIDERS,
+    Certification,
     VerdictValue,
     certify,
+    fix_first,
     make_progress,
     parse_section_option,
     smoke,
 )
+
+#: Failure signatures printed on the console (the report has them all).
+_SIGNATURES = 5
 
 __all__ = ["register"]
 
@@ -45,7 +68,9 @@ def register(commands: Subparsers) -> None:
         description="Run the corpus (and the properties, probes and suite-strength sections) "
         "against an implementation and write its compliance report.",
         epilog="Exit codes: 0 compliant (or, with --expected-failures, nothing unexpected), "
-        "1 not compliant, 2 usage or harness error.",
+        "1 not compliant, 2 usage or harness error, 3 partial run (a selection, another corpus "
+        "or sections not run) in which nothing failed: only the published corpus with every "
+        "section certifies.",
     )
     parser.add_argument("--adapter", help=ADAPTER_HELP)
     parser.add_argument(
@@ -133,6 +158,13 @@ def register(commands: Subparsers) -> None:
         "(0: never; default: %(default)s)",
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress output")
+    parser.add_argument(
+        "--verbose",
+        "-v",
+        action="store_true",
+        help="list every vector that does not pass (default: the first few; the failure "
+        "signatures group the rest)",
+    )
     parser.set_defaults(handler=_certify)
 
     smoke_parser = commands.add_parser(
@@ -166,6 +198,56 @@ def _check(args: argparse.Namespace) -> None:
             raise UsageError(f"--section-option {option!r}: expected KEY=VALUE")
 
 
+def _report_dir(args: argparse.Namespace) -> Path | None:
+    """Check where the report goes before anything runs (``None``: no report)."""
+    if args.no_report:
+        return None
+    # The default directory is named after the implementation, known after the handshake;
+    # its parent is checked now, the directory itself when it is written.
+    return prepare_report_dir(args.report_dir if args.report_dir else Path("reports"))
+
+
+def _print_summary(result: Certification, out: TextIO) -> None:
+    totals = result.totals
+    out.write(
+        f"{one_line(result.implementation_name)}: {totals.passed}/{totals.total} passed, "
+        f"{totals.failed} failed, {totals.errored} errored, {totals.skipped} skipped, "
+        f"{totals.expected_failure} expected failures, {totals.unexpected_pass} unexpected passes "
+        f"({result.duration_s:.1f} s)\n"
+    )
+    for name, section in result.sections.items():
+        counts: dict[str, int] = {}
+        for item in section.items:
+            counts[item.outcome] = counts.get(item.outcome, 0) + 1
+        tally = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
+        pinned = section.pinned_interpretations
+        note = f"; pinned-only failures on {', '.join(pinned)}" if pinned else ""
+        out.write(f"section {name}: {section.status} ({tally or 'no items'}{note})\n")
+    for entry in result.stale_expected_failures:
+        out.write(
+            f"stale expected-failure entry (line {entry.line}): "
+            f"{one_line(entry.pattern)!r} matches no vector\n"
+        )
+    top = fix_first(result.signatures, _SIGNATURES)
+    if top:
+        bad = totals.failed + totals.errored
+        out.write(
+            f"what to fix first: {bad} vector(s) failed or errored, in "
+            f"{len(result.signatures)} signature(s):\n"
+        )
+        for rank, signature in enumerate(top, 1):
+            levels = ", ".join(f"{n} {level}" for level, n in signature.by_level.items())
+            out.write(
+                f"  {rank}. {signature.count} vector(s) ({levels}): "
+                f"{one_line(signature.signature)}\n"
+                f"     example {signature.example}: {one_line(signature.example_message)[:240]}\n"
+            )
+            if signature.reproduce:
+                out.write(f"     reproduce: {one_line(signature.reproduce)}\n")
+    for fault in result.harness_faults:
+        out.write(f"harness fault: {one_line(fault.splitlines()[0])}\n")
+
+
 def _certify(args: argparse.Namespace, out: TextIO) -> int:
     _check(args)
     sections: dict[str, str] | None
@@ -177,6 +259,7 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
         sections = None
     options = dict(o.partition("=")[::2] for o in args.section_option)
     adapter = args.adapter or reference_adapter_spec()
+    report_dir = _report_dir(args)
     result = certify(
         adapter,
         vectors_dir=args.vectors,
@@ -190,36 +273,42 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
         sections=sections,
         section_options=options,
         report_dir=args.report_dir,
-        progress=make_progress(quiet=args.quiet),
+        progress=make_progress(quiet=args.quiet, verbose=args.verbose),
         temp_dir=args.temp_dir,
         max_line_bytes=args.max_line_bytes,
         max_consecutive_failures=args.max_consecutive_failures,
     )
-    totals = result.totals
     verdict = result.verdict
-    out.write(
-        f"{result.implementation_name}: {totals.passed}/{totals.total} passed, "
-        f"{totals.failed} failed, {totals.errored} errored, {totals.skipped} skipped, "
-        f"{totals.expected_failure} expected failures, {totals.unexpected_pass} unexpected passes "
-        f"({result.duration_s:.1f} s)\n"
-    )
-    for entry in result.stale_expected_failures:
-        out.write(
-            f"stale expected-failure entry (line {entry.line}): "
-            f"{entry.pattern!r} matches no vector\n"
-        )
-    out.write(f"verdict: {verdict.value} — {verdict.text}\n")
-    if not args.no_report:
-        written = write_report(result, args.report_dir)
-        out.write(f"report: {written['report.json'].parent}/\n")
-    if result.interrupted:
+    _print_summary(result, out)
+    out.write(f"verdict: {one_line(verdict.line)}\n")
+    report_failed = False
+    if report_dir is not None:
+        target = args.report_dir or default_report_dir(result, report_dir)
+        note = previous_run(target, build_report(result))
+        if note is not None:
+            out.write(f"note: {one_line(note)}\n")
+        try:
+            written = write_report(result, target)
+            out.write(f"report: {written['report.json'].parent}/\n")
+        except ReportError as exc:
+            out.write(f"report: not complete: {one_line(exc)}\n")
+            report_failed = True
+    if result.interrupted or result.harness_faults or report_failed:
         return EXIT_USAGE
-    if verdict.value is VerdictValue.COMPLIANT:
-        return EXIT_OK
-    if result.expected_failures_file is not None and result.clean:
+    failed = verdict.value is not VerdictValue.COMPLIANT and not (
+        result.expected_failures_file is not None and result.clean
+    )
+    if failed:
+        return EXIT_FAILED
+    if result.partial:
+        out.write(
+            "partial run: nothing failed, but only the published corpus with every section "
+            "certifies (exit 3)\n"
+        )
+        return EXIT_PARTIAL
+    if verdict.value is not VerdictValue.COMPLIANT:
         out.write("every failure is a listed expected failure: exit 0 (not compliant)\n")
-        return EXIT_OK
-    return EXIT_FAILED
+    return EXIT_OK
 
 
 def _smoke(args: argparse.Namespace, out: TextIO) -> int:

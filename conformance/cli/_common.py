@@ -23,6 +23,7 @@ __all__ = [
     "ADAPTER_HELP",
     "EXIT_FAILED",
     "EXIT_OK",
+    "EXIT_PARTIAL",
     "EXIT_USAGE",
     "MAX_JOBS",
     "MAX_REPEAT",
@@ -43,6 +44,9 @@ MAX_TIMEOUT = 86_400.0
 MAX_REPEAT = 100
 #: The most worker processes.
 MAX_JOBS = 256
+#: ``certify``: everything that ran passed, but the run is partial (a selection, another
+#: corpus, sections not run): no verdict, so never 0.
+EXIT_PARTIAL = 3
 
 if TYPE_CHECKING:
     Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]

@@ -11,6 +11,7 @@ import textwrap
 from pathlib import Path
 from typing import TextIO
 
+from conformance._kit import one_line
 from conformance.adapters import reference_adapter_spec
 from conformance.cli._common import (
     ADAPTER_HELP,
@@ -63,7 +64,7 @@ def render_table(run: ProbeRun) -> str:
             result.outcome.upper() if result.outcome != "passed" else "passed",
             f"{result.duration_s:.1f}s",
             ",".join(result.clauses),
-            result.message,
+            one_line(result.message),
         )
         for result in run.results
     ]
@@ -80,7 +81,7 @@ def render_table(run: ProbeRun) -> str:
 def _probes(args: argparse.Namespace, out: TextIO) -> int:
     check_adapter_spec(args.adapter)
     adapter = args.adapter or reference_adapter_spec()
-    out.write(f"probing {adapter}\n")
+    out.write(f"probing {one_line(adapter)}\n")
     for name, state in tool_report().items():
         out.write(f"  {name}: {state}\n")
     run = run_probes(adapter, args.probe, timeout=args.timeout)

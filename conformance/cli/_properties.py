@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance._errors import HarnessError
+from conformance._kit import one_line
 from conformance.adapters import DEFAULT_TIMEOUT, reference_adapter_spec
 from conformance.cli._common import (
     ADAPTER_HELP,
@@ -76,7 +77,10 @@ def register(commands: Subparsers) -> None:
 def _line(result: FamilyResult) -> str:
     text = f"{result.id:24s} {result.outcome:8s} {result.calls:6d} calls {result.duration_s:6.1f} s"
     if result.outcome != "passed":
-        text += f"\n    [{result.check}] {', '.join(result.failed_clauses)}: {result.message}"
+        if result.level == "pinned":
+            text += f"  (only pinned readings: differs on {', '.join(result.differs_on)})"
+        message = one_line(result.message)[:600]
+        text += f"\n    [{result.check}] {', '.join(result.failed_clauses)}: {message}"
         for vector in result.counterexamples:
             text += f"\n    counterexample vector: {vector['id']}"
     return text
@@ -102,7 +106,7 @@ def _properties(args: argparse.Namespace, out: TextIO) -> int:
     try:
         run = run_properties(spec, settings, on_result=report)
         if run.broken is not None:
-            out.write(f"adapter broken: {run.broken}\n")
+            out.write(f"adapter broken: {one_line(run.broken)}\n")
         passed = sum(r.outcome == "passed" for r in run.results)
         out.write(
             f"{passed}/{len(run.results)} families passed in {run.duration_s:.1f} s; "

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TextIO
 
+from conformance._kit import write_atomic
 from conformance.cli._common import EXIT_OK, Subparsers
 from conformance.report import (
     load_report,
@@ -57,9 +58,8 @@ def _compare(args: argparse.Namespace, out: TextIO) -> int:
         out.write(markdown)
         return EXIT_OK
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "compare.md").write_text(markdown, "utf-8")
-    (args.out / "compare.html").write_text(
-        render_compare_html(reports, all_vectors=args.all), "utf-8"
-    )
+    write_atomic(args.out, "compare.md", markdown.encode("utf-8"))
+    html = render_compare_html(reports, all_vectors=args.all)
+    write_atomic(args.out, "compare.html", html.encode("utf-8"))
     out.write(f"wrote {args.out / 'compare.md'} and {args.out / 'compare.html'}\n")
     return EXIT_OK

@@ -37,6 +37,7 @@ from conformance.registers import load_clauses
 from conformance.run import Outcome, Section, SectionContext, SectionItem, worst_outcome
 
 __all__ = [
+    "PINNED_CHECKS",
     "PROBES",
     "CheckResult",
     "Probe",
@@ -61,6 +62,15 @@ PROBES: Mapping[str, Probe] = {
     )
 }
 DEFAULT_TIMEOUT = 30.0
+#: The probe checks that can fail on a pinned reading alone, and when (every other check, and
+#: every other failure of these, rests on the spec text).
+PINNED_CHECKS: Mapping[str, str] = {
+    "clock:shifted-clock": "INT-37, when every difference is on a request that gives now_utc",
+    "clock:timezone": "INT-37, when every difference is on a request that gives now_utc",
+    "errors-repeat:same-process": "never: a request whose invalidity an interpretation decides "
+    "(INT-05, INT-20, INT-38, INT-42) may be answered with a package",
+    "errors-repeat:fresh-process": "never, as same-process",
+}
 
 
 @dataclass(frozen=True)
@@ -213,8 +223,18 @@ def certify_section(context: SectionContext) -> Section:
                 id=r.id,
                 outcome=r.outcome,
                 clauses=r.clauses,
-                message=r.message,
-                details={**r.details, "duration_s": round(r.duration_s, 3)},
+                message=(
+                    f"differs on pinned {', '.join(r.pinned)}: {r.message}"
+                    if r.pinned and r.outcome is Outcome.FAILED
+                    else r.message
+                ),
+                details={
+                    **r.details,
+                    "duration_s": round(r.duration_s, 3),
+                    "pinned_when": PINNED_CHECKS.get(r.id, ""),
+                },
+                level="pinned" if r.pinned and r.outcome is Outcome.FAILED else "required",
+                interpretations=r.pinned if r.outcome is Outcome.FAILED else (),
             )
             for r in run.results
         ),
@@ -231,6 +251,7 @@ def certify_section(context: SectionContext) -> Section:
             },
             "tools": tool_report(),
             "duration_s": round(run.duration_s, 3),
+            "pinned_checks": dict(PINNED_CHECKS),
         },
         affects_verdict=True,
     )

@@ -1,7 +1,9 @@
 """Probe ``clock``: the controller never consults the system clock (S6-DET-02, INT-37).
 
 S6-DET-02: "The controller MUST NOT consult system time unless now_utc is explicitly provided."
-INT-37 pins the stricter reading: it never reads the clock at all.
+INT-37 pins the stricter reading: it never reads the clock at all. A difference on a request
+that gives now_utc therefore rests on INT-37 alone (the check fails at level pinned, naming
+it); a difference on any other request breaks S6-DET-02 itself.
 
 Checks:
 - ``shifted-clock``: every request answered under ``faketime`` (clock moved to 2001-01-01, and
@@ -40,6 +42,24 @@ ZONES: tuple[str, ...] = (
 )
 #: Named zones, tried only where tzdata has them.
 NAMED_ZONES: tuple[str, ...] = ("Asia/Kathmandu", "America/St_Johns")
+
+
+#: Requests that give now_utc: there the spec lets a controller consult the clock (INT-37).
+_WITH_NOW = frozenset(
+    r.label for r in _workspace.REQUESTS + _workspace.ERROR_REQUESTS
+    if isinstance(r.request, dict) and "now_utc" in r.request
+)  # fmt: skip
+
+
+def _attributed(problems: list[str]) -> tuple[str, ...]:
+    """INT-37 when every problem is on a request that gives now_utc, else nothing (required)."""
+
+    def label(problem: str) -> str:
+        return problem.split(":", 1)[0].rsplit("/", 1)[-1]
+
+    if problems and all(label(p) in _WITH_NOW for p in problems):
+        return ("INT-37",)
+    return ()
 
 
 def _recency_problems(replies: Replies) -> list[str]:
@@ -86,6 +106,7 @@ def run(context: ProbeContext) -> Iterator[CheckResult]:
             f"({len(plan)} requests each)",
             clock,
             details={"shifts": [spec for _, spec in SHIFTS], "requests": len(plan)},
+            pinned=_attributed(problems),
         )
     else:
         yield skipped(NAME, "shifted-clock", CLAUSES, faketime.reason, clock)
@@ -104,6 +125,7 @@ def run(context: ProbeContext) -> Iterator[CheckResult]:
         f"identical answers under TZ={', '.join(zones)}",
         clock,
         details={"zones": zones},
+        pinned=_attributed(problems),
     )
 
     clock = Clock()

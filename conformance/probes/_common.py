@@ -51,8 +51,10 @@ def judge(
     *,
     details: Mapping[str, Any] | None = None,
     outcome: Outcome | None = None,
+    pinned: tuple[str, ...] = (),
 ) -> CheckResult:
-    """A check result: failed with the first problems listed, or passed with ``passed``."""
+    """A check result: failed with the first problems listed, or passed with ``passed``;
+    ``pinned``: the readings every problem rests on (empty: the spec text)."""
     found = outcome or outcome_of(problems)
     if problems:
         shown = "; ".join(problems[:_LISTED])
@@ -63,7 +65,16 @@ def judge(
     body = dict(details or {})
     if problems:
         body["problems"] = list(problems[:50])
-    return CheckResult(probe, check, found, clauses, message, body, clock.elapsed())
+    return CheckResult(
+        probe,
+        check,
+        found,
+        clauses,
+        message,
+        body,
+        clock.elapsed(),
+        pinned if problems else (),
+    )
 
 
 def skipped(

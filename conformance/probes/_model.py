@@ -5,7 +5,9 @@ named after the ``probe:<name>`` entries of ``specs/clauses.toml``. It runs seve
 each check names the clauses it verifies (always a subset of the clauses whose ``verified_by``
 lists the probe) and ends ``passed``, ``failed``, ``errored`` (the probe could not judge: the
 adapter did not start, a baseline request crashed) or ``skipped`` (a tool the check needs is
-missing on this machine: never a pass).
+missing on this machine: never a pass). A failed check whose problems all rest on pinned
+readings names them in ``pinned`` (the clock on a request that gives now_utc, INT-37): it says
+"differs on pinned INT-x", not "breaks the spec". :data:`PINNED_CHECKS` lists them.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class CheckResult:
     message: str
     details: Mapping[str, Any] = field(default_factory=dict)
     duration_s: float = 0.0
+    pinned: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
@@ -50,6 +53,7 @@ class CheckResult:
             "message": self.message,
             "details": dict(self.details),
             "duration_s": round(self.duration_s, 3),
+            "pinned": list(self.pinned),
         }
 
 

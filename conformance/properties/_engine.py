@@ -9,6 +9,15 @@ results) for fuzzing runs.
 When a property fails, hypothesis shrinks the input; the final replay is the minimal failing
 input, which becomes one vector per input of the case (``prop-<family>-<hash8>``) in the
 ``phase6-vectors/1`` format, with the reference's result as ``expect``.
+
+Required and pinned (:func:`run_family`). A failure whose input holds pinned-only inputs, or
+whose check rests only on a pinned reading, is not yet a failure of the spec: the family runs
+again on inputs every reading agrees on, with the pinned checks off. If that run fails, the
+family failed (level ``required``). If it passes, the family runs once per interpretation the
+failure involved, with only that interpretation's inputs and checks: those that fail are what
+the implementation reads differently, and the family's result is ``failed`` at level
+``pinned`` naming them ("differs on pinned INT-x"), which does not count against the required
+verdict.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ from conformance.properties._probe import (
     KitAbort,
     Probe,
     PropertyFailure,
+    enforcing,
 )
 from conformance.run import Outcome
 from conformance.strategies import Scenario
@@ -122,6 +132,11 @@ class FamilyResult:
     counterexamples: tuple[Mapping[str, Any], ...] = ()
     shrunk: bool = False
     detail: str = ""
+    #: ``required``: the failure breaks the spec; ``pinned``: it comes only from the readings
+    #: in ``differs_on`` (confirmed one by one).
+    level: str = "required"
+    differs_on: tuple[str, ...] = ()
+    attribution: str = ""
 
     @property
     def id(self) -> str:
@@ -138,6 +153,9 @@ class FamilyResult:
             "check": self.check,
             "failed_clauses": list(self.failed_clauses),
             "interpretations": list(self.interpretations),
+            "level": self.level,
+            "differs_on": list(self.differs_on),
+            "attribution": self.attribution,
             "shrunk": self.shrunk,
             "counterexamples": [v["id"] for v in self.counterexamples],
             "detail": self.detail,
@@ -159,6 +177,14 @@ class PropertiesRun:
     def passed(self) -> bool:
         """Whether every family passed."""
         return self.broken is None and all(r.outcome is Outcome.PASSED for r in self.results)
+
+    @property
+    def required_passed(self) -> bool:
+        """Whether every family passed, or failed only on pinned readings."""
+        return self.broken is None and all(
+            r.outcome is Outcome.PASSED or (r.outcome is Outcome.FAILED and r.level == "pinned")
+            for r in self.results
+        )
 
     @property
     def counterexamples(self) -> tuple[Mapping[str, Any], ...]:
@@ -357,13 +383,22 @@ class _FamilyRun:
             return ()
 
 
-def run_family(family: Family, probe: Probe, config: PropertySettings) -> FamilyResult:
-    """Run one family under hypothesis; a failure is shrunk and turned into vectors."""
+def _attempt(
+    family: Family,
+    probe: Probe,
+    config: PropertySettings,
+    inputs: frozenset[str] | None = None,
+    checks: frozenset[str] | None = None,
+) -> tuple[FamilyResult, Case | None, PropertyFailure | None]:
+    """One hypothesis run of ``family``, drawing only the pinned-only inputs of ``inputs``
+    and enforcing only the pinned checks of ``checks`` (``None``: all); the result and, when
+    it failed, the smallest failing case and its failure."""
     assert config.seed is not None
     examples = config.examples_for(family)
     started = time.perf_counter()
     state = _FamilyRun(family, probe, config)
-    test = settings(_settings(examples))(seed(config.seed)(given(family.strategy())(state.body)))
+    strategy = family.strategy(inputs)
+    test = settings(_settings(examples))(seed(config.seed)(given(strategy)(state.body)))
 
     def finish(outcome: Outcome, **extra: Any) -> FamilyResult:
         return FamilyResult(
@@ -390,27 +425,34 @@ def run_family(family: Family, probe: Probe, config: PropertySettings) -> Family
             shrunk=shrunk,
         )
 
+    def last() -> tuple[Case | None, PropertyFailure | None]:
+        return state.failures[-1] if state.failures else (None, None)
+
     try:
-        with _kit_constants_only():
+        with _kit_constants_only(), enforcing(checks):
             test()
     except PropertyFailure:
-        return failed()
+        return (failed(), *last())
     except _ShrinkBudgetSpent:
-        return failed(f" (shrinking stopped after {config.shrink_calls} calls)")
+        return (failed(f" (shrinking stopped after {config.shrink_calls} calls)"), *last())
     except Flaky as exc:
         if not state.failures:
-            return finish(
-                Outcome.ERRORED, message=f"hypothesis: {exc}", detail=traceback.format_exc()
+            return (
+                finish(
+                    Outcome.ERRORED, message=f"hypothesis: {exc}", detail=traceback.format_exc()
+                ),
+                None,
+                None,
             )
         note = (
             " (the failure did not repeat when the same input ran again: the implementation "
             "is not deterministic)"
         )
-        return failed(note, shrunk=False)
+        return (failed(note, shrunk=False), *last())
     except AdapterAbort as abort:
         message = f"the adapter failed ({abort.error.kind}): {abort.error.message}"
         detail = "\n".join(x for x in (abort.error.detail, abort.error.stderr_tail) if x)
-        return finish(
+        errored = finish(
             Outcome.ERRORED,
             message=message,
             check="adapter",
@@ -418,11 +460,71 @@ def run_family(family: Family, probe: Probe, config: PropertySettings) -> Family
             counterexamples=state.vectors(Case(abort.scenario), None, message),
             detail=detail[-4000:],
         )
+        return errored, None, None
     except KitAbort as abort:
-        return finish(Outcome.ERRORED, message=f"kit error: {abort.message}", check="kit")
+        return (
+            finish(Outcome.ERRORED, message=f"kit error: {abort.message}", check="kit"),
+            None,
+            None,
+        )
     except HypothesisException as exc:
-        return finish(Outcome.ERRORED, message=f"hypothesis: {exc}", detail=traceback.format_exc())
-    return finish(Outcome.PASSED)
+        return (
+            finish(Outcome.ERRORED, message=f"hypothesis: {exc}", detail=traceback.format_exc()),
+            None,
+            None,
+        )
+    return finish(Outcome.PASSED), None, None
+
+
+def run_family(family: Family, probe: Probe, config: PropertySettings) -> FamilyResult:
+    """Run one family under hypothesis; a failure is shrunk, turned into vectors and
+    attributed: to the spec (level ``required``) or to the pinned readings it alone rests on
+    (level ``pinned``; see the module docstring)."""
+    result, case, failure = _attempt(family, probe, config)
+    if result.outcome is not Outcome.FAILED or case is None or failure is None:
+        return result
+    # A check resting on a pinned reading names it; otherwise the pinned-only inputs do.
+    by_check, by_input = failure.pinned, () if failure.pinned else case.pinned
+    if not by_check and not by_input:
+        return result
+    none: frozenset[str] = frozenset()
+    agreed, _, _ = _attempt(family, probe, config, none, none)
+    calls, seconds = result.calls + agreed.calls, result.duration_s + agreed.duration_s
+    if agreed.outcome is not Outcome.PASSED:  # the spec itself: report that failure
+        return replace(
+            agreed,
+            calls=calls,
+            duration_s=seconds,
+            attribution="fails on inputs every reading agrees on, with the pinned checks off",
+        )
+    confirmed = []
+    for interpretation in (*by_check, *by_input):
+        alone = frozenset({interpretation})
+        inputs = None if interpretation in by_check else alone
+        outcome, _, found = _attempt(family, probe, config, inputs, alone)
+        calls, seconds = calls + outcome.calls, seconds + outcome.duration_s
+        if outcome.outcome is Outcome.FAILED and (
+            inputs is not None or (found is not None and interpretation in found.pinned)
+        ):
+            confirmed.append(interpretation)
+    involved = (*by_check, *by_input)
+    differs_on = tuple(sorted(confirmed)) or tuple(sorted(involved))
+    how = (
+        "each confirmed by a run with only its inputs and checks"
+        if confirmed
+        else "none failed alone; named: every interpretation the counterexample involves"
+    )
+    return replace(
+        result,
+        level="pinned",
+        differs_on=differs_on,
+        calls=calls,
+        duration_s=seconds,
+        attribution=(
+            f"passes on inputs every reading agrees on; differs on pinned "
+            f"{', '.join(differs_on)} ({how})"
+        ),
+    )
 
 
 def run_families(

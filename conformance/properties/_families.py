@@ -2,19 +2,22 @@
 
 One family per ``property:<name>`` of the clause register (``verified_by``), plus
 ``differential``. :data:`FAMILIES` is the single place that says which family checks which
-clauses (a test keeps it in step with ``specs/clauses.toml``); the checks live in
-:mod:`._checks`, :mod:`._behaviour` and :mod:`._invariance`.
+clauses (a test keeps it in step with ``specs/clauses.toml``) and which of its checks rest only
+on pinned interpretations (``pinned_checks``); the checks live in :mod:`._checks`,
+:mod:`._behaviour` and :mod:`._invariance`. A family's strategy takes ``pinned`` (the
+interpretations whose pinned-only inputs it may draw, :data:`conformance.strategies.PINNED_INPUTS`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
 from conformance.properties._behaviour import (
     DETERMINISM_CLAUSES,
+    DIFFERENTIAL_PINNED,
     check_determinism,
     check_differential,
     check_receipt,
@@ -38,18 +41,28 @@ __all__ = ["FAMILIES", "INVARIANCES", "Case", "Family", "family_names"]
 # ------------------------------------------------------------------------------ the table
 
 
+#: Strategy of a family: the interpretations whose pinned-only inputs it may draw -> cases.
+CaseStrategy = Callable[[frozenset[str] | None], st.SearchStrategy[Case]]
+
+
 @dataclass(frozen=True)
 class Family:
-    """One property family: a statement, its clauses, its inputs and its check."""
+    """One property family: a statement, its clauses, its inputs and its check.
+
+    ``pinned_checks`` maps each check that rests only on a pinned reading to that
+    interpretation; every other check rests on the spec text (for inputs every reading agrees
+    on: the strategy keeps pinned-only inputs apart).
+    """
 
     name: str
     title: str
     statement: str
     clauses: tuple[str, ...]
     interpretations: tuple[str, ...]
-    strategy: Callable[[], st.SearchStrategy[Case]]
+    strategy: CaseStrategy
     check: Callable[[Probe, Case], None]
     examples: int
+    pinned_checks: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def item_id(self) -> str:
@@ -62,17 +75,19 @@ def _ids(text: str) -> tuple[str, ...]:
     return tuple(text.split())
 
 
-def _valid_cases() -> st.SearchStrategy[Case]:
-    return scenarios().map(Case)
+def _valid_cases(pinned: frozenset[str] | None = None) -> st.SearchStrategy[Case]:
+    return scenarios(pinned=pinned).map(Case)
 
 
-def _valid_or_error_cases() -> st.SearchStrategy[Case]:
-    valid = scenarios().map(Case)
-    return st.one_of(valid, valid, valid, error_scenarios().map(Case))
+def _valid_or_error_cases(pinned: frozenset[str] | None = None) -> st.SearchStrategy[Case]:
+    valid = scenarios(pinned=pinned).map(Case)
+    return st.one_of(valid, valid, valid, error_scenarios(pinned=pinned).map(Case))
 
 
-def _score_cases() -> st.SearchStrategy[Case]:
-    return st.one_of(scenarios().map(Case), scenarios(recency=True).map(Case))
+def _score_cases(pinned: frozenset[str] | None = None) -> st.SearchStrategy[Case]:
+    return st.one_of(
+        scenarios(pinned=pinned).map(Case), scenarios(recency=True, pinned=pinned).map(Case)
+    )
 
 
 #: Every family, in report order. ``examples`` is the certification example count.
@@ -123,6 +138,7 @@ FAMILIES: Mapping[str, Family] = {
             _valid_cases,
             check_accounting,
             300,
+            {"read-order": "INT-28"},
         ),
         Family(
             "order",
@@ -182,6 +198,7 @@ FAMILIES: Mapping[str, Family] = {
             invariance_cases,
             check_invariance,
             400,
+            {"<any>: dropped keeps its order": "INT-28"},
         ),
         Family(
             "receipt",
@@ -210,6 +227,7 @@ FAMILIES: Mapping[str, Family] = {
             _valid_or_error_cases,
             check_differential,
             300,
+            dict(DIFFERENTIAL_PINNED),
         ),
     )
 }

@@ -18,10 +18,11 @@ from hypothesis import strategies as st
 from conformance import readings
 from conformance.corpus import FileSpec, LinesFile, TextFile
 from conformance.properties._probe import Probe
-from conformance.properties._shape import Case, as_view, fail, is_subsequence, show
+from conformance.properties._shape import Case, as_view, fail, is_subsequence, pinned_fail, show
 from conformance.run import first_difference
 from conformance.strategies import (
     DEFAULTS,
+    INVALID_LINE_KINDS,
     SAFE_INT,
     Scenario,
     StoreLine,
@@ -49,7 +50,7 @@ class Invariance:
     clauses: tuple[str, ...]
     interpretations: tuple[str, ...]
     scope: str
-    make: Callable[[st.DrawFn, Scenario], tuple[Scenario, Scenario]]
+    make: Callable[[st.DrawFn, Scenario, frozenset[str] | None], tuple[Scenario, Scenario]]
 
 
 def _edit(scenario: Scenario, note: str, change: Callable[[dict[str, Any]], None]) -> Scenario:
@@ -58,19 +59,25 @@ def _edit(scenario: Scenario, note: str, change: Callable[[dict[str, Any]], None
     return scenario.with_request(request, note=note)
 
 
-def _permute(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _permute(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     order = draw(st.permutations(s.request["store_paths"]))
     return s, _edit(s, "permuted", lambda r: r.update(store_paths=list(order)))
 
 
-def _duplicate(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _duplicate(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     paths = s.request["store_paths"]
     copy = paths[draw(st.integers(0, len(paths) - 1))]
     where = draw(st.integers(0, len(paths)))
     return s, _edit(s, "duplicated", lambda r: r["store_paths"].insert(where, copy))
 
 
-def _respell(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _respell(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     paths = s.request["store_paths"]
     index = draw(st.integers(0, len(paths) - 1))
     path = readings.normalize_path(paths[index])
@@ -93,7 +100,9 @@ def _recency_off(draw: st.DrawFn, request: dict[str, Any]) -> None:
         request.pop("now_utc", None)
 
 
-def _half_life(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _half_life(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     base = _edit(s, "recency off", lambda r: _recency_off(draw, r))
     current = base.request.get("scoring", {}).get("recency_half_life_days", 30)
     other = draw(st.sampled_from([v for v in (1, 7, 30, 365, SAFE_INT) if v != current]))
@@ -102,7 +111,9 @@ def _half_life(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
     )
 
 
-def _now(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _now(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     def off(request: dict[str, Any]) -> None:
         scoring = request.setdefault("scoring", {})
         if draw(st.booleans()):
@@ -122,7 +133,9 @@ def _now(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
     return base, _edit(base, "now changed", change)
 
 
-def _without_now(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _without_now(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     def base_change(request: dict[str, Any]) -> None:
         request.pop("now_utc", None)
         request.setdefault("scoring", {}).pop("enable_recency_weight", None)
@@ -133,7 +146,9 @@ def _without_now(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
     )
 
 
-def _explicit_defaults(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _explicit_defaults(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     def fill(request: dict[str, Any]) -> None:
         budget = request["budget"]
         if "per_item_max_excerpt_tokens" not in budget and draw(st.booleans()):
@@ -151,7 +166,9 @@ def _explicit_defaults(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario
 _INERT_SNAPSHOT = "trust/inert.json"
 
 
-def _inert_trust(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _inert_trust(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     base = _edit(s, "no trust filter", lambda r: r.pop("trust_filter", None))
     ids = sorted(
         {
@@ -162,7 +179,10 @@ def _inert_trust(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
         }
     )
     deny = draw(st.sampled_from((None, [], ["quarantine"])))
-    allowed = ["benign", "suspicious", "Malicious"] + ([] if deny is None else ["malicious"])
+    allowed = ["benign", "suspicious"] + ([] if deny is None else ["malicious"])
+    case_edge = pinned is None or "INT-39" in pinned
+    if case_edge:  # INT-39: classifications match case-sensitively ("Malicious" denies nothing)
+        allowed.append("Malicious")
     entries = [
         {"memory_id": memory_id, "classification": draw(st.sampled_from(allowed))}
         for memory_id in ids
@@ -174,10 +194,14 @@ def _inert_trust(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
     if deny is not None:
         trust["deny_classifications"] = deny
     variant = base.with_files(files, dict(s.lines), note="inert snapshot")
+    if any(e["classification"] == "Malicious" for e in entries):
+        variant = variant.with_pinned("INT-39")
     return base, _edit(variant, "inert snapshot", lambda r: r.update(trust_filter=trust))
 
 
-def _reflow(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _reflow(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     files: dict[str, FileSpec] = dict(s.files)
     lines: dict[str, list[StoreLine]] = {k: list(v) for k, v in s.lines}
     for path, store in lines.items():
@@ -188,28 +212,48 @@ def _reflow(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
         assert isinstance(old, LinesFile)
         eol = draw(st.sampled_from(("\n", "\r\n")))
         files[path] = LinesFile(tuple(x.raw for x in store), eol, draw(st.booleans()))
-    return s, s.with_files(files, lines, note="line endings and blank lines")
+    variant = s.with_files(files, lines, note="line endings and blank lines")
+    return s, variant.with_pinned("INT-14")
 
 
-def _insert_invalid(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _insert_invalid(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     files: dict[str, FileSpec] = dict(s.files)
     lines: dict[str, list[StoreLine]] = {k: list(v) for k, v in s.lines}
     paths = sorted(lines)
+    kinds = [
+        kind
+        for rule, names in INVALID_LINE_KINDS.items()
+        for kind in names
+        if pinned is None or _rule_of(rule, kind) in pinned
+    ]
+    used: set[str] = set()
     for _ in range(draw(st.integers(1, 2))):
         path = paths[draw(st.integers(0, len(paths) - 1))]
         store = lines[path]
-        store.insert(draw(st.integers(0, len(store))), draw(invalid_record_lines()))
+        line = draw(invalid_record_lines(kinds=kinds))
+        _, rule, kind = line.kind.split(":", 2)
+        used.add(_rule_of(rule, kind))
+        store.insert(draw(st.integers(0, len(store))), line)
         old = files[path]
         assert isinstance(old, LinesFile)
         files[path] = LinesFile(tuple(x.raw for x in store), old.eol, old.final_eol)
-    return s, s.with_files(files, lines, note="invalid lines inserted")
+    return s, s.with_files(files, lines, note="invalid lines inserted").with_pinned(*used)
+
+
+def _rule_of(rule: str, kind: str) -> str:
+    """The interpretation an invalid-line kind exercises (a non-string ts_utc: INT-22)."""
+    return "INT-22" if kind == "ts-not-string" else rule
 
 
 _EXTRA_STORE = "zz-extra/unmatched.jsonl"
 _FILLERS = ("q", "~", "#", "*", "Ж", "ᚠ", "0")
 
 
-def _append_unmatchable(draw: st.DrawFn, s: Scenario) -> tuple[Scenario, Scenario]:
+def _append_unmatchable(
+    draw: st.DrawFn, s: Scenario, pinned: frozenset[str] | None = None
+) -> tuple[Scenario, Scenario]:
     request = s.request
     terms = request.get("scoring", {}).get("query_terms")
     terms = (
@@ -343,12 +387,33 @@ INVARIANCES: Mapping[str, Invariance] = {
 }
 
 
-@st.composite
-def invariance_cases(draw: st.DrawFn) -> Case:
-    scenario = draw(scenarios())
-    name = draw(st.sampled_from(tuple(INVARIANCES)))
-    base, variant = INVARIANCES[name].make(draw, scenario)
-    return Case(base, variant, name)
+#: Transformations that only make sense with the pinned-only inputs of an interpretation.
+_NEEDS = {"line_endings_and_blank_lines": "INT-14", "insert_invalid_lines": "INT-15"}
+
+
+def invariance_cases(pinned: frozenset[str] | None = None) -> st.SearchStrategy[Case]:
+    """An input and its transformed twin; ``pinned`` as for :func:`scenarios` (a
+    transformation whose very point is a pinned-only input is left out when not allowed)."""
+    names = tuple(
+        name
+        for name in INVARIANCES
+        if pinned is None
+        or name not in _NEEDS
+        or (
+            name == "insert_invalid_lines"
+            and any(_rule_of(r, k) in pinned for r, ks in INVALID_LINE_KINDS.items() for k in ks)
+        )
+        or _NEEDS[name] in pinned
+    )
+
+    @st.composite
+    def draw_case(draw: st.DrawFn) -> Case:
+        scenario = draw(scenarios(pinned=pinned))
+        name = draw(st.sampled_from(names))
+        base, variant = INVARIANCES[name].make(draw, scenario, pinned)
+        return Case(base, variant, name)
+
+    return draw_case()
 
 
 def check_invariance(probe: Probe, case: Case) -> None:
@@ -377,12 +442,13 @@ def check_invariance(probe: Probe, case: Case) -> None:
     differ("the query", first.package["query"], second.package["query"])
     grown = len(second.dropped) >= len(first.dropped)
     if not grown or not is_subsequence(list(first.dropped), list(second.dropped)):
-        fail(
+        # "keep their place": dropped is in read order, which is INT-28's reading
+        pinned_fail(
             invariance.name,
             fail_args[0],
             f"{invariance.statement} But the original dropped entries did not all keep their "
             "place and reason",
-            fail_args[1],
+            ("INT-28",),
         )
     added = Counter(show(x, 10**6) for x in second.dropped) - Counter(
         show(x, 10**6) for x in first.dropped

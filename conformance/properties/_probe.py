@@ -18,10 +18,12 @@ Outcomes of a run that are not a result:
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +33,15 @@ from conformance.properties._model import KitError, Model, build_model
 from conformance.run import default_temp_parent
 from conformance.strategies import Scenario
 
-__all__ = ["REFERENCE_SPEC", "AdapterAbort", "KitAbort", "Probe", "PropertyFailure"]
+__all__ = [
+    "REFERENCE_SPEC",
+    "AdapterAbort",
+    "KitAbort",
+    "Probe",
+    "PropertyFailure",
+    "enforcing",
+    "pinned_enforced",
+]
 
 #: The reference, in-process: the differential family's oracle and the source of every
 #: counterexample's ``expect``.
@@ -39,7 +49,12 @@ REFERENCE_SPEC = "python:reference:memory_read"
 
 
 class PropertyFailure(AssertionError):
-    """A property does not hold for one input: which check, which clauses, what was seen."""
+    """A property does not hold for one input: which check, which clauses, what was seen.
+
+    ``interpretations`` are the register entries the check involves; ``pinned`` is set when
+    the check itself rests only on those readings (dropped in read order, INT-28; error codes
+    and paths, INT-40): such a failure says "differs on INT-x", not "breaks the spec".
+    """
 
     def __init__(
         self,
@@ -48,12 +63,36 @@ class PropertyFailure(AssertionError):
         message: str,
         *,
         interpretations: Sequence[str] = (),
+        pinned: Sequence[str] = (),
     ) -> None:
         super().__init__(f"[{check}] {message}")
         self.check = check
         self.clauses = tuple(clauses)
-        self.interpretations = tuple(interpretations)
+        self.interpretations = tuple(dict.fromkeys((*interpretations, *pinned)))
+        self.pinned = tuple(pinned)
         self.message = message
+
+
+#: The pinned checks enforced while a family runs (``None``: all). A run that asks "does the
+#: implementation pass on what every reading agrees on?" enforces none; one that asks "does it
+#: read INT-x differently?" enforces INT-x's alone.
+_ENFORCED: ContextVar[frozenset[str] | None] = ContextVar("phase6_enforced_pinned", default=None)
+
+
+def pinned_enforced(interpretations: Sequence[str]) -> bool:
+    """Whether a check resting only on ``interpretations`` is enforced in this run."""
+    enforced = _ENFORCED.get()
+    return enforced is None or bool(enforced.intersection(interpretations))
+
+
+@contextlib.contextmanager
+def enforcing(interpretations: frozenset[str] | None) -> Iterator[None]:
+    """Enforce only the pinned checks of ``interpretations`` (``None``: all) inside."""
+    token = _ENFORCED.set(interpretations)
+    try:
+        yield
+    finally:
+        _ENFORCED.reset(token)
 
 
 class AdapterAbort(BaseException):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance._errors import UsageError
-from conformance._kit import kit_version, slugify
+from conformance._kit import kit_version, slugify, write_atomic
 from conformance._schemas import VECTOR_FILE_SCHEMA, schema_errors
 from conformance.adapters import spec_name
 from conformance.properties._engine import PropertiesRun, PropertySettings, run_properties
@@ -82,8 +82,18 @@ def build_section(run: PropertiesRun, *, counterexamples_path: Path | None = Non
             id=result.id,
             outcome=result.outcome,
             clauses=result.clauses,
-            message=result.message,
-            details={"statement": FAMILIES[result.family].statement, **result.to_json()},
+            message=(
+                f"differs on pinned {', '.join(result.differs_on)}: {result.message}"
+                if result.level == "pinned" and result.outcome is Outcome.FAILED
+                else result.message
+            ),
+            details={
+                "statement": FAMILIES[result.family].statement,
+                "pinned_checks": dict(FAMILIES[result.family].pinned_checks),
+                **result.to_json(),
+            },
+            level=result.level if result.outcome is Outcome.FAILED else "required",
+            interpretations=result.differs_on if result.outcome is Outcome.FAILED else (),
         )
         for result in run.results
     )
@@ -95,10 +105,19 @@ def build_section(run: PropertiesRun, *, counterexamples_path: Path | None = Non
     else:
         status = worst_outcome(outcomes)
         passed = outcomes.count(Outcome.PASSED)
+        pinned = sorted({i for r in run.results if r.level == "pinned" for i in r.differs_on})
+        pinned_only = sum(
+            1 for r in run.results if r.outcome is Outcome.FAILED and r.level == "pinned"
+        )
         summary = (
             f"{passed}/{len(outcomes)} property families passed "
-            f"(seed {run.settings.seed}{', deep' if run.settings.deep else ''}); "
-            f"{len(run.counterexamples)} counterexample vector(s)"
+            f"(seed {run.settings.seed}{', deep' if run.settings.deep else ''})"
+            + (
+                f"; {pinned_only} failed only on pinned readings ({', '.join(pinned)})"
+                if pinned_only
+                else ""
+            )
+            + f"; {len(run.counterexamples)} counterexample vector(s)"
         )
     data: dict[str, Any] = {
         "settings": run.settings.to_json(),
@@ -106,6 +125,11 @@ def build_section(run: PropertiesRun, *, counterexamples_path: Path | None = Non
         "reproduce": reproduce_command(run),
         "counterexamples": list(run.counterexamples),
         "counterexamples_file": str(counterexamples_path) if counterexamples_path else None,
+        "pinned_checks": {
+            name: dict(family.pinned_checks)
+            for name, family in FAMILIES.items()
+            if family.pinned_checks
+        },
     }
     return Section(
         name="properties",
@@ -133,8 +157,7 @@ def write_counterexamples(run: PropertiesRun, report_dir: Path) -> Path | None:
     if problems:  # a kit bug: say so instead of writing an unusable file
         raise UsageError(f"counterexample file does not validate: {problems[0]}")
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    return target
+    return write_atomic(target.parent, target.name, _json_bytes(document))
 
 
 def certify_section(context: SectionContext) -> Section:
@@ -166,6 +189,12 @@ def write_properties_report(run: PropertiesRun, report_dir: Path | None = None) 
         "passed": run.passed,
         "section": section.to_json(),
     }
-    target = directory / "properties.json"
-    target.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    return target
+    return write_atomic(directory, "properties.json", _json_bytes(document))
+
+
+def _json_bytes(document: Any) -> bytes:
+    """Indented JSON as UTF-8; escaped ASCII when a lone surrogate cannot be UTF-8."""
+    try:
+        return (json.dumps(document, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(document, indent=1) + "\n").encode("ascii")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from conformance.properties._model import Model, ModelLine
-from conformance.properties._probe import PropertyFailure
+from conformance.properties._probe import PropertyFailure, pinned_enforced
 from conformance.strategies import Scenario
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "is_number",
     "is_subsequence",
     "line_for",
+    "pinned_fail",
     "show",
 ]
 
@@ -55,6 +56,11 @@ class Case:
         """Every input this case runs."""
         return (self.scenario,) if self.variant is None else (self.scenario, self.variant)
 
+    @property
+    def pinned(self) -> tuple[str, ...]:
+        """The interpretations whose pinned-only inputs the case holds (sorted)."""
+        return tuple(sorted({i for scenario in self.scenarios for i in scenario.pinned}))
+
 
 # ------------------------------------------------------------------------------ helpers
 
@@ -63,6 +69,13 @@ def fail(
     check: str, clauses: Sequence[str], message: str, interpretations: Sequence[str] = ()
 ) -> NoReturn:
     raise PropertyFailure(check, clauses, message, interpretations=interpretations)
+
+
+def pinned_fail(check: str, clauses: Sequence[str], message: str, pinned: Sequence[str]) -> None:
+    """A failure of a check that rests only on the pinned readings ``pinned``: raised when the
+    run enforces them, else ignored (the run asks about what every reading agrees on)."""
+    if pinned_enforced(pinned):
+        raise PropertyFailure(check, clauses, message, pinned=pinned)
 
 
 def show(value: Any, limit: int = 300) -> str:

@@ -28,7 +28,7 @@ def is_blank(line: bytes) -> bool:
 def normalize_record(obj: dict[str, Any]) -> dict[str, Any]:
     """INT-22 schema; READER 'Candidate normalization must produce' (minus store_path)."""
     memory_id, text = obj.get("memory_id"), obj.get("text")
-    if not isinstance(memory_id, str) or memory_id == "":
+    if not isinstance(memory_id, str):  # INT-22: "string (required)"; "" is a string
         raise InvalidText("memory_id")
     if not isinstance(text, str):
         raise InvalidText("text")

@@ -49,13 +49,13 @@ def read_trust_snapshot(snapshot_path: str, root: Path) -> list[dict[str, Any]]:
 
 
 def is_denied(cand: dict[str, Any], entries: list[dict[str, Any]], deny: list[str]) -> bool:
-    """INT-39: an entry with both keys matches only candidates equal on both."""
+    """INT-39: an entry matches on its memory_id and on its record_hash, each on its own (an
+    entry naming both matches a candidate equal on either)."""
     for entry in entries:
         if entry["classification"] not in deny:
             continue
-        if "memory_id" in entry and entry["memory_id"] != cand["memory_id"]:
-            continue
-        if "record_hash" in entry and entry["record_hash"] != cand["record_hash"]:
-            continue
-        return True
+        if "memory_id" in entry and entry["memory_id"] == cand["memory_id"]:
+            return True
+        if "record_hash" in entry and entry["record_hash"] == cand["record_hash"]:
+            return True
     return False

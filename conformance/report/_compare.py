@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.report._render import _CSS, _OUTCOME_COLOURS, _VERDICT_COLOURS
+from conformance.report._render import _CSS, _OUTCOME_COLOURS, _VERDICT_COLOURS, _printable
 
 __all__ = ["Comparison", "compare_reports", "render_compare_html", "render_compare_markdown"]
 
@@ -117,7 +117,7 @@ def render_compare_markdown(
             out.append(f"| `{vector_id}` | " + " | ".join(shown) + " |")
     else:
         out.append("Every vector has the same outcome in every report.")
-    return "\n".join(out) + "\n"
+    return _printable("\n".join(out) + "\n")
 
 
 def render_compare_html(reports: Sequence[Mapping[str, Any]], *, all_vectors: bool = False) -> str:
@@ -157,4 +157,4 @@ def render_compare_html(reports: Sequence[Mapping[str, Any]], *, all_vectors: bo
     else:
         out.append("<p>Every vector has the same outcome in every report.</p>")
     out.append("</main></body></html>")
-    return "\n".join(out) + "\n"
+    return _printable("\n".join(out) + "\n")

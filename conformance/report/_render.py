@@ -3,6 +3,14 @@
 Every function takes the parsed report (a mapping) and returns text; none reads anything else,
 so ``phase6 report`` re-renders them from ``report.json`` alone. Sections added by others are
 rendered generically (title, status, summary, items table).
+
+Markdown and HTML open with the verdict and "What to fix first" (the top failure signatures,
+required ones first) before any table. Whatever an implementation sent is shown, escaped for
+the format: control characters and lone surrogates as visible ``\\xNN`` / ``\\udNNN``
+escapes, XML-illegal characters likewise in JUnit, and any string longer than
+:data:`_SHOWN` characters cut with a note (report.json keeps it whole). A partial run (not the
+published corpus, a selection, sections not run) says so first in every format, and its badge
+says ``partial``, never a verdict.
 """
 
 from __future__ import annotations
@@ -19,6 +27,12 @@ __all__ = ["render_badge", "render_html", "render_junit", "render_markdown"]
 
 _OUTCOMES = tuple(o.value for o in Outcome)
 _MAX_LISTED = 200
+#: Signatures shown under "What to fix first", and vectors named per signature.
+_FIX_FIRST = 5
+_NAMED = 30
+#: Longest string shown in a rendering (report.json keeps every character).
+_SHOWN = 20_000
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _VERDICT_COLOURS = {
     "compliant": "#2e8540",
     "compliant-required-only": "#b58105",
@@ -34,13 +48,56 @@ _OUTCOME_COLOURS = {
 }
 
 
+def _printable(text: str) -> str:
+    """Control characters (but newline, tab and CR) and lone surrogates as visible escapes."""
+
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+    return _UNPRINTABLE.sub(escape, text)
+
+
+def _cap(value: Any, limit: int = _SHOWN) -> str:
+    """``value`` as text, cut to ``limit`` characters with a note saying how many more."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit} more characters in report.json)"
+
+
 def _implementation(report: Mapping[str, Any]) -> tuple[str, str, str]:
     implementation = report["header"]["adapter"].get("implementation") or {}
+    if not isinstance(implementation, Mapping):
+        implementation = {}
     return (
-        str(implementation.get("name", "unknown implementation")),
-        str(implementation.get("version", "?")),
-        str(implementation.get("language", "?")),
+        _cap(implementation.get("name", "unknown implementation"), 200),
+        _cap(implementation.get("version", "?"), 100),
+        _cap(implementation.get("language", "?"), 100),
     )
+
+
+def _partial(report: Mapping[str, Any]) -> list[str]:
+    """Why the run certifies nothing (empty for a certification)."""
+    footer = report["footer"]
+    reasons = [str(r) for r in footer.get("partial_reasons") or []]
+    if footer.get("partial") and not reasons:
+        reasons = [f"selection {', '.join(report['header']['selection']['patterns'])}"]
+    return reasons
+
+
+def _fix_first(report: Mapping[str, Any], limit: int = _FIX_FIRST) -> list[Mapping[str, Any]]:
+    """The top failure signatures: those holding a required vector first, then by count."""
+    signatures = list(report.get("failure_signatures") or [])
+    signatures.sort(
+        key=lambda s: (not s.get("by_level", {}).get("required"), -s["count"], s["signature"])
+    )
+    return signatures[:limit]
+
+
+def _bad_count(report: Mapping[str, Any]) -> int:
+    totals = report["footer"]["totals"]
+    return int(totals["failed"]) + int(totals["errored"])
 
 
 def _not_passed(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -54,8 +111,18 @@ def _clause_status(counts: Mapping[str, int]) -> str:
     return "passed"
 
 
-def _md_cell(text: Any) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def _md_cell(text: Any, limit: int = 300) -> str:
+    return _cap(text, limit).replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+
+
+def _code(text: Any, limit: int = 300) -> str:
+    """An inline code span that survives backticks in ``text``."""
+    body = _md_cell(text, limit)
+    ticks = "`"
+    while ticks in body:
+        ticks += "`"
+    pad = " " if body.startswith("`") or body.endswith("`") else ""
+    return f"{ticks}{pad}{body}{pad}{ticks}"
 
 
 def _fence(text: str, lang: str = "") -> str:
@@ -68,29 +135,79 @@ def _fence(text: str, lang: str = "") -> str:
 # ------------------------------------------------------------------------------ markdown
 
 
+def _md_fix_first(report: Mapping[str, Any]) -> list[str]:
+    top = _fix_first(report)
+    if not top:
+        return []
+    signatures = report.get("failure_signatures") or []
+    bad = _bad_count(report)
+    covered = sum(s["count"] for s in top)
+    out = [
+        "## What to fix first",
+        "",
+        f"{bad} vector(s) failed or errored, in {len(signatures)} signature(s); the "
+        f"{len(top)} below cover {covered}. One signature is usually one bug: fix its example, "
+        "then certify again.",
+        "",
+    ]
+    for rank, signature in enumerate(top, 1):
+        levels = ", ".join(f"{n} {level}" for level, n in signature["by_level"].items())
+        out += [
+            f"{rank}. **{signature['count']} vector(s)** ({levels}): "
+            f"{_code(signature['signature'], 400)}",
+            f"   - example (smallest): {_code(signature['example'])} — "
+            f"{_md_cell(signature.get('example_message', ''), 300)}",
+        ]
+        if signature.get("clauses"):
+            out.append(f"   - every one checks {', '.join(signature['clauses'][:12])}")
+        if signature.get("interpretations"):
+            out.append(f"   - every one depends on {', '.join(signature['interpretations'][:12])}")
+        if signature.get("reproduce"):
+            out.append(f"   - reproduce: {_code(signature['reproduce'], 1000)}")
+    out.append("")
+    return out
+
+
 def render_markdown(report: Mapping[str, Any]) -> str:
     """A Markdown summary fit for a pull-request comment."""
+    return _printable(_markdown(report))
+
+
+def _markdown(report: Mapping[str, Any]) -> str:
     header, footer = report["header"], report["footer"]
     name, version, language = _implementation(report)
     verdict = footer["verdict"]
     totals = footer["totals"]
-    out = [
-        f"# phase6-v1 compliance: {name} {version}",
-        "",
-        f"**Verdict: `{verdict['value']}`** — {verdict['text']}",
-        "",
+    partial = _partial(report)
+    out = [f"# phase6-v1 compliance: {_md_cell(name)} {_md_cell(version)}", ""]
+    if partial:
+        out += [
+            f"**Partial run, no verdict** ({_md_cell('; '.join(partial), 2000)}). On what ran: "
+            f"`{verdict['value']}` — {_md_cell(verdict['text'], 2000)}",
+            "",
+        ]
+    else:
+        out += [f"**Verdict: `{verdict['value']}`** — {_md_cell(verdict['text'], 2000)}", ""]
+    if verdict.get("skipped"):
+        out += ["Skipped on this machine: " + _md_cell("; ".join(verdict["skipped"]), 2000), ""]
+    for fault in footer.get("harness_faults") or []:
+        out += ["**Harness fault** (exit 2; what ran is kept):", "", _fence(_cap(fault)), ""]
+    out += _md_fix_first(report)
+    out += [
         "| | |",
         "|---|---|",
         f"| Implementation | {_md_cell(name)} {_md_cell(version)} ({_md_cell(language)}) |",
-        f"| Adapter | `{_md_cell(header['adapter']['spec'])}` |",
+        f"| Adapter | {_code(header['adapter']['spec'], 500)} |",
         f"| Kit | {header['kit']['name']} {header['kit']['version']} |",
         f"| Corpus | `{header['corpus']['digest'][:19]}…` ({header['corpus']['vectors']} vectors, "
         f"{header['selection']['selected']} run) |",
         f"| Run | {header['started']} → {footer['finished']} ({footer.get('duration_s', 0)} s) |",
     ]
     if header["selection"]["patterns"]:
-        patterns = ", ".join(f"`{p}`" for p in header["selection"]["patterns"])
+        patterns = ", ".join(_code(p) for p in header["selection"]["patterns"])
         out.append(f"| Selection | {patterns} (partial run) |")
+    if partial:
+        out.append(f"| Partial | {_md_cell('; '.join(partial), 2000)} |")
     if not footer["complete"]:
         out.append("| Complete | **no: the run was interrupted** |")
     out += [
@@ -134,64 +251,91 @@ def render_markdown(report: Mapping[str, Any]) -> str:
                 f"- **stale entry** (line {entry['line']}): `{entry['entry']}` matches no vector"
             )
         out.append("")
-    bad = _not_passed(report)
+    bad = _listed_in_order(report)
     if bad:
-        out += [f"## Vectors not passed ({len(bad)})", ""]
+        out += [f"## Vectors not passed ({len(bad)}), most common signature first", ""]
         for result in bad[:_MAX_LISTED]:
             out += _md_result(result)
         if len(bad) > _MAX_LISTED:
             out.append(f"... and {len(bad) - _MAX_LISTED} more (see report.json)")
             out.append("")
     for section_name, section in report.get("sections", {}).items():
-        out += [f"## {section['title']} (`{section_name}`): {section['status']}", ""]
+        out += [
+            f"## {_md_cell(section['title'])} ({_code(section_name)}): {section['status']}",
+            "",
+        ]
         if section.get("summary"):
-            out += [section["summary"], ""]
+            out += [_md_cell(section["summary"], 4000), ""]
         items = section.get("items", [])
         if items:
-            out += ["| item | outcome | clauses | message |", "|---|---|---|---|"]
+            out += ["| item | outcome | level | clauses | message |", "|---|---|---|---|---|"]
             for item in items[:_MAX_LISTED]:
                 clauses = ", ".join(item.get("clauses", []))
-                message = _md_cell(item.get("message", ""))[:200]
+                level = _item_level(item)
+                message = _md_cell(item.get("message", ""), 200)
                 out.append(
-                    f"| {_md_cell(item['id'])} | {item['outcome']} | {clauses} | {message} |"
+                    f"| {_md_cell(item['id'])} | {_md_cell(item['outcome'])} | {level} | "
+                    f"{_md_cell(clauses)} | {message} |"
                 )
             out.append("")
     return "\n".join(out).rstrip() + "\n"
 
 
+def _item_level(item: Mapping[str, Any]) -> str:
+    """``required``, or ``pinned INT-x, INT-y`` for a check resting on pinned readings."""
+    interpretations = item.get("interpretations") or []
+    if item.get("level") == "pinned" and interpretations:
+        return "pinned " + ", ".join(str(i) for i in interpretations)
+    return str(item.get("level") or "required")
+
+
+def _listed_in_order(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The vectors that did not pass, by signature (fix-first order), then the rest by ID."""
+    rank = {s["signature"]: i for i, s in enumerate(_fix_first(report, limit=10**9))}
+    bad = _not_passed(report)
+    return sorted(bad, key=lambda r: (rank.get(str(r.get("signature")), len(rank)), r["id"]))
+
+
 def _md_result(result: Mapping[str, Any]) -> list[str]:
     label = "unexpected pass" if result.get("unexpected_pass") else result["outcome"]
     out = [
-        f"### `{result['id']}` — {label}",
+        f"### {_code(result['id'])} — {label}",
         "",
-        f"{result['area']} · {result['level']} · clauses {', '.join(result['clauses'])}"
-        + (f" · {', '.join(result['interpretations'])}" if result["interpretations"] else ""),
+        f"{_md_cell(result['area'])} · {result['level']} · clauses "
+        f"{_md_cell(', '.join(result['clauses']))}"
+        + (
+            f" · {_md_cell(', '.join(result['interpretations']))}"
+            if result["interpretations"]
+            else ""
+        ),
         "",
     ]
+    if result.get("signature"):
+        out += [f"Signature: {_code(result['signature'], 400)}", ""]
     if result.get("expected_failure_reason"):
-        out += [f"Expected failure: {result['expected_failure_reason']}", ""]
+        out += [f"Expected failure: {_md_cell(result['expected_failure_reason'])}", ""]
     if result.get("skip_reason"):
-        out += [f"Skipped: {result['skip_reason']}", ""]
+        out += [f"Skipped: {_md_cell(result['skip_reason'])}", ""]
     error = result.get("error")
     if error:
-        out += [f"**{error['kind']}**: {error['message']}", ""]
+        out += [f"**{error['kind']}**: {_md_cell(error['message'], 2000)}", ""]
         if error.get("exit_status") is not None:
             out += [f"exit status {error['exit_status']}", ""]
         if error.get("stderr_tail"):
-            out += ["stderr (tail):", "", _fence(error["stderr_tail"][-1500:]), ""]
+            out += ["stderr (tail):", "", _fence(str(error["stderr_tail"])[-1500:]), ""]
     for failure in result.get("failures", []):
-        out += [f"**{failure['kind']}**: {failure['message']}", ""]
+        out += [f"**{failure['kind']}**: {_md_cell(failure['message'], 2000)}", ""]
         if failure.get("path") is not None:
             out += [
-                f"- at `{failure['path'] or '/'}`",
-                f"- expected: `{_md_cell(failure.get('expected'))[:300]}`",
-                f"- actual: `{_md_cell(failure.get('actual'))[:300]}`",
+                f"- at {_code(failure['path'] or '/')}",
+                f"- expected: {_code(failure.get('expected'))}",
+                f"- actual: {_code(failure.get('actual'))}",
                 "",
             ]
         if failure.get("diff"):
-            out += [_fence(failure["diff"], "diff"), ""]
+            out += [_fence(_cap(failure["diff"]), "diff"), ""]
     if result.get("reproduce"):
-        out += [f"Reproduce: `{result['reproduce']}`", ""]
+        out += [f"Reproduce: {_code(result['reproduce'], 2000)}", ""]
     return out
 
 
@@ -223,8 +367,8 @@ code{background:#eef;padding:0 3px;border-radius:3px}
 """
 
 
-def _e(value: Any) -> str:
-    return html.escape(str(value), quote=True)
+def _e(value: Any, limit: int = _SHOWN) -> str:
+    return html.escape(_cap(value, limit), quote=True)
 
 
 def _bar(counts: Mapping[str, int]) -> str:
@@ -262,13 +406,68 @@ def _html_counts_table(groups: Mapping[str, Mapping[str, int]], label: str) -> l
     return out
 
 
+def _html_fix_first(report: Mapping[str, Any]) -> list[str]:
+    top = _fix_first(report)
+    if not top:
+        return []
+    signatures = report.get("failure_signatures") or []
+    covered = sum(s["count"] for s in top)
+    out = [
+        "<h2>What to fix first</h2>",
+        f"<p>{_bad_count(report)} vector(s) failed or errored, in {len(signatures)} "
+        f"signature(s); the {len(top)} below cover {covered}. One signature is usually one "
+        "bug: fix its example, then certify again.</p>",
+        "<table><tr><th>#</th><th>vectors</th><th>signature</th><th>example (smallest)</th>"
+        "<th>shared by every one</th></tr>",
+    ]
+    for rank, signature in enumerate(top, 1):
+        levels = ", ".join(f"{n} {level}" for level, n in signature["by_level"].items())
+        shared = ", ".join([*signature.get("clauses", [])[:12], *signature["interpretations"][:12]])
+        reproduce = (
+            f"<br><small>reproduce: <code>{_e(signature['reproduce'])}</code></small>"
+            if signature.get("reproduce")
+            else ""
+        )
+        out.append(
+            f'<tr><td class="n">{rank}</td><td class="n">{signature["count"]}<br>'
+            f"<small>{_e(levels)}</small></td><td><code>{_e(signature['signature'], 400)}"
+            f"</code></td><td><code>{_e(signature['example'])}</code><br><small>"
+            f"{_e(signature.get('example_message', ''), 300)}</small>{reproduce}</td>"
+            f"<td>{_e(shared)}</td></tr>"
+        )
+    out.append("</table>")
+    return out
+
+
 def render_html(report: Mapping[str, Any]) -> str:
-    """One self-contained page: verdict, per-area bars, clause matrix, failures with diffs."""
+    """One self-contained page: verdict, what to fix first, per-area bars, clause matrix,
+    failures with diffs."""
+    return _printable(_html(report))
+
+
+def _html(report: Mapping[str, Any]) -> str:
     header, footer = report["header"], report["footer"]
     name, version, language = _implementation(report)
     verdict = footer["verdict"]
     totals = footer["totals"]
-    colour = _VERDICT_COLOURS.get(verdict["value"], "#616161")
+    partial = _partial(report)
+    colour = "#616161" if partial else _VERDICT_COLOURS.get(verdict["value"], "#616161")
+    if partial:
+        banner = (
+            f"<b>partial run, no verdict</b>{_e('; '.join(partial))}<br>on what ran: "
+            f"{_e(verdict['value'])} — {_e(verdict['text'])}"
+        )
+    else:
+        banner = f"<b>{_e(verdict['value'])}</b>{_e(verdict['text'])}"
+    skipped = (
+        f"<p>Skipped on this machine: {_e('; '.join(verdict['skipped']))}</p>"
+        if verdict.get("skipped")
+        else ""
+    )
+    faults = "".join(
+        f"<p><b>Harness fault</b> (exit 2; what ran is kept):</p><pre>{_e(fault)}</pre>"
+        for fault in footer.get("harness_faults") or []
+    )
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -278,8 +477,9 @@ def render_html(report: Mapping[str, Any]) -> str:
         f"<h1>phase6-v1 compliance: {_e(name)} {_e(version)}</h1>",
         f"<div>SPEC-006 memory.read · {_e(language)} · kit {_e(header['kit']['name'])} "
         f"{_e(header['kit']['version'])}</div>",
-        f'<div class="verdict" style="background:{colour}"><b>{_e(verdict["value"])}</b>'
-        f"{_e(verdict['text'])}</div>",
+        f'<div class="verdict" style="background:{colour}">{banner}</div>',
+        skipped + faults,
+        *_html_fix_first(report),
         '<table class="meta">',
         f"<tr><td>Adapter</td><td><code>{_e(header['adapter']['spec'])}</code></td></tr>",
         f"<tr><td>Corpus</td><td><code>{_e(header['corpus']['digest'])}</code> "
@@ -297,6 +497,8 @@ def render_html(report: Mapping[str, Any]) -> str:
             + ", ".join(f"<code>{_e(p)}</code>" for p in header["selection"]["patterns"])
             + "</td></tr>"
         )
+    if partial:
+        out.append(f"<tr><td>Partial</td><td>{_e('; '.join(partial))}</td></tr>")
     if not footer["complete"]:
         out.append("<tr><td>Complete</td><td><b>no: the run was interrupted</b></td></tr>")
     out.append("</table>")
@@ -332,9 +534,9 @@ def render_html(report: Mapping[str, Any]) -> str:
                 "matches no vector</li>"
             )
         out.append("</ul>")
-    bad = _not_passed(report)
+    bad = _listed_in_order(report)
     if bad:
-        out.append(f"<h2>Vectors not passed ({len(bad)})</h2>")
+        out.append(f"<h2>Vectors not passed ({len(bad)}), most common signature first</h2>")
         for result in bad[:_MAX_LISTED]:
             out += _html_result(result)
         if len(bad) > _MAX_LISTED:
@@ -349,15 +551,17 @@ def render_html(report: Mapping[str, Any]) -> str:
         items = section.get("items", [])
         if items:
             out.append(
-                "<table><tr><th>item</th><th>outcome</th><th>clauses</th><th>message</th></tr>"
+                "<table><tr><th>item</th><th>outcome</th><th>level</th><th>clauses</th>"
+                "<th>message</th></tr>"
             )
             for item in items[:_MAX_LISTED]:
-                colour_item = _OUTCOME_COLOURS.get(item["outcome"], "#616161")
+                colour_item = _OUTCOME_COLOURS.get(str(item["outcome"]), "#616161")
                 out.append(
                     f"<tr><td>{_e(item['id'])}</td>"
                     f'<td style="color:{colour_item}">{_e(item["outcome"])}</td>'
+                    f"<td>{_e(_item_level(item))}</td>"
                     f"<td>{_e(', '.join(item.get('clauses', [])))}</td>"
-                    f"<td>{_e(item.get('message', ''))}</td></tr>"
+                    f"<td>{_e(item.get('message', ''), 2000)}</td></tr>"
                 )
             out.append("</table>")
     out.append(f"<p><small>Generated from report.json ({_e(report['format'])}).</small></p>")
@@ -373,6 +577,8 @@ def _html_result(result: Mapping[str, Any]) -> list[str]:
         f"<code>{_e(result['id'])}</code> · {_e(result['area'])} · {_e(result['level'])} · "
         f"{_e(', '.join(result['clauses']))}</summary>"
     ]
+    if result.get("signature"):
+        out.append(f"<p>signature: <code>{_e(result['signature'])}</code></p>")
     if result.get("expected_failure_reason"):
         out.append(f"<p>Expected failure: {_e(result['expected_failure_reason'])}</p>")
     if result.get("skip_reason"):
@@ -383,9 +589,9 @@ def _html_result(result: Mapping[str, Any]) -> list[str]:
         if error.get("exit_status") is not None:
             out.append(f"<p>exit status {_e(error['exit_status'])}</p>")
         if error.get("stderr_tail"):
-            out.append(f"<p>stderr (tail):</p><pre>{_e(error['stderr_tail'][-3000:])}</pre>")
+            out.append(f"<p>stderr (tail):</p><pre>{_e(str(error['stderr_tail'])[-3000:])}</pre>")
         if error.get("detail"):
-            out.append(f"<pre>{_e(error['detail'][-3000:])}</pre>")
+            out.append(f"<pre>{_e(str(error['detail'])[-3000:])}</pre>")
     for failure in result.get("failures", []):
         out.append(f"<p><b>{_e(failure['kind'])}</b>: {_e(failure['message'])}</p>")
         if failure.get("path") is not None:
@@ -395,7 +601,7 @@ def _html_result(result: Mapping[str, Any]) -> list[str]:
                 f"<code>{_e(failure.get('actual'))}</code></p>"
             )
         if failure.get("diff"):
-            out.append(_diff_html(failure["diff"]))
+            out.append(_diff_html(_cap(failure["diff"])))
     if result.get("interpretations"):
         out.append(f"<p>interpretations: {_e(', '.join(result['interpretations']))}</p>")
     if result.get("reproduce"):
@@ -407,28 +613,25 @@ def _html_result(result: Mapping[str, Any]) -> list[str]:
 # ------------------------------------------------------------------------------ junit
 
 _XML_INVALID = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: Longest text put into one JUnit element or attribute.
+_JUNIT_TEXT = 64_000
 
 
-def _x(text: Any) -> str:
-    return _XML_INVALID.sub("\ufffd", str(text))
+def _x(text: Any, limit: int = _JUNIT_TEXT) -> str:
+    """Text XML 1.0 can carry: illegal characters (NUL, most C0 controls, lone surrogates,
+    U+FFFE/U+FFFF) as visible escapes; cut to ``limit``."""
+
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+    return _XML_INVALID.sub(escape, _cap(text, limit))
 
 
-def render_junit(report: Mapping[str, Any]) -> str:
-    """JUnit XML: one testsuite per area, one testcase per vector."""
-    name, version, _ = _implementation(report)
+def _junit_vectors(root: ET.Element, report: Mapping[str, Any]) -> None:
     by_area: dict[str, list[Mapping[str, Any]]] = {}
     for result in report["results"]:
-        by_area.setdefault(result["area"], []).append(result)
-    totals = report["footer"]["totals"]
-    root = ET.Element(
-        "testsuites",
-        name=_x(f"phase6-v1 {name} {version}"),
-        tests=str(totals["total"]),
-        failures=str(totals["failed"] + totals["unexpected_pass"]),
-        errors=str(totals["errored"]),
-        skipped=str(totals["skipped"] + totals["expected-failure"]),
-        time=f"{report['footer'].get('duration_s', 0):.3f}",
-    )
+        by_area.setdefault(str(result["area"]), []).append(result)
     for area, results in sorted(by_area.items()):
         suite = ET.SubElement(root, "testsuite", name=_x(area), tests=str(len(results)))
         counts = {"failures": 0, "errors": 0, "skipped": 0}
@@ -456,10 +659,11 @@ def render_junit(report: Mapping[str, Any]) -> str:
                 counts["failures"] += 1
                 first = result["failures"][0]
                 element = ET.SubElement(
-                    case, "failure", type=first["kind"], message=_x(first["message"][:500])
+                    case, "failure", type=_x(first["kind"]), message=_x(first["message"], 500)
                 )
                 element.text = _x(
-                    "\n\n".join(
+                    f"signature: {result.get('signature', '')}\n\n"
+                    + "\n\n".join(
                         f"{f['kind']}: {f['message']}\n{f.get('diff') or ''}"
                         for f in result["failures"]
                     )
@@ -469,9 +673,12 @@ def render_junit(report: Mapping[str, Any]) -> str:
                 counts["errors"] += 1
                 error = result["error"]
                 element = ET.SubElement(
-                    case, "error", type=error["kind"], message=_x(error["message"][:500])
+                    case, "error", type=_x(error["kind"]), message=_x(error["message"], 500)
                 )
-                element.text = _x(error.get("detail") or "")
+                element.text = _x(
+                    f"signature: {result.get('signature', '')}\n{error.get('detail') or ''}"
+                    f"\n\nreproduce: {result.get('reproduce')}"
+                )
                 if error.get("stderr_tail"):
                     ET.SubElement(case, "system-err").text = _x(error["stderr_tail"])
             elif outcome in ("skipped", "expected-failure"):
@@ -479,10 +686,115 @@ def render_junit(report: Mapping[str, Any]) -> str:
                 reason = result.get("skip_reason") or (
                     f"expected failure: {result.get('expected_failure_reason')}"
                 )
-                ET.SubElement(case, "skipped", message=_x(reason))
+                ET.SubElement(case, "skipped", message=_x(reason, 2000))
         for key, value in counts.items():
             suite.set(key, str(value))
         suite.set("time", f"{elapsed:.3f}")
+
+
+def _junit_sections(root: ET.Element, report: Mapping[str, Any]) -> tuple[int, int, int, int]:
+    """One testsuite per section, one testcase per item (a property family, a probe check):
+    failed, errored or skipped (with the reason) as they were; in a section that does not
+    affect the verdict (suite strength), a failure is skipped with its message, since it says
+    something about the kit, not the implementation. Returns the added counts."""
+    added = failures = errors = skipped = 0
+    for name, section in (report.get("sections") or {}).items():
+        items = section.get("items") or []
+        suite = ET.SubElement(
+            root, "testsuite", name=_x(f"section.{name}"), tests=str(max(1, len(items)))
+        )
+        counts = {"failures": 0, "errors": 0, "skipped": 0}
+        if not items:  # a section with no items (a provider that failed) is one testcase
+            items = [
+                {
+                    "id": name,
+                    "outcome": section.get("status", "errored"),
+                    "message": section.get("summary", ""),
+                }
+            ]
+        informational = section.get("affects_verdict") is False
+        for item in items:
+            case = ET.SubElement(
+                suite, "testcase", classname=_x(f"phase6.section.{name}"), name=_x(item["id"])
+            )
+            outcome = str(item.get("outcome"))
+            message = str(item.get("message", ""))
+            level = _item_level(item)
+            if informational and outcome in ("failed", "errored"):
+                # about the kit (e.g. a mutant the corpus misses), not the implementation
+                counts["skipped"] += 1
+                reason = f"{outcome}, does not affect the verdict: {message}"
+                ET.SubElement(case, "skipped", message=_x(reason, 2000))
+            elif outcome == "failed":
+                counts["failures"] += 1
+                element = ET.SubElement(case, "failure", type=_x(level), message=_x(message, 500))
+                element.text = _x(
+                    f"{level}: {message}\nclauses: {', '.join(item.get('clauses', []))}"
+                )
+            elif outcome == "errored":
+                counts["errors"] += 1
+                element = ET.SubElement(case, "error", type="errored", message=_x(message, 500))
+                element.text = _x(message)
+            elif outcome != "passed":
+                counts["skipped"] += 1
+                ET.SubElement(case, "skipped", message=_x(message or outcome, 2000))
+        for key, value in counts.items():
+            suite.set(key, str(value))
+        added += len(items)
+        failures += counts["failures"]
+        errors += counts["errors"]
+        skipped += counts["skipped"]
+    return added, failures, errors, skipped
+
+
+def _junit_verdict(root: ET.Element, report: Mapping[str, Any]) -> tuple[int, int]:
+    """A testcase for the verdict itself: failed unless compliant, skipped for a partial run.
+
+    Returns (failures, skipped) added."""
+    verdict = report["footer"]["verdict"]
+    partial = _partial(report)
+    suite = ET.SubElement(root, "testsuite", name="phase6.verdict", tests="1")
+    case = ET.SubElement(suite, "testcase", classname="phase6.verdict", name="certification")
+    if partial:
+        ET.SubElement(
+            case,
+            "skipped",
+            message=_x(
+                f"partial run, no verdict: {'; '.join(partial)}; on what ran: {verdict['value']}",
+                2000,
+            ),
+        )
+        suite.set("skipped", "1")
+        return 0, 1
+    if verdict["value"] != "compliant":
+        element = ET.SubElement(
+            case, "failure", type=_x(verdict["value"]), message=_x(verdict["text"], 500)
+        )
+        element.text = _x(verdict["text"])
+        suite.set("failures", "1")
+        return 1, 0
+    return 0, 0
+
+
+def render_junit(report: Mapping[str, Any]) -> str:
+    """JUnit XML: one testsuite per area (a testcase per vector), one per section (a testcase
+    per property family and per probe check), and the verdict as a testcase of its own."""
+    name, version, _ = _implementation(report)
+    totals = report["footer"]["totals"]
+    root = ET.Element("testsuites", name=_x(f"phase6-v1 {name} {version}"))
+    _junit_vectors(root, report)
+    tests, failures, errors, skipped = _junit_sections(root, report)
+    verdict_failures, verdict_skipped = _junit_verdict(root, report)
+    root.set("tests", str(totals["total"] + tests + 1))
+    root.set(
+        "failures",
+        str(totals["failed"] + totals["unexpected_pass"] + failures + verdict_failures),
+    )
+    root.set("errors", str(totals["errored"] + errors))
+    root.set(
+        "skipped", str(totals["skipped"] + totals["expected-failure"] + skipped + verdict_skipped)
+    )
+    root.set("time", f"{report['footer'].get('duration_s', 0):.3f}")
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -495,17 +807,19 @@ def _text_width(text: str) -> int:
 
 
 def render_badge(report: Mapping[str, Any]) -> str:
-    """A flat SVG badge: ``phase6-v1 | <verdict>``."""
+    """A flat SVG badge: ``phase6-v1 | <verdict>``; a partial run never shows a verdict."""
     verdict = report["footer"]["verdict"]["value"]
     totals = report["footer"]["totals"]
-    value = verdict
-    if verdict == "non-compliant":
-        value = f"non-compliant {totals['compliance'] * 100:.1f}%"
-    if report["header"]["selection"]["patterns"]:
-        value += " (partial)"
+    if _partial(report):
+        value = f"partial: {totals['passed']}/{totals['total']} passed"
+        colour = "#9e9e9e"
+    else:
+        value = verdict
+        if verdict == "non-compliant":
+            value = f"non-compliant {totals['compliance'] * 100:.1f}%"
+        colour = _VERDICT_COLOURS.get(verdict, "#616161")
     label = "phase6-v1"
     left, right = _text_width(label), _text_width(value)
-    colour = _VERDICT_COLOURS.get(verdict, "#616161")
     width = left + right
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="20" role="img" '

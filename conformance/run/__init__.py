@@ -5,7 +5,8 @@ Owns the result model (:class:`Outcome`, :class:`VectorResult`, :class:`Totals`,
 with a vector's expectation, the executor that runs one vector (materialize, run, compare,
 check the files, repeat), the pool that spreads vectors over workers, judging (the one place a
 vector becomes a result, expected failures applied), report sections (the extension point
-properties and probes plug into), :func:`certify` and ``smoke``.
+properties and probes plug into), failure signatures (one line per bug, however many vectors
+it breaks), :func:`certify`, ``rerun`` and ``smoke``.
 
 May import: ``conformance._kit``, ``conformance._errors``, :mod:`conformance.corpus`,
 :mod:`conformance.adapters`. Section providers are named by string and imported when run, so
@@ -14,8 +15,9 @@ nothing here imports the packages that provide them.
 
 from __future__ import annotations
 
-from conformance.run._certify import Certification, certify
+from conformance.run._certify import Certification, certify, importable_cwd
 from conformance.run._compare import (
+    MEMBER_ORDER,
     MISSING,
     Difference,
     compare_result,
@@ -32,7 +34,7 @@ from conformance.run._judge import (
     with_fresh_process_check,
 )
 from conformance.run._pool import RunOutput, run_vectors
-from conformance.run._progress import Progress, make_progress
+from conformance.run._progress import LISTED, Progress, make_progress
 from conformance.run._results import (
     FAILURE_CLAUSES,
     ErrorDetail,
@@ -45,6 +47,7 @@ from conformance.run._results import (
     Verdict,
     VerdictValue,
     compute_verdict,
+    pinned_cover,
     worst_outcome,
 )
 from conformance.run._sections import (
@@ -55,12 +58,22 @@ from conformance.run._sections import (
     parse_section_option,
     run_section,
 )
+from conformance.run._signatures import (
+    SIGNATURE_VERSION,
+    FailureSignature,
+    failure_signatures,
+    fix_first,
+    signature_of,
+)
 from conformance.run._smoke import smoke
 
 __all__ = [
     "FAILURE_CLAUSES",
+    "LISTED",
+    "MEMBER_ORDER",
     "MISSING",
     "SECTION_PROVIDERS",
+    "SIGNATURE_VERSION",
     "Certification",
     "Difference",
     "ErrorDetail",
@@ -68,6 +81,7 @@ __all__ = [
     "Executor",
     "Failure",
     "FailureKind",
+    "FailureSignature",
     "Outcome",
     "Progress",
     "RunConfig",
@@ -84,15 +98,20 @@ __all__ = [
     "compare_result",
     "compute_verdict",
     "default_temp_parent",
+    "failure_signatures",
     "first_difference",
+    "fix_first",
     "fresh_sample",
+    "importable_cwd",
     "judged",
     "make_progress",
     "parse_section_option",
+    "pinned_cover",
     "render_diff",
     "reproduce_command",
     "run_section",
     "run_vectors",
+    "signature_of",
     "skipped_result",
     "smoke",
     "with_expected_failure",

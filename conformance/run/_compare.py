@@ -8,6 +8,14 @@ never a number. Error results compare on ``code`` and ``path`` only (specs/vecto
 The determinism check uses ``strict=True``: two runs of one implementation must agree exactly,
 number types and error messages included (S6-ERR-07: "the same error type and message").
 
+The first difference names a cause rather than a consequence: object members are visited in
+code-point order of their names, except for the members SPEC-006 derives from the others
+(:data:`MEMBER_ORDER`). INT-03: package_hash covers every other member of the package, so it
+differs whenever anything else does; the budget's used and remaining tokens, and what is
+dropped, follow from what is selected; an item's place in ``selected`` follows from its score
+(S6-ORDER-01: "1) score descending") and then its identity. A wrong score therefore shows at
+``.../selected/0/score``, not at ``/package/package_hash``.
+
 Exported for differential use (toml-test#90): :func:`first_difference` works on any two JSON
 values and :func:`compare_result` on an expected ``expect`` object and an actual result. Both
 walk the values with an explicit stack, never recursion, so any nesting depth is compared
@@ -26,7 +34,31 @@ import orjson
 
 from conformance._kit import dumps_pretty
 
-__all__ = ["MISSING", "Difference", "compare_result", "first_difference", "render_diff"]
+__all__ = [
+    "MEMBER_ORDER",
+    "MISSING",
+    "Difference",
+    "compare_result",
+    "first_difference",
+    "render_diff",
+]
+
+
+#: Member name -> rank; members sort by (rank, name), unlisted members rank 0. Negative: visited
+#: before the other members of their object; positive: after them (derived values).
+MEMBER_ORDER: dict[str, int] = {
+    "score": -4,
+    "memory_id": -3,
+    "store_path": -2,
+    "record_hash": -1,
+    "dropped": 1,
+    "budget": 1,
+    "package_hash": 2,
+}
+
+
+def _member_key(name: str) -> tuple[int, str]:
+    return MEMBER_ORDER.get(name, 0), name
 
 
 class _Missing:
@@ -105,8 +137,9 @@ def _identical(expected: Any, actual: Any) -> bool:
 def first_difference(expected: Any, actual: Any, *, strict: bool = False) -> Difference | None:
     """The first difference between two JSON values in document order, or ``None``.
 
-    Object members are visited in code-point order of their names (member order is ignored);
-    a member missing on either side is a difference at that member's path.
+    Object members are visited in code-point order of their names, derived members last and
+    an item's score and identity first (:data:`MEMBER_ORDER`; member order in the values is
+    ignored); a member missing on either side is a difference at that member's path.
     """
     if _identical(expected, actual):
         return None
@@ -124,7 +157,7 @@ def first_difference(expected: Any, actual: Any, *, strict: bool = False) -> Dif
         if kind_e != kind_a:
             return Difference(path, exp, act, f"expected {kind_e}, got {kind_a}")
         if kind_e == "object":
-            for key in sorted(exp.keys() | act.keys(), reverse=True):
+            for key in sorted(exp.keys() | act.keys(), key=_member_key, reverse=True):
                 child = f"{path}/{_escape(key)}"
                 stack.append((child, exp.get(key, MISSING), act.get(key, MISSING)))
         elif kind_e == "array":

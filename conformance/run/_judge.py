@@ -26,11 +26,13 @@ __all__ = [
 ]
 
 
-def reproduce_command(adapter: str, vector_id: str) -> str:
-    """The command that re-runs one vector."""
+def reproduce_command(adapter: str, vector_id: str, *, vectors_dir: str | None = None) -> str:
+    """The command that re-runs one vector: ``phase6 rerun`` runs that vector alone (no
+    sections) and writes nothing, so a full report in ``reports/`` stays as it was."""
+    corpus = f" --vectors {shlex.quote(vectors_dir)}" if vectors_dir else ""
     return (
-        f"python -m conformance certify --adapter {shlex.quote(adapter)} "
-        f"--select {shlex.quote(vector_id)}"
+        f"python -m conformance rerun --adapter {shlex.quote(adapter)}{corpus} "
+        f"{shlex.quote(vector_id)}"
     )
 
 
@@ -82,16 +84,20 @@ def with_fresh_process_check(
 
 
 def with_expected_failure(
-    result: VectorResult, expected: ExpectedFailures | None, adapter_spec: str
+    result: VectorResult,
+    expected: ExpectedFailures | None,
+    adapter_spec: str,
+    *,
+    vectors_dir: str | None = None,
 ) -> VectorResult:
     """Apply the expected-failures list (protobuf's failure lists) and attach the reproduce
-    command to every result that did not simply pass."""
+    command to every result that did not simply pass (``vectors_dir``: a corpus other than the
+    kit's, named in the command)."""
     reason = expected.reason_for(result.id) if expected else None
-    reproduce = (
-        None if result.outcome is Outcome.PASSED else reproduce_command(adapter_spec, result.id)
-    )
+    command = reproduce_command(adapter_spec, result.id, vectors_dir=vectors_dir)
+    reproduce = None if result.outcome is Outcome.PASSED else command
     if reason is None:
-        return replace(result, reproduce=result.reproduce or reproduce)
+        return replace(result, reproduce=reproduce or result.reproduce)
     if result.outcome in (Outcome.FAILED, Outcome.ERRORED):
         return replace(
             result,
@@ -104,7 +110,7 @@ def with_expected_failure(
             result,
             expected_failure_reason=reason,
             unexpected_pass=True,
-            reproduce=reproduce_command(adapter_spec, result.id),
+            reproduce=command,
         )
     return replace(result, expected_failure_reason=reason, reproduce=reproduce)
 

@@ -1,15 +1,29 @@
-"""Progress output: a bar on a terminal, quiet lines in CI (``CI`` set or not a TTY)."""
+"""Progress output: a bar on a terminal, quiet lines in CI (``CI`` set or not a TTY).
+
+What an implementation wrote (its name, its messages) is printed through
+:func:`conformance._kit.one_line`, so no escape sequence or newline it chose can draw over a
+line of the kit's. Individual vectors that did not pass are listed up to :data:`LISTED`
+(``verbose`` lists every one): a broken implementation fails a thousand vectors for a handful
+of reasons, which the failure signatures at the end name.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
+from conformance._kit import one_line
 from conformance.run._results import Outcome, VectorResult
 
-__all__ = ["BarProgress", "LineProgress", "NullProgress", "Progress", "make_progress"]
+if TYPE_CHECKING:
+    from conformance.run._sections import Section
+
+__all__ = ["LISTED", "BarProgress", "LineProgress", "NullProgress", "Progress", "make_progress"]
+
+#: Vectors that did not pass listed one by one, at most (unless verbose).
+LISTED = 5
 
 _MARK = {
     Outcome.FAILED: "FAIL",
@@ -22,13 +36,42 @@ _MARK = {
 class Progress:
     """Base class: counts results; subclasses draw."""
 
-    def __init__(self, stream: TextIO | None = None):
+    def __init__(self, stream: TextIO | None = None, *, verbose: bool = False):
         self.stream = stream if stream is not None else sys.stderr
         self.total = 0
         self.done = 0
         self.bad = 0
         self.started = time.monotonic()
         self.label = ""
+        self.verbose = verbose
+        self.listed = 0
+        self._section_started = time.monotonic()
+
+    def _listing(self, result: VectorResult) -> str | None:
+        """The line for a vector that did not pass, the overflow notice once, or None."""
+        if result.ok:
+            return None
+        self.listed += 1
+        if self.verbose or self.listed <= LISTED:
+            mark = "UNEXPECTED PASS" if result.unexpected_pass else _MARK[result.outcome]
+            return f"{mark} {result.id}: {_why(result)}"
+        if self.listed == LISTED + 1:
+            return (
+                "... further vectors that do not pass are not listed (-v lists them all; "
+                "the failure signatures at the end group them)"
+            )
+        return None
+
+    def section_started(self, name: str, index: int, total: int) -> None:
+        """A report section (properties, probes, ...) begins."""
+        self._section_started = time.monotonic()
+        self.note(f"section {index}/{total} {name}: running")
+
+    def section_finished(self, section: Section) -> None:
+        """A report section ended: its name, status and summary."""
+        elapsed = time.monotonic() - self._section_started
+        summary = one_line(section.summary)[:300]
+        self.note(f"section {section.name}: {section.status} ({elapsed:.1f} s) — {summary}")
 
     def start(self, total: int, label: str) -> None:
         """A phase of ``total`` steps begins."""
@@ -42,7 +85,7 @@ class Progress:
 
     def note(self, text: str) -> None:
         """A line of information."""
-        self._line(text)
+        self._line(one_line(text))
 
     def finish(self) -> None:
         """The phase ended."""
@@ -62,8 +105,8 @@ class NullProgress(Progress):
 class LineProgress(Progress):
     """CI output: one line per vector that did not pass, and a line every 10 %."""
 
-    def __init__(self, stream: TextIO | None = None):
-        super().__init__(stream)
+    def __init__(self, stream: TextIO | None = None, *, verbose: bool = False):
+        super().__init__(stream, verbose=verbose)
         self._next_tick = 0
 
     def start(self, total: int, label: str) -> None:
@@ -75,9 +118,9 @@ class LineProgress(Progress):
     def advance(self, result: VectorResult) -> None:
         """Report bad results and every 10 %."""
         super().advance(result)
-        if not result.ok:
-            mark = "UNEXPECTED PASS" if result.unexpected_pass else _MARK[result.outcome]
-            self._line(f"{mark} {result.id}: {_why(result)}")
+        listing = self._listing(result)
+        if listing is not None:
+            self._line(listing)
         if self.done >= self._next_tick and self.done < self.total:
             self._line(
                 f"{self.label}: {self.done}/{self.total} ({time.monotonic() - self.started:.1f} s)"
@@ -95,17 +138,17 @@ class BarProgress(Progress):
 
     width = 30
 
-    def __init__(self, stream: TextIO | None = None):
-        super().__init__(stream)
+    def __init__(self, stream: TextIO | None = None, *, verbose: bool = False):
+        super().__init__(stream, verbose=verbose)
         self._drawn = 0.0
 
     def advance(self, result: VectorResult) -> None:
         """Redraw (throttled); bad results are printed above the bar."""
         super().advance(result)
-        if not result.ok:
-            mark = "UNEXPECTED PASS" if result.unexpected_pass else _MARK[result.outcome]
+        listing = self._listing(result)
+        if listing is not None:
             self._clear()
-            self._line(f"{mark} {result.id}: {_why(result)}")
+            self._line(listing)
             self._draw()
             return
         now = time.monotonic()
@@ -115,7 +158,7 @@ class BarProgress(Progress):
     def note(self, text: str) -> None:
         """Print above the bar."""
         self._clear()
-        self._line(text)
+        self._line(one_line(text))
 
     def finish(self) -> None:
         """Draw the final state and end the line."""
@@ -141,18 +184,27 @@ class BarProgress(Progress):
 
 def _why(result: VectorResult) -> str:
     if result.unexpected_pass:
-        return f"listed as expected failure ({result.expected_failure_reason}) but passed"
-    if result.error is not None:
-        return f"[{result.error.kind}] {result.error.message}"[:300]
-    if result.failures:
-        return f"[{result.failures[0].kind}] {result.failures[0].message}"[:300]
-    return result.skip_reason or result.expected_failure_reason or ""
+        text = f"listed as expected failure ({result.expected_failure_reason}) but passed"
+    elif result.error is not None:
+        text = f"[{result.error.kind}] {result.error.message}"
+    elif result.failures:
+        text = f"[{result.failures[0].kind}] {result.failures[0].message}"
+    else:
+        text = result.skip_reason or result.expected_failure_reason or ""
+    return one_line(text[:300])
 
 
-def make_progress(stream: TextIO | None = None, *, quiet: bool = False) -> Progress:
-    """A bar on an interactive terminal, lines in CI or when piped, nothing when ``quiet``."""
+def make_progress(
+    stream: TextIO | None = None, *, quiet: bool = False, verbose: bool = False
+) -> Progress:
+    """A bar on an interactive terminal, lines in CI or when piped, nothing when ``quiet``;
+    ``verbose`` lists every vector that did not pass."""
     stream = stream if stream is not None else sys.stderr
     if quiet:
         return NullProgress(stream)
     interactive = stream.isatty() and not os.environ.get("CI")
-    return BarProgress(stream) if interactive else LineProgress(stream)
+    return (
+        BarProgress(stream, verbose=verbose)
+        if interactive
+        else LineProgress(stream, verbose=verbose)
+    )

@@ -27,6 +27,7 @@ __all__ = [
     "Verdict",
     "VerdictValue",
     "compute_verdict",
+    "pinned_cover",
     "worst_outcome",
 ]
 
@@ -306,12 +307,36 @@ class VerdictValue(StrEnum):
 
 @dataclass(frozen=True)
 class Verdict:
-    """The verdict, a sentence saying it, and what it rests on."""
+    """The verdict, a sentence saying it, and what it rests on.
+
+    ``differs_on``: the pinned interpretations the implementation reads differently (from the
+    pinned vectors that did not pass, :func:`pinned_cover`, and the section items whose failure
+    rests only on pinned readings). ``partial``: why this run cannot certify anything (a
+    selection, another corpus, sections not run, an interruption, a harness fault); the value
+    then speaks only of what ran. ``skipped``: checks that could not run here, with the reason.
+    """
 
     value: VerdictValue
     text: str
     differs_on: tuple[str, ...] = ()
     reasons: tuple[str, ...] = field(default=())
+    partial: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
+
+    @property
+    def certifies(self) -> bool:
+        """Whether this verdict is a certification (not partial)."""
+        return not self.partial
+
+    @property
+    def line(self) -> str:
+        """The one-line form the console and the reports lead with."""
+        if self.partial:
+            head = f"PARTIAL RUN, no verdict ({'; '.join(self.partial)}) — on what ran: "
+        else:
+            head = ""
+        tail = f" [skipped here: {'; '.join(self.skipped)}]" if self.skipped else ""
+        return f"{head}{self.value.value} — {self.text}{tail}"
 
     def to_json(self) -> dict[str, Any]:
         """The report form."""
@@ -320,7 +345,32 @@ class Verdict:
             "text": self.text,
             "differs_on": list(self.differs_on),
             "reasons": list(self.reasons),
+            "partial": list(self.partial),
+            "skipped": list(self.skipped),
         }
+
+
+def pinned_cover(results: Iterable[VectorResult]) -> tuple[str, ...]:
+    """The fewest pinned interpretations that explain every pinned vector that did not pass.
+
+    A vector lists every interpretation its expected result depends on, so one wrong reading
+    fails vectors that also name others (INT-29 is on most of the corpus). Greedy set cover:
+    repeatedly take the interpretation naming the most unexplained failing vectors; on a tie,
+    the one with the larger share of its own vectors failing (a reading the implementation
+    differs on fails most of its vectors, a bystander few). Sorted by ID.
+    """
+    results = list(results)
+    bad = [r for r in results if r.level != "required" and not r.ok and r.interpretations]
+    total: Counter[str] = Counter(i for r in results for i in set(r.interpretations))
+    failing: Counter[str] = Counter(i for r in bad for i in set(r.interpretations))
+    uncovered = list(bad)
+    chosen: list[str] = []
+    while uncovered:
+        counts: Counter[str] = Counter(i for r in uncovered for i in set(r.interpretations))
+        best = max(counts, key=lambda i: (counts[i], failing[i] / total[i], i))
+        chosen.append(best)
+        uncovered = [r for r in uncovered if best not in r.interpretations]
+    return tuple(sorted(chosen))
 
 
 def compute_verdict(
@@ -328,28 +378,46 @@ def compute_verdict(
     *,
     broken_reason: str | None = None,
     section_failures: Iterable[str] = (),
+    section_pinned: Iterable[str] = (),
     interrupted: bool = False,
+    harness_faults: Iterable[str] = (),
+    partial: Iterable[str] = (),
+    skipped: Iterable[str] = (),
 ) -> Verdict:
     """The verdict over ``results`` (and the sections that affect it).
 
     - ``adapter-broken``: the handshake failed (``broken_reason``) or every vector errored;
     - ``compliant``: every required and pinned vector passed, no unexpected pass, no failing
       verdict-relevant section;
-    - ``compliant-required-only``: only pinned vectors fail: "compliant on required, differs on
-      pinned interpretations INT-x, INT-y";
-    - ``non-compliant``: anything else.
+    - ``compliant-required-only``: only pinned vectors, and section checks resting only on
+      pinned readings (``section_pinned``: their interpretations), fail: "compliant on
+      required, differs on pinned interpretations INT-x, INT-y";
+    - ``non-compliant``: anything else (``section_failures`` names sections whose failure
+      rests on a required check).
+
+    ``partial`` and ``skipped`` are carried into the verdict (see :class:`Verdict`).
     """
     results = list(results)
+    partial, skipped, section_pinned = tuple(partial), tuple(skipped), tuple(section_pinned)
     if broken_reason is not None:
-        return Verdict(VerdictValue.ADAPTER_BROKEN, f"adapter broken: {broken_reason}")
+        return Verdict(
+            VerdictValue.ADAPTER_BROKEN,
+            f"adapter broken: {broken_reason}",
+            partial=partial,
+            skipped=skipped,
+        )
     totals = Totals.of(results)
     if totals.total and totals.errored == totals.total:
         first = next((r.error for r in results if r.error), None)
         why = first.message if first else "every vector errored"
         return Verdict(
-            VerdictValue.ADAPTER_BROKEN, f"adapter broken: every vector errored (first: {why})"
+            VerdictValue.ADAPTER_BROKEN,
+            f"adapter broken: every vector errored (first: {why})",
+            partial=partial,
+            skipped=skipped,
         )
     reasons: list[str] = ["the run was interrupted"] if interrupted else []
+    reasons += [f"harness fault: {fault}" for fault in harness_faults]
     required_bad = [r for r in results if r.level == "required" and not r.ok]
     pinned_bad = [r for r in results if r.level != "required" and not r.ok]
     if required_bad:
@@ -361,7 +429,7 @@ def compute_verdict(
     reasons.extend(f"section {name!r} failed" for name in failed_sections)
     if totals.total == 0:
         reasons.append("no vector was run")
-    differs_on = tuple(sorted({i for r in pinned_bad for i in r.interpretations}))
+    differs_on = tuple(sorted({*pinned_cover(results), *section_pinned}))
     if reasons:
         if pinned_bad:
             reasons.append(f"{len(pinned_bad)} pinned vector(s) did not pass")
@@ -370,13 +438,26 @@ def compute_verdict(
             "non-compliant: " + "; ".join(reasons),
             differs_on,
             tuple(reasons),
+            partial,
+            skipped,
         )
-    if pinned_bad:
+    if differs_on or pinned_bad:
         joined = ", ".join(differs_on) or "(none named)"
+        because = [f"{len(pinned_bad)} pinned vector(s) did not pass"] if pinned_bad else []
+        section_only = sorted(set(section_pinned) - set(pinned_cover(results)))
+        if section_only:
+            because.append(f"pinned section checks differ on {', '.join(section_only)}")
         return Verdict(
             VerdictValue.COMPLIANT_REQUIRED_ONLY,
             f"compliant on required, differs on pinned interpretations {joined}",
             differs_on,
-            (f"{len(pinned_bad)} pinned vector(s) did not pass",),
+            tuple(because),
+            partial,
+            skipped,
         )
-    return Verdict(VerdictValue.COMPLIANT, f"compliant: all {totals.total} vectors passed")
+    return Verdict(
+        VerdictValue.COMPLIANT,
+        f"compliant: all {totals.total} vectors passed",
+        partial=partial,
+        skipped=skipped,
+    )

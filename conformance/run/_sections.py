@@ -6,6 +6,11 @@ given with ``--section NAME=module:callable``) after the vectors; their sections
 ``report.json`` under ``sections.<name>`` and are rendered by every report format. A section
 with ``affects_verdict=True`` and status ``failed`` or ``errored`` makes the run non-compliant.
 A provider that cannot be imported or raises yields an ``errored`` section, never a silent gap.
+
+Required and pinned, as for vectors: an item whose failure rests only on pinned readings (its
+``level`` is ``pinned`` and it names the interpretations) counts toward "differs on pinned
+INT-x", not against the required verdict; an errored item, or a failed item at level
+``required``, makes the section fail the verdict (:attr:`Section.fails_verdict`).
 """
 
 from __future__ import annotations
@@ -47,13 +52,32 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 @dataclass(frozen=True)
 class SectionItem:
-    """One checked thing inside a section (a probe, a property, a mutant)."""
+    """One checked thing inside a section (a probe, a property, a mutant).
+
+    ``level`` says what a failure of this item rests on: ``required`` (the spec text) or
+    ``pinned`` (only the interpretations in ``interpretations``); ``reason`` is why it was
+    skipped, when it was.
+    """
 
     id: str
     outcome: Outcome
     clauses: tuple[str, ...] = ()
     message: str = ""
     details: Mapping[str, Any] = field(default_factory=dict)
+    level: str = "required"
+    interpretations: tuple[str, ...] = ()
+
+    @property
+    def bad(self) -> bool:
+        """Failed or errored."""
+        return self.outcome in (Outcome.FAILED, Outcome.ERRORED)
+
+    @property
+    def fails_required(self) -> bool:
+        """Errored, or failed on a check the spec text alone decides."""
+        return self.outcome is Outcome.ERRORED or (
+            self.outcome is Outcome.FAILED and (self.level != "pinned" or not self.interpretations)
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The report form."""
@@ -61,6 +85,8 @@ class SectionItem:
             "id": self.id,
             "outcome": self.outcome,
             "clauses": list(self.clauses),
+            "level": self.level,
+            "interpretations": list(self.interpretations),
             "message": self.message,
             "details": dict(self.details),
         }
@@ -77,6 +103,36 @@ class Section:
     items: tuple[SectionItem, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
     affects_verdict: bool = True
+
+    @property
+    def fails_verdict(self) -> bool:
+        """Whether this section makes the run non-compliant: it affects the verdict and failed
+        or errored on something other than pinned readings (or errored as a whole)."""
+        if not self.affects_verdict or self.status not in (Outcome.FAILED, Outcome.ERRORED):
+            return False
+        bad = [item for item in self.items if item.bad]
+        return not bad or any(item.fails_required for item in bad)
+
+    @property
+    def pinned_interpretations(self) -> tuple[str, ...]:
+        """The interpretations its pinned-only failures rest on (sorted)."""
+        if not self.affects_verdict:
+            return ()
+        return tuple(
+            sorted(
+                {
+                    i
+                    for item in self.items
+                    if item.outcome is Outcome.FAILED and not item.fails_required
+                    for i in item.interpretations
+                }
+            )
+        )
+
+    @property
+    def skipped_items(self) -> tuple[SectionItem, ...]:
+        """Items that could not run here (a missing tool, ...)."""
+        return tuple(item for item in self.items if item.outcome is Outcome.SKIPPED)
 
     def to_json(self) -> dict[str, Any]:
         """The report form (``report.schema.json#/$defs/section``)."""

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from conformance._errors import HandshakeError
-from conformance._kit import one_line, terminal_safe
+from conformance._kit import one_line, terminal_safe, vectors_dir
 from conformance.adapters import DEFAULT_TIMEOUT, open_adapter
 from conformance.corpus import Corpus, Vector
 from conformance.run._executor import Executor, RunConfig
@@ -54,6 +54,11 @@ def smoke(
 ) -> int:
     """Run the smoke check, printing to ``out``; exit code 0 (all passed) or 1."""
     adapter = open_adapter(adapter_spec, timeout=timeout)
+    custom = None if corpus.root.resolve() == vectors_dir().resolve() else str(corpus.root)
+
+    def reproduce(vector_id: str) -> str:
+        return one_line(reproduce_command(adapter_spec, vector_id, vectors_dir=custom))
+
     try:
         handshake = adapter.start()
     except HandshakeError as exc:
@@ -65,11 +70,9 @@ def smoke(
             out.write(f"  stderr (tail):\n{_tail(exc.stderr_tail)}\n")
         return 1
     out.write(
-        one_line(
-            f"handshake ok: {handshake.name} {handshake.version} ({handshake.language}), "
-            f"capabilities {', '.join(handshake.capabilities)}"
-        )
-        + "\n"
+        f"handshake ok: {one_line(handshake.name)} {one_line(handshake.version)} "
+        f"({one_line(handshake.language)}), "
+        f"capabilities {one_line(', '.join(handshake.capabilities))}\n"
     )
     chosen = pick_smoke_vectors(corpus.vectors, count)
     config = RunConfig(adapter=adapter_spec, timeout=timeout, repeat=1, fresh_every=0)
@@ -91,7 +94,7 @@ def smoke(
         )
         if first.stderr_tail.strip():
             out.write(f"  stderr (tail):\n{_tail(first.stderr_tail)}\n")
-        out.write(f"  reproduce: {reproduce_command(adapter_spec, results[0].id)}\n")
+        out.write(f"  reproduce: {reproduce(results[0].id)}\n")
         return 1
     bad = [r for r in results if r.outcome is not Outcome.PASSED]
     if not bad:
@@ -107,7 +110,9 @@ def smoke(
     for failure in first_bad.failures[:1]:
         out.write(f"  [{failure.kind}] {one_line(failure.message)}\n")
         if failure.path is not None:
-            out.write(f"    expected: {one_line(str(failure.expected))}\n")
-            out.write(f"    actual:   {one_line(str(failure.actual))}\n")
-    out.write(f"  reproduce: {reproduce_command(adapter_spec, first_bad.id)}\n")
+            out.write(
+                f"    expected: {one_line(failure.expected)}\n"
+                f"    actual:   {one_line(failure.actual)}\n"
+            )
+    out.write(f"  reproduce: {reproduce(first_bad.id)}\n")
     return 1

@@ -254,14 +254,12 @@ def spec006_verdict(parsed: Parsed) -> Verdict:
             "invalid_record_schema", "INT-15", f"the value is {_json_kind(obj)}, not an object"
         )
     problems: list[str] = []
-    # INT-22: memory_id present, a string, not empty (S6-REC-03); null is a wrong type.
+    # INT-22: memory_id present and a string, "" included (S6-REC-03); null is a wrong type.
     memory_id = obj.get("memory_id")
     if "memory_id" not in obj:
         problems.append("memory_id missing")
     elif not isinstance(memory_id, str):
         problems.append(f"memory_id is {_json_kind(memory_id)}, not a string")
-    elif not memory_id:
-        problems.append("memory_id is empty")
     # S6-REC-05: "text: string (required"
     if "text" not in obj:
         problems.append("text missing")

@@ -334,7 +334,7 @@ class TestReader:
             b"\xff{}",
             "\ufeff" + _rec("bom", "x"),
             '{"memory_id":"n","text":null}',
-            '{"memory_id":"","text":"x"}',
+            '{"memory_id":"","text":null}',
             "[1]",
             '{"memory_id":"t","text":"x","tags":[1]}',
             '{"memory_id":"r","text":"x","refs":["run-1"]}',
@@ -347,6 +347,13 @@ class TestReader:
         assert _ids(package) == ["ok"]
         assert [m for m, reason in _drops(package)] == ["", "", "n", "", "", "t", "r", "", ""]
         assert {reason for _, reason in _drops(package)} == {"invalid_record_schema"}
+
+    def test_empty_memory_id_is_a_valid_record(self, root: Path) -> None:
+        """INT-22: 'memory_id: string (required)': the empty string is a string."""
+        store = _store(root, "s.jsonl", ['{"memory_id":"","text":"x"}', _rec("ok", "x")])
+        package = _run({"query": "x", "store_paths": [store], "budget": {"max_excerpt_tokens": 9}})
+        assert _ids(package) == ["", "ok"]  # score 1 each; memory_id '' < 'ok'
+        assert _drops(package) == []
 
     def test_invalid_timestamp_keeps_record(self, root: Path) -> None:
         """INT-20: a non-UTC ts_utc string leaves the record valid, without a timestamp."""
@@ -399,7 +406,7 @@ class TestTrust:
         return "trust.json"
 
     def test_deny_by_id_hash_and_pair(self, root: Path) -> None:
-        """INT-39: by memory_id, by record_hash, and by both (both must match)."""
+        """INT-39: by memory_id, by record_hash, and by an entry naming both (either matches)."""
         store = _store(
             root, "s.jsonl", [_rec("a", "1"), _rec("b", "2"), _rec("c", "3"), _rec("d", "4")]
         )
@@ -421,8 +428,13 @@ class TestTrust:
                 "trust_filter": {"trust_snapshot_path": snapshot},
             }
         )
-        assert _drops(package) == [("a", "trust_denied"), ("b", "trust_denied")]
-        assert sorted(_ids(package)) == ["c", "d"]
+        # c is named by memory_id in an entry whose record_hash is b's: either key denies
+        assert _drops(package) == [
+            ("a", "trust_denied"),
+            ("b", "trust_denied"),
+            ("c", "trust_denied"),
+        ]
+        assert sorted(_ids(package)) == ["d"]
 
     def test_no_snapshot_no_filtering(self, root: Path) -> None:
         """S6-TRUST-07: without a snapshot nothing is trust_denied."""

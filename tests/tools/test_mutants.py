@@ -85,8 +85,25 @@ class TestGallery:
         assert done.stdout.strip() == "False"
 
 
+#: Mutants that implement what the register now pins (the reading they broke was re-pinned):
+#: they no longer deviate. The gallery is being rewritten; its owner replaces each with the
+#: earlier reading as the mutant.
+OBSOLETE = {
+    "trust-either-key-matches": "INT-39 re-pinned: either key of a two-key entry matches",
+    "empty-memory-id-accepted": "INT-22 re-pinned: an empty memory_id is valid",
+}
+
+
 class TestSmoke:
-    @pytest.mark.parametrize("name", NAMES)
+    @pytest.mark.parametrize(
+        "name",
+        [
+            pytest.param(n, marks=pytest.mark.xfail(reason=OBSOLETE[n], strict=True))
+            if n in OBSOLETE
+            else n
+            for n in NAMES
+        ],
+    )
     def test_mutant_deviates(self, smoke: dict[str, Any], name: str) -> None:
         """Every mutant deviates from the reference on at least one input (no equivalent mutant)."""
         entry = smoke[name]

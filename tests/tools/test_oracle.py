@@ -542,7 +542,7 @@ INVALID_LINES: list[tuple[str, bytes, str]] = [
     ("non-object", b'["m1"]', ""),
     ("null-field", b'{"memory_id":"m1","text":null}', "m1"),
     ("null-tags", b'{"memory_id":"m1","text":"x","tags":null}', "m1"),
-    ("empty-memory-id", b'{"memory_id":"","text":"x"}', ""),
+    ("empty-memory-id-null-text", b'{"memory_id":"","text":null}', ""),
     ("numeric-memory-id", b'{"memory_id":1,"text":"x"}', ""),
     ("missing-text", b'{"memory_id":"m1"}', "m1"),
     ("non-string-tag", b'{"memory_id":"m1","text":"x","tags":["a",1]}', "m1"),
@@ -609,14 +609,19 @@ class TestTrust:
         pkg = self._run(tmp_path, _snapshot({"record_hash": h2, "classification": "malicious"}))
         assert reasons(pkg) == [("m2", "trust_denied")]
 
-    def test_both_keys_must_match(self, tmp_path: Path) -> None:
-        """INT-39: an entry with memory_id and record_hash matches only candidates equal on both."""
+    def test_either_key_matches(self, tmp_path: Path) -> None:
+        """INT-39: an entry naming memory_id and record_hash denies a candidate equal on either."""
         h1 = sha(EMPTY_RECORD.format(mid="m1", text="x"))
         h2 = sha(EMPTY_RECORD.format(mid="m2", text="y"))
-        mismatch = {"memory_id": "m1", "record_hash": h2, "classification": "malicious"}
-        assert reasons(self._run(tmp_path, _snapshot(mismatch))) == [("m2", "budget_exhausted")]
+        split = {"memory_id": "m1", "record_hash": h2, "classification": "malicious"}
+        assert reasons(self._run(tmp_path, _snapshot(split))) == [
+            ("m1", "trust_denied"),
+            ("m2", "trust_denied"),
+        ]
         match = {"memory_id": "m1", "record_hash": h1, "classification": "malicious"}
         assert reasons(self._run(tmp_path, _snapshot(match))) == [("m1", "trust_denied")]
+        neither = {"memory_id": "m9", "record_hash": "0" * 64, "classification": "malicious"}
+        assert reasons(self._run(tmp_path, _snapshot(neither))) == [("m2", "budget_exhausted")]
 
     def test_classification_exact_and_listed(self, tmp_path: Path) -> None:
         """INT-39: classifications match exactly (case-sensitive) against deny_classifications."""

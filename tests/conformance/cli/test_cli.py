@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -51,22 +52,55 @@ def certify_args(paths: tuple[Path, Path], fake: str, tmp_path: Path, *extra: st
     ]
 
 
+@pytest.fixture
+def published(paths: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the synthetic corpus the published one and certify with no sections expected, so a
+    run of it is a certification, not a partial run."""
+    import conformance.run._certify as certify_module
+
+    monkeypatch.setattr(certify_module, "kit_vectors_dir", lambda: paths[0])
+    monkeypatch.setattr(certify_module, "SECTION_PROVIDERS", {})
+
+
 class TestCertify:
+    @pytest.mark.usefixtures("published")
     def test_compliant_exits_0_and_writes_the_report(
         self, paths: tuple[Path, Path], tmp_path: Path
     ) -> None:
-        """A compliant implementation exits 0 and gets all five report files."""
+        """A compliant implementation on the published corpus exits 0 and gets all five files."""
         code, out = cli(*certify_args(paths, "correct", tmp_path))
         assert code == 0
         assert "verdict: compliant" in out
         files = sorted(p.name for p in (tmp_path / "report").iterdir())
         assert files == ["badge.svg", "junit.xml", "report.html", "report.json", "report.md"]
 
+    def test_partial_run_exits_3_and_says_partial(
+        self, paths: tuple[Path, Path], tmp_path: Path
+    ) -> None:
+        """Another corpus, without sections: nothing failed, yet no verdict and no exit 0."""
+        code, out = cli(*certify_args(paths, "correct", tmp_path))
+        assert code == 3
+        assert "verdict: PARTIAL RUN, no verdict (not the published corpus" in out
+        assert "sections not run: probes, properties, suite_strength" in out
+        badge = (tmp_path / "report" / "badge.svg").read_text()
+        assert "partial" in badge
+        assert "compliant" not in badge
+
+    @pytest.mark.usefixtures("published")
     def test_non_compliant_exits_1(self, paths: tuple[Path, Path], tmp_path: Path) -> None:
         """Any failing required vector exits 1."""
         code, out = cli(*certify_args(paths, "wrong_hash", tmp_path))
         assert code == 1
         assert "verdict: non-compliant" in out
+
+    def test_partial_run_with_failures_exits_1(
+        self, paths: tuple[Path, Path], tmp_path: Path
+    ) -> None:
+        """A partial run that fails something is not compliant (exit 1), and says partial."""
+        code, out = cli(*certify_args(paths, "wrong_hash", tmp_path))
+        assert code == 1
+        assert "verdict: PARTIAL RUN, no verdict" in out
+        assert "on what ran: non-compliant" in out
 
     def test_broken_adapter_exits_1_and_says_so(
         self, paths: tuple[Path, Path], tmp_path: Path
@@ -76,6 +110,7 @@ class TestCertify:
         assert code == 1
         assert "adapter broken" in out
 
+    @pytest.mark.usefixtures("published")
     def test_expected_failures_make_a_clean_run_exit_0(
         self, paths: tuple[Path, Path], tmp_path: Path
     ) -> None:
@@ -89,6 +124,7 @@ class TestCertify:
         assert "verdict: non-compliant" in out
         assert "expected failure" in out
 
+    @pytest.mark.usefixtures("published")
     def test_stale_entry_is_reported(self, paths: tuple[Path, Path], tmp_path: Path) -> None:
         """An expected-failure entry that matches no vector is printed."""
         listed = tmp_path / "xfail.txt"
@@ -118,13 +154,23 @@ class TestCertify:
     def test_reproduce_command_reruns_one_vector(
         self, paths: tuple[Path, Path], tmp_path: Path
     ) -> None:
-        """The reproduce command in the report selects exactly the failing vector."""
+        """The reproduce command in the report reruns exactly the failing vector, with no
+        section, and leaves the report where it is untouched."""
         cli(*certify_args(paths, "wrong_hash", tmp_path))
-        report = json.loads((tmp_path / "report" / "report.json").read_text())
+        report_json = tmp_path / "report" / "report.json"
+        before = report_json.read_bytes()
+        report = json.loads(before)
         failing = next(r for r in report["results"] if r["outcome"] == "failed")
-        assert failing["reproduce"].endswith(f"--select {failing['id']}")
-        code, _ = cli(*certify_args(paths, "wrong_hash", tmp_path, "--select", failing["id"]))
+        command = failing["reproduce"]
+        assert command.startswith("python -m conformance rerun --adapter ")
+        assert command.endswith(f" {failing['id']}")
+        argv = shlex.split(command)[3:]
+        code, out = cli(*argv)
         assert code == 1
+        assert f"FAILED {failing['id']}" in out
+        assert "expected:" in out
+        assert "0/1 passed" in out
+        assert report_json.read_bytes() == before
 
 
 class TestSmoke:
@@ -165,7 +211,7 @@ class TestSmoke:
         code, out = self._smoke(paths, "wrong_hash")
         assert code == 1
         assert "expected:" in out
-        assert "reproduce: python -m conformance certify --adapter" in out
+        assert "reproduce: python -m conformance rerun --adapter" in out
 
 
 class TestReportAndCompare:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
+import posixpath
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,7 @@ __all__ = [
     "reverse_selected",
     "scores_one_ulp_off",
     "short_excerpts",
+    "unnormalized_store_paths",
     "wrong_max_items_default",
     "wrong_record_hash",
 ]
@@ -99,6 +101,20 @@ def wrong_max_items_default(request: Any) -> Result:
     if isinstance(request, dict) and isinstance(request.get("budget"), dict):
         request.setdefault("budget", {}).setdefault("max_items", 10)
     return memory_read(request)
+
+
+def unnormalized_store_paths(request: Any) -> Result:
+    """Reports each store under the spelling the request used ('./a.jsonl'), not normalized
+    (breaks S6-READ-04: "store_paths MUST be normalized")."""
+    result = memory_read(request)
+    package = _package(result)
+    if package is not None and isinstance(request, dict):
+        spelled: dict[str, str] = {}
+        for raw in request.get("store_paths", []):
+            spelled.setdefault(posixpath.normpath(raw), raw)
+        for item in package["selection"]["selected"] + package["selection"]["dropped"]:
+            item["store_path"] = spelled.get(item["store_path"], item["store_path"])
+    return _rehash(result)
 
 
 def clock_when_now_missing(request: Any) -> Result:

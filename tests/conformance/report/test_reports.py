@@ -48,6 +48,13 @@ def probes_section(context: SectionContext) -> Section:
     )
 
 
+def as_published(certification: Certification) -> Certification:
+    """The same run, as if it were of the published corpus with every expected section run."""
+    return replace(
+        certification, published_corpus=True, expected_sections=tuple(certification.sections)
+    )
+
+
 def broken_provider(context: SectionContext) -> Section:
     """A provider that raises."""
     raise RuntimeError("provider bug")
@@ -153,15 +160,23 @@ class TestReportJson:
 
 
 class TestRenderings:
-    def test_markdown(self, reports: dict[str, dict[str, Any]]) -> None:
+    def test_markdown(
+        self, reports: dict[str, dict[str, Any]], certifications: dict[str, Certification]
+    ) -> None:
         """Markdown shows the verdict, failures with their diff and reproduce command, sections."""
-        text = render_markdown(reports["wrong"])
+        text = render_markdown(build_report(as_published(certifications["wrong"])))
         assert "**Verdict: `non-compliant`**" in text
         assert "/package/package_hash" in text
         assert "```diff" in text
-        assert "Reproduce: `python -m conformance certify --adapter" in text
+        assert "Reproduce: `python -m conformance rerun --adapter" in text
         assert "Behavioural probes" in text
         assert "stale entry" in text
+
+    def test_markdown_of_a_partial_run(self, reports: dict[str, dict[str, Any]]) -> None:
+        """A partial run says so before anything else, and gives no verdict."""
+        text = render_markdown(reports["wrong"])
+        assert "**Partial run, no verdict** (not the published corpus" in text
+        assert "**Verdict:" not in text
 
     def test_html_is_self_contained(self, reports: dict[str, dict[str, Any]]) -> None:
         """One page, inline CSS, no external assets, every value escaped."""
@@ -175,14 +190,27 @@ class TestRenderings:
         ET.fromstring(render_badge(reports["wrong"]))
 
     def test_junit(self, reports: dict[str, dict[str, Any]]) -> None:
-        """JUnit: a suite per area, failures, errors and skips counted."""
+        """JUnit: a suite per area, one per section (a testcase per item), and the verdict;
+        failures, errors and skips counted."""
         root = ET.fromstring(render_junit(reports["wrong"]).split("\n", 1)[1])
         assert root.tag == "testsuites"
-        assert root.get("tests") == "4"
+        assert root.get("tests") == str(4 + 2 + 1 + 1)
         suites = {s.get("name"): s for s in root}
-        assert set(suites) == {"alpha", "beta"}
+        assert set(suites) == {
+            "alpha",
+            "beta",
+            "section.probes",
+            "section.broken",
+            "phase6.verdict",
+        }
         assert suites["alpha"].get("failures") == "2"
         assert suites["beta"].get("skipped") == "1"
+        probes = {case.get("name"): case for case in suites["section.probes"]}
+        assert probes["read-only"].find("failure") is not None
+        assert probes["clock"].find("failure") is None
+        assert suites["section.broken"].get("errors") == "1"
+        verdict = suites["phase6.verdict"][0]
+        assert verdict.find("skipped") is not None  # a partial run has no verdict
         broken = ET.fromstring(render_junit(reports["broken"]).split("\n", 1)[1])
         assert broken.get("errors") == "4"
 
@@ -190,11 +218,39 @@ class TestRenderings:
         ("name", "text"),
         [("correct", "compliant"), ("wrong", "non-compliant 25.0%"), ("broken", "adapter-broken")],
     )
-    def test_badge(self, reports: dict[str, dict[str, Any]], name: str, text: str) -> None:
-        """The badge says the verdict (with the pass rate when non-compliant)."""
-        svg = render_badge(reports[name])
+    def test_badge(self, certifications: dict[str, Certification], name: str, text: str) -> None:
+        """The badge of a certification says the verdict (with the pass rate when
+        non-compliant)."""
+        svg = render_badge(build_report(as_published(certifications[name])))
         assert f"phase6-v1: {text}" in svg
         ET.fromstring(svg)
+
+    @pytest.mark.parametrize("name", ["correct", "wrong", "broken"])
+    def test_badge_of_a_partial_run(self, reports: dict[str, dict[str, Any]], name: str) -> None:
+        """A partial run's badge never shows a verdict."""
+        svg = render_badge(reports[name])
+        assert "phase6-v1: partial: " in svg
+        assert "compliant" not in svg
+
+    def test_informational_section_failures_are_skipped_in_junit(
+        self, certifications: dict[str, Certification]
+    ) -> None:
+        """A failed item of a section that does not affect the verdict (suite strength) is a
+        skipped testcase: it speaks of the kit, and must not turn an implementer's CI red."""
+        section = Section(
+            "suite_strength",
+            "Suite strength",
+            Outcome.FAILED,
+            "1 survivor",
+            (SectionItem("mutant-x", Outcome.FAILED, ("S6-OUT-01",), "survived"),),
+            affects_verdict=False,
+        )
+        report = build_report(replace(certifications["correct"], sections={"s": section}))
+        root = ET.fromstring(render_junit(report).split("\n", 1)[1])
+        suite = next(s for s in root if s.get("name") == "section.s")
+        assert suite.get("failures") == "0"
+        assert suite.get("skipped") == "1"
+        assert "does not affect the verdict: survived" in suite[0][0].get("message", "")
 
     def test_stderr_control_characters_are_safe_in_xml(
         self, reports: dict[str, dict[str, Any]]

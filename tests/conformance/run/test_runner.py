@@ -86,7 +86,8 @@ class TestOutcomes:
         assert trigger.error.exit_status == 17
         assert "dying" in trigger.error.stderr_tail
         assert trigger.reproduce is not None
-        assert "--select beta-0-trigger" in trigger.reproduce
+        assert trigger.reproduce.startswith("python -m conformance rerun --adapter ")
+        assert trigger.reproduce.endswith(" beta-0-trigger")
         assert [r.outcome for i, r in by_id.items() if i != TRIGGER_ID] == [Outcome.PASSED] * 3
         assert result.restarts >= 1
         assert result.verdict.value is VerdictValue.NON_COMPLIANT

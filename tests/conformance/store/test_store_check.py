@@ -48,7 +48,7 @@ EXPECTED: dict[str, list[tuple[int, str]]] = {
     "line-too-long.jsonl": [(2, "line-too-long")],
     "missing-field.jsonl": [(2, "missing-field")],
     "wrong-type.jsonl": [(2, "wrong-type")],
-    "empty-memory-id.jsonl": [(2, "empty-memory-id"), (2, "spec006-invalid")],
+    "empty-memory-id.jsonl": [(2, "empty-memory-id")],
     "bad-type-value.jsonl": [(2, "bad-type-value")],
     "type-store-mismatch/episodic.jsonl": [(2, "type-store-mismatch")],
     "bad-source.jsonl": [(2, "bad-source")],

@@ -1,6 +1,7 @@
 """Trust filtering (TRUST FILTERING, INT-38 snapshot format, INT-39 matching): by memory_id, by
-record_hash, by both (conjunction), classifications outside the deny list, an empty deny list,
-the default ["malicious"], unknown snapshot members; and every snapshot error.
+record_hash, by an entry naming both (either key matches), classifications outside the deny
+list, an empty deny list, the default ["malicious"], unknown snapshot members; and every
+snapshot error.
 
 The stores: ``stores/s.jsonl`` holds m1, m2 (two versions), m3; ``stores/t.jsonl`` holds m1 with
 the same content as in s (so one record_hash matches both). Every record matches the query, so
@@ -116,24 +117,32 @@ MATCHES: tuple[
         "both-match",
         [{"memory_id": "m2", "record_hash": H2A, "classification": "malicious"}],
         {},
-        ("s:m2a",),
-        "both keys equal: denied",
+        ("s:m2a", "s:m2b"),
+        "an entry naming both keys: m2a equal on both, m2b on memory_id alone, both denied",
         ("S6-TRUST-03", "S6-TRUST-04"),
     ),
     (
         "both-id-only",
         [{"memory_id": "m2", "record_hash": H3, "classification": "malicious"}],
         {},
-        (),
-        "memory_id matches, record_hash does not: kept",
-        ("S6-TRUST-03", "S6-TRUST-04", "S6-TRUST-02"),
+        ("s:m2a", "s:m2b", "s:m3"),
+        "an entry naming m2 and m3's record_hash denies every m2 and m3: either key matches",
+        ("S6-TRUST-03", "S6-TRUST-04"),
     ),
     (
         "both-hash-only",
         [{"memory_id": "m3", "record_hash": H2A, "classification": "malicious"}],
         {},
+        ("s:m2a", "s:m3"),
+        "an entry naming m3 and m2a's record_hash denies m3 and m2a (not m2b): either key",
+        ("S6-TRUST-03", "S6-TRUST-04"),
+    ),
+    (
+        "both-neither",
+        [{"memory_id": "m9", "record_hash": "0" * 64, "classification": "malicious"}],
+        {},
         (),
-        "record_hash matches, memory_id does not: kept",
+        "an entry naming both keys, neither of any record: kept",
         ("S6-TRUST-04", "S6-TRUST-02"),
     ),
     (
@@ -232,7 +241,7 @@ MATCHES: tuple[
         [{"memory_id": "", "classification": "malicious"}],
         {},
         (),
-        "memory_id '' matches nothing",
+        "memory_id '' names no record of these stores (none has memory_id '')",
         ("S6-TRUST-02",),
     ),
     (

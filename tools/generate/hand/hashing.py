@@ -300,3 +300,25 @@ _h012 = vec(
 )
 
 VECTORS = [_h001, _h002, _h003, _h004, _h005, _h006, _h007, _h008, _h009, _h010, _h011, _h012]
+
+# ---------------------------------------------------------------- hashing-h013
+_r13 = rec("n53", "note", refs=[{"ké": "x"}, {"n": 9007199254740992.0}])
+_h013 = vec(
+    "hashing-h013",
+    "The integer 2**53 in refs, beside a member whose name is not ASCII, is the double 2**53.",
+    comment=(
+        'query \'note\'. Line 0 refs [{"ké":"x"},{"n":9007199254740992}]. 9007199254740992 = 2**53 is exactly a double '
+        "(INT-17: numbers are read as doubles), so the normalized refs are [{ké: 'x'}, {n: 2**53}]; JCS writes the double "
+        "2**53 as 9007199254740992 (ECMAScript Number::toString: an integer below 1e21 has no exponent, INT-01), and the "
+        "member name 'ké' as is. The record is valid: no number of it is beyond the double range. score 1, excerpt "
+        "'note' 1 token; used 1, remaining 99."
+    ),
+    clauses=["S6-HASH-01", "S6-REC-09", "S6-READ-14"],
+    interpretations=["INT-01", "INT-17"],
+    request=_req(),
+    files={
+        S: lines('{"memory_id":"n53","text":"note","refs":[{"ké":"x"},{"n":9007199254740992}]}')
+    },
+    expect=_pkg1(_r13, "note", 1),
+)
+VECTORS += [_h013]

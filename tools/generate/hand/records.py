@@ -23,7 +23,7 @@ from tools.generate.hand._dsl import (
     vec,
 )
 
-DESCRIPTION = "Hand-written: record schema (required fields, types, null, empty memory_id) and invalid lines of every kind."
+DESCRIPTION = "Hand-written: record schema (required fields, types, null; an empty memory_id is valid) and invalid lines of every kind."
 S = "s.jsonl"
 B100 = {"max_excerpt_tokens": 100}
 REQ = {"query": "note", "store_paths": [S], "budget": B100}
@@ -230,16 +230,30 @@ _h007 = vec(
 )
 
 # ---------------------------------------------------------------- records-h008
+_e8 = rec("", "note")
 _h008 = vec(
     "records-h008",
-    "An empty memory_id string is invalid.",
-    comment=_VALID
-    + 'Line 1 \'{"memory_id":"","text":"note"}\' -> memory_id must not be empty (INT-22) -> invalid_record_schema; dropped memory_id \'\' (its value), raw-line hash.',
-    clauses=["S6-REC-03", "S6-REC-11"],
-    interpretations=["INT-19", "INT-22"],
+    "An empty memory_id string is a valid memory_id.",
+    comment=(
+        'query \'note\'. Line 0 m0 \'note\'; line 1 \'{"memory_id":"","text":"note"}\': memory_id is a string, '
+        "which is all RECORD asks ('memory_id: string (required)', INT-22) -> a valid record. Both score 1, no ts, "
+        "same store; memory_id ascending: '' < 'm0' -> '' first. Excerpts 'note' 4 bytes -> 1 token each; used 2, "
+        "remaining 98; nothing dropped."
+    ),
+    clauses=["S6-REC-03", "S6-REC-01"],
+    interpretations=["INT-22", "INT-33"],
     request=REQ,
     files={S: lines(_M0_LINE, '{"memory_id":"","text":"note"}')},
-    expect=_only_m0([drop_line("", S, 1)]),
+    expect=ok(
+        package(
+            "note",
+            "note",
+            bud(100, 2, 98, 100, 50),
+            [sel(_e8, S, 1, "note", 1), sel(_m0, S, 1, "note", 1)],
+            [],
+        ),
+        [S],
+    ),
 )
 
 

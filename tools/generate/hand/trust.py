@@ -22,7 +22,7 @@ from tools.generate.hand._dsl import (
     vec,
 )
 
-DESCRIPTION = "Hand-written: trust_denied by memory_id / record_hash / both, deny lists, no snapshot, snapshot errors."
+DESCRIPTION = "Hand-written: trust_denied by memory_id / record_hash / an entry naming both (either key), deny lists, no snapshot, snapshot errors."
 S = "s.jsonl"
 T = "trust.json"
 B100 = {"max_excerpt_tokens": 100}
@@ -119,15 +119,16 @@ _h002 = vec(
 _r3two = rec("m1", "note two")
 _h003 = vec(
     "trust-h003",
-    "An entry naming memory_id and record_hash matches only a candidate equal on both.",
+    "An entry naming memory_id and record_hash denies a candidate equal on either key.",
     comment=(
         "Store: m1 'note' (line 0), m1 'note two' (line 1), m2 'note' (line 2); query 'note' -> all score 1. Entry A "
-        "{memory_id m1, record_hash of {m1,'note two'}} -> matches line 1 only (not line 0: same id, other hash). Entry B "
-        "{memory_id m2, record_hash of {m1,'note'}} -> no candidate has both -> matches nothing (INT-39: conjunction). "
-        "Selected m1 'note' (1 token), m2 'note' (1 token) by memory_id; dropped line 1 trust_denied. used 2, remaining 98."
+        "{memory_id m1, record_hash of {m1,'note two'}} -> denies line 0 (memory_id m1) and line 1 (memory_id m1, and its "
+        "record_hash). Entry B {memory_id m2, record_hash of {m1,'note'}} -> denies line 2 (memory_id m2) and line 0 again "
+        "(record_hash). INT-39: each key an entry names matches on its own. Every candidate denied: selected [], dropped "
+        "lines 0, 1, 2 trust_denied in read order (INT-28). used 0, remaining 100."
     ),
     clauses=["S6-TRUST-03", "S6-TRUST-04", "S6-TRUST-08"],
-    interpretations=["INT-39"],
+    interpretations=["INT-28", "INT-39"],
     request=_req({"trust_snapshot_path": T}),
     files={
         S: lines(
@@ -144,9 +145,13 @@ _h003 = vec(
         package(
             "note",
             "note",
-            bud(100, 2, 98, 100, 50),
-            [sel(_m1, S, 1, "note", 1), sel(_m2, S, 1, "note", 1)],
-            [drop(_r3two, S, "trust_denied")],
+            bud(100, 0, 100, 100, 50),
+            [],
+            [
+                drop(_m1, S, "trust_denied"),
+                drop(_r3two, S, "trust_denied"),
+                drop(_m2, S, "trust_denied"),
+            ],
         ),
         [S],
     ),
@@ -609,11 +614,11 @@ _h022 = vec(
 # ---------------------------------------------------------------- trust-h023
 _h023 = vec(
     "trust-h023",
-    "A snapshot entry with memory_id '' is accepted and matches nothing.",
+    "A snapshot entry with memory_id '' is accepted; it names no record of this store.",
     comment=_THREE
     + (
-        "Entry {memory_id '', classification 'malicious'}: '' is accepted (INT-38) and no valid record has an empty memory_id "
-        "(INT-22), so it matches nothing. All three selected. used 3, remaining 97."
+        "Entry {memory_id '', classification 'malicious'}: '' is a memory_id like any other (INT-38, INT-22); no record "
+        "of this store has memory_id '', so nothing is denied. All three selected. used 3, remaining 97."
     ),
     clauses=["S6-TRUST-03", "S6-ACC-06"],
     interpretations=["INT-22", "INT-38", "INT-39"],
@@ -690,3 +695,63 @@ _h025 = vec(
     ),
 )
 VECTORS += [_h024, _h025]
+
+# ---------------------------------------------------------------- trust-h026
+_h026 = vec(
+    "trust-h026",
+    "An entry naming both keys denies by its record_hash when its memory_id names no record.",
+    comment=_THREE
+    + (
+        "Entry {memory_id 'm9', record_hash of {m2,'note'}, 'malicious'}: no record has memory_id m9, m2 has that "
+        "record_hash -> m2 denied (INT-39: either key). Selected m1, m3 (memory_id order), 1 token each; dropped m2 "
+        "trust_denied. used 2, remaining 98."
+    ),
+    clauses=["S6-TRUST-03", "S6-TRUST-04", "S6-TRUST-08"],
+    interpretations=["INT-39"],
+    request=_req({"trust_snapshot_path": T}),
+    files={
+        S: _STORE3,
+        T: _snap({"memory_id": "m9", "record_hash": RH(_m2), "classification": "malicious"}),
+    },
+    expect=ok(
+        package(
+            "note",
+            "note",
+            bud(100, 2, 98, 100, 50),
+            [sel(_m1, S, 1, "note", 1), sel(_m3, S, 1, "note", 1)],
+            [drop(_m2, S, "trust_denied")],
+        ),
+        [S],
+    ),
+)
+
+# ---------------------------------------------------------------- trust-h027
+_e0 = rec("", "note")
+_h027 = vec(
+    "trust-h027",
+    "A valid record whose memory_id is '' is denied by an entry naming memory_id ''.",
+    comment=(
+        "Store: line 0 {memory_id '', text 'note'} (a valid record: '' is a string, INT-22), line 1 m1 'note'; query 'note' "
+        "-> both score 1, 1 token each. Entry {memory_id '', 'malicious'} names memory_id '' (INT-38) -> line 0 denied. "
+        "Selected m1; dropped '' trust_denied with the record_hash of {memory_id '', refs [], tags [], text 'note'}. "
+        "used 1, remaining 99."
+    ),
+    clauses=["S6-TRUST-03", "S6-TRUST-08", "S6-REC-03"],
+    interpretations=["INT-22", "INT-38", "INT-39"],
+    request=_req({"trust_snapshot_path": T}),
+    files={
+        S: lines(L(memory_id="", text="note"), L(memory_id="m1", text="note")),
+        T: _snap({"memory_id": "", "classification": "malicious"}),
+    },
+    expect=ok(
+        package(
+            "note",
+            "note",
+            bud(100, 1, 99, 100, 50),
+            [sel(_m1, S, 1, "note", 1)],
+            [drop(_e0, S, "trust_denied")],
+        ),
+        [S],
+    ),
+)
+VECTORS += [_h026, _h027]

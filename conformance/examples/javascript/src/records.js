@@ -13,13 +13,13 @@ const own = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
 
 /**
  * INT-22 record schema. null is never 'absent'. Returns true when the object is a valid record.
- *   memory_id: present, string, non-empty      text: present, string (may be empty)
+ *   memory_id: present, string ("" included)   text: present, string (may be empty)
  *   tags: absent or array of strings           refs: absent or array of JSON objects
  *   ts_utc: absent or a string (an invalid timestamp STRING does not invalidate, INT-20)
  * Unknown members are ignored (INT-23).
  */
 function isValidRecord(obj) {
-  if (!own(obj, 'memory_id') || typeof obj.memory_id !== 'string' || obj.memory_id === '') return false;
+  if (!own(obj, 'memory_id') || typeof obj.memory_id !== 'string') return false;
   if (!own(obj, 'text') || typeof obj.text !== 'string') return false;
   if (own(obj, 'tags') && !(Array.isArray(obj.tags) && obj.tags.every((t) => typeof t === 'string'))) return false;
   if (own(obj, 'refs') && !(Array.isArray(obj.refs) && obj.refs.every(isPlainObject))) return false;

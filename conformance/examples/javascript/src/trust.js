@@ -76,24 +76,20 @@ function loadTrustSnapshot(normalizedPath, root) {
 
 /**
  * INT-39: build the deny predicate. An entry denies when its classification is (exactly) in
- * deny_classifications; it matches a candidate on memory_id only, record_hash only, or both
- * (conjunction) depending on which keys it names.
+ * deny_classifications; each key it names matches on its own, so an entry naming memory_id and
+ * record_hash denies a candidate equal on either ("explicitly marks a memory_id (or
+ * record_hash)").
  */
 function makeDenyPredicate(entries, denyClassifications) {
   const deny = new Set(denyClassifications);
   const byId = new Set();
   const byHash = new Set();
-  const byBoth = new Set();
   for (const e of entries) {
     if (!deny.has(e.classification)) continue;
-    const hasId = own(e, 'memory_id');
-    const hasHash = own(e, 'record_hash');
-    if (hasId && hasHash) byBoth.add(JSON.stringify([e.memory_id, e.record_hash]));
-    else if (hasId) byId.add(e.memory_id);
-    else byHash.add(e.record_hash);
+    if (own(e, 'memory_id')) byId.add(e.memory_id);
+    if (own(e, 'record_hash')) byHash.add(e.record_hash);
   }
-  return (c) =>
-    byId.has(c.memory_id) || byHash.has(c.record_hash) || (byBoth.size > 0 && byBoth.has(JSON.stringify([c.memory_id, c.record_hash])));
+  return (c) => byId.has(c.memory_id) || byHash.has(c.record_hash);
 }
 
 module.exports = { loadTrustSnapshot, makeDenyPredicate, validateSnapshot, TRUST_FORMAT };

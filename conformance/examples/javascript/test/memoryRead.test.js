@@ -221,7 +221,7 @@ test('trust: id-only, hash-only, both-keys entries; case-sensitive classes; deni
         entries: [
           { memory_id: 't1', classification: 'malicious', note: 'ignored member' },
           { record_hash: t2, classification: 'malicious' },
-          { memory_id: 't3', record_hash: '00', classification: 'malicious' }, // both keys: hash mismatch -> no
+          { memory_id: 'nobody', record_hash: '00', classification: 'malicious' }, // both keys, neither matches -> no
           { memory_id: 't4', classification: 'suspicious' },
           { memory_id: 't5', classification: 'Malicious' }, // case-sensitive -> no
         ],
@@ -245,6 +245,32 @@ test('trust: id-only, hash-only, both-keys entries; case-sensitive classes; deni
   // no snapshot: trust filtering disabled even though t1 would be denied
   const { trust_filter, ...noTrust } = req;
   assert.ok(run(noTrust, files).package.selection.dropped.every((d) => d.reason !== 'trust_denied'));
+});
+
+test('trust: an entry naming both keys denies a candidate equal on either (INT-39); memory_id "" is a value (INT-22, INT-38)', () => {
+  const hashOf = (id, text) => sha256(`{"memory_id":"${id}","refs":[],"tags":[],"text":"${text}"}`);
+  const files = {
+    's.jsonl': {
+      lines: [
+        { memory_id: 'a', text: 'note' }, // id matches entry 1 (its hash does not)
+        { memory_id: 'b', text: 'note' }, // hash matches entry 1 (its id does not)
+        { memory_id: 'c', text: 'note' }, // neither
+        { memory_id: '', text: 'note' }, // empty memory_id: a valid record, named by entry 2
+      ],
+    },
+    'trust.json': {
+      json: {
+        format: 'phase6-trust/1',
+        entries: [
+          { memory_id: 'a', record_hash: hashOf('b', 'note'), classification: 'malicious' },
+          { memory_id: '', classification: 'malicious' },
+        ],
+      },
+    },
+  };
+  const r = run({ query: 'note', store_paths: ['s.jsonl'], budget: { max_excerpt_tokens: 100 }, trust_filter: { trust_snapshot_path: 'trust.json' } }, files);
+  assert.deepEqual(ids(r.package.selection.selected), ['c']);
+  assert.deepEqual(reasons(r.package), ['a:trust_denied', 'b:trust_denied', ':trust_denied']);
 });
 
 test('store and snapshot errors: sorted order, first request index, existence vs readability', () => {

@@ -36,7 +36,6 @@ test('the two-key spelling of a duplicate hashes like the one-key spelling (INT-
 test('schema violations are invalid_record_schema', () => {
   for (const s of [
     '{"text":"t"}', // memory_id missing
-    '{"memory_id":"","text":"t"}', // empty memory_id
     '{"memory_id":null,"text":"t"}', // null is not absent
     '{"memory_id":1,"text":"t"}',
     '{"memory_id":"m"}', // text missing
@@ -54,8 +53,9 @@ test('schema violations are invalid_record_schema', () => {
   ]) {
     assert.equal(parse(s).valid, false, s);
   }
-  // valid: empty text, empty tag, empty refs list, refs objects with any members, unknown fields
-  for (const s of ['{"memory_id":"m","text":""}', '{"memory_id":"m","text":"t","tags":[""],"refs":[],"created_at_utc":"x"}', '{"memory_id":"m","text":"t","refs":[{}]}']) {
+  // valid: empty text, empty memory_id (INT-22: "" is a string), empty tag, empty refs list,
+  // refs objects with any members, unknown fields
+  for (const s of ['{"memory_id":"m","text":""}', '{"memory_id":"","text":"t"}', '{"memory_id":"m","text":"t","tags":[""],"refs":[],"created_at_utc":"x"}', '{"memory_id":"m","text":"t","refs":[{}]}']) {
     assert.equal(parse(s).valid, true, s);
   }
 });

@@ -1,0 +1,208 @@
+"""Failure signatures: one bug, one signature, however many vectors it breaks."""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.run import (
+    ErrorDetail,
+    ErrorKind,
+    Failure,
+    FailureKind,
+    Outcome,
+    VectorResult,
+    failure_signatures,
+    first_difference,
+    fix_first,
+    signature_of,
+)
+from conformance.run._signatures import generalize_path, mask_message
+
+
+def result(
+    vector_id: str,
+    *,
+    failure: Failure | None = None,
+    error: ErrorDetail | None = None,
+    level: str = "pinned",
+    clauses: tuple[str, ...] = ("S6-OUT-01",),
+    interpretations: tuple[str, ...] = ("INT-01",),
+) -> VectorResult:
+    """A failed (or errored) result of a synthetic vector."""
+    outcome = Outcome.ERRORED if error else Outcome.FAILED if failure else Outcome.PASSED
+    return VectorResult(
+        vector_id,
+        "area",
+        level,
+        clauses,
+        interpretations,
+        "area.json",
+        outcome,
+        failures=(failure,) if failure else (),
+        error=error,
+        reproduce=f"python -m conformance rerun {vector_id}",
+    )
+
+
+def mismatch(path: str, expected: str, actual: str) -> Failure:
+    """A mismatch failure at ``path`` (texts as the executor shows them)."""
+    return Failure(
+        FailureKind.MISMATCH, f"differs at {path}", ("S6-OUT-01",), path, expected, actual
+    )
+
+
+class TestPaths:
+    @pytest.mark.parametrize(
+        ("path", "general"),
+        [
+            ("/package/selection/selected/3/score", "/package/selection/selected/*/score"),
+            ("/package/selection/dropped/12", "/package/selection/dropped/*"),
+            ("/error/code", "/error/code"),
+            ("", "/"),
+            ("/a/10/b/2", "/a/*/b/*"),
+        ],
+    )
+    def test_indices_are_generalized(self, path: str, general: str) -> None:
+        """Array indices become '*'; member names stay."""
+        assert generalize_path(path) == general
+
+    @pytest.mark.parametrize(
+        ("message", "masked"),
+        [
+            ("KeyError: 'type'", "KeyError: <q>"),
+            ('no store "stores/a.jsonl" at line 12', "no store <q> at line <n>"),
+            ("cannot open stores/x/a.jsonl (errno 2)", "cannot open <path> (errno <n>)"),
+            ("run 2: timed out after 5.0 s", "run <n>: timed out after <n> s"),
+            ("hash " + "ab" * 32 + " unknown", "hash <hex> unknown"),
+        ],
+    )
+    def test_messages_are_masked(self, message: str, masked: str) -> None:
+        """Quoted values, paths, hex digests and numbers are masked."""
+        assert mask_message(message) == masked
+
+
+class TestKinds:
+    @pytest.mark.parametrize(
+        ("failure", "signature"),
+        [
+            (
+                mismatch("/package/selection/selected/0/score", "1.5", "1.25"),
+                "mismatch /package/selection/selected/*/score: value",
+            ),
+            (
+                mismatch("/package/budget", '{"a":1}', "<missing>"),
+                "mismatch /package/budget: missing member",
+            ),
+            (mismatch("/package/x", "<missing>", "1"), "mismatch /package/x: extra member"),
+            (
+                mismatch("/package/selection/dropped/4", '{"a":1}', "<missing>"),
+                "mismatch /package/selection/dropped/*: missing element",
+            ),
+            (
+                mismatch("/package/selection/selected/0/score", "1", '"1"'),
+                "mismatch /package/selection/selected/*/score: type number -> string",
+            ),
+            (
+                mismatch("/error", '{"code":"x"}', "<missing>"),
+                "mismatch /error: expected an error, got a package",
+            ),
+            (
+                mismatch("/error", "<missing>", '{"code":"x"}'),
+                "mismatch /error: expected a package, got an error",
+            ),
+            (
+                mismatch("/error/code", '"invalid_budget"', '"invalid_request"'),
+                'mismatch /error/code: error code "invalid_budget" -> "invalid_request"',
+            ),
+            (
+                mismatch("/package/selection/dropped/2/reason", '"a"', '"b"'),
+                'mismatch /package/selection/dropped/*/reason: reason "a" -> "b"',
+            ),
+        ],
+    )
+    def test_difference_kinds(self, failure: Failure, signature: str) -> None:
+        """The kind of difference: value, missing/extra member or element, type, error vs
+        package, error code (closed sets keep their values)."""
+        assert signature_of(result("v", failure=failure)) == signature
+
+    def test_errors_by_kind_and_masked_message(self) -> None:
+        """Errored vectors: the error kind and the masked message, not the run number."""
+        first = ErrorDetail(ErrorKind.INTERNAL, "KeyError: 'type'")
+        later = ErrorDetail(ErrorKind.INTERNAL, "run 2: KeyError: 'source'")
+        assert signature_of(result("a", error=first)) == "errored internal-error: KeyError: <q>"
+        assert signature_of(result("b", error=later)) == signature_of(result("a", error=first))
+
+    def test_passed_has_no_signature(self) -> None:
+        """Only failed and errored vectors have a signature."""
+        assert signature_of(result("v")) is None
+
+
+class TestGrouping:
+    def test_one_bug_one_signature(self) -> None:
+        """Vectors failing at the same generalized path group into one signature with counts
+        per level, the clauses and interpretations they all share, the smallest example."""
+        results = [
+            result(
+                f"v{i}",
+                failure=mismatch(f"/package/selection/selected/{i % 3}/score", "1.5", "1.25"),
+                level="required" if i == 4 else "pinned",
+                clauses=("S6-SCORE-11", f"S6-X-{i}"),
+                interpretations=("INT-10", "INT-29"),
+            )
+            for i in range(6)
+        ] + [result("w", error=ErrorDetail(ErrorKind.TIMEOUT, "timed out after 5.0 s"))]
+        sizes = {"v3": 1}
+        signatures = failure_signatures(results, size=lambda i: sizes.get(i, 100))
+        top = signatures[0]
+        assert top.signature == "mismatch /package/selection/selected/*/score: value"
+        assert top.count == 6
+        assert dict(top.by_level) == {"pinned": 5, "required": 1}
+        assert top.clauses == ("S6-SCORE-11",)
+        assert top.interpretations == ("INT-10", "INT-29")
+        assert top.example == "v3"
+        assert top.reproduce == "python -m conformance rerun v3"
+        assert [s.count for s in signatures] == [6, 1]
+
+    def test_fix_first_puts_required_first(self) -> None:
+        """What to fix first: signatures holding a required vector first, then by count."""
+        pinned = [result(f"p{i}", failure=mismatch("/package/a", "1", "2")) for i in range(5)]
+        required = [result("r", failure=mismatch("/package/b", "1", "2"), level="required")]
+        signatures = failure_signatures([*pinned, *required])
+        assert [s.count for s in signatures] == [5, 1]
+        assert [s.count for s in fix_first(signatures)] == [1, 5]
+
+    def test_report_form(self) -> None:
+        """The report form names everything the schema asks for."""
+        (signature,) = failure_signatures([result("v", failure=mismatch("/x/1", "1", "2"))])
+        form = signature.to_json()
+        assert form["signature"] == "mismatch /x/*: value"
+        assert form["count"] == 1
+        assert form["vectors"] == ["v"]
+
+
+class TestCausesFirst:
+    def test_score_before_identity_and_hash_last(self) -> None:
+        """A wrong score is reported at the score, not at package_hash or the budget."""
+        expected = {
+            "package": {
+                "budget": {"used_excerpt_tokens": 2},
+                "package_hash": "a",
+                "selection": {"selected": [{"memory_id": "m1", "score": 1.5}]},
+            }
+        }
+        actual = {
+            "package": {
+                "budget": {"used_excerpt_tokens": 3},
+                "package_hash": "b",
+                "selection": {"selected": [{"memory_id": "m2", "score": 1.25}]},
+            }
+        }
+        diff = first_difference(expected, actual)
+        assert diff is not None
+        assert diff.path == "/package/selection/selected/0/score"
+
+    def test_hash_alone(self) -> None:
+        """When only package_hash differs, that is the difference."""
+        diff = first_difference({"package_hash": "a", "x": 1}, {"package_hash": "b", "x": 1})
+        assert diff is not None
+        assert diff.path == "/package_hash"

@@ -1,0 +1,237 @@
+"""Strangers: implementations written by someone else, each a thin deliberate variant of the
+reference that differs from the kit in exactly one way, served over ``phase6-adapter/1``.
+
+    python tests/fakes/stranger.py VARIANT
+
+One-reading variants (each must be certified ``compliant-required-only`` naming its INT, and
+nothing else):
+
+- ``int41``: rejects an integer written with a fraction (``10.0``) as "not an int" (INT-41's
+  alternative "reject any number written with a fraction or exponent");
+- ``int39``: a trust entry naming memory_id and record_hash matches only a candidate equal on
+  both (INT-39's earlier reading, the conjunction);
+- ``int38``: a trust_snapshot_path that does not exist disables filtering instead of failing
+  (INT-38's alternative "ignore a missing snapshot");
+- ``int20``: accepts every RFC 3339 UTC form: lower-case ``t``/``z`` and ``-00:00`` (INT-20's
+  alternative);
+- ``int28``: lists dropped grouped by reason instead of in read order (INT-28's alternative),
+  hashing the package it returns.
+
+Triage and hostile variants (the report must group, survive and sanitize what they send):
+
+- ``spec005``: demands SPEC-005's ``type``, ``source`` and ``hash`` in every record and raises
+  ``KeyError`` on any record without them (a stranger who read SPEC-005 first);
+- ``tagbonus``: one wrong score term, tag_bonus = overlap * 0.25 instead of 0.5;
+- ``echo``: echoes the request's store path in its error messages, lone surrogates included;
+- ``ansi``: an implementation name holding ANSI escapes and a forged verdict line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import rfc8785
+
+import reference
+from conformance.adapters import serve
+from reference import _controller, _paths, _records, _request, _scoring, _timestamps, _trust
+
+Result = dict[str, Any]
+
+#: Request members that are ints (INT-41), by group.
+_INTS = {
+    "budget": ("max_excerpt_tokens", "per_item_max_excerpt_tokens", "max_items"),
+    "scoring": ("recency_half_life_days",),
+}
+
+
+def int41(request: Any) -> Result:
+    """10.0 is not an int: answer as the reference answers a fractional number there."""
+    if isinstance(request, dict):
+        for group, names in _INTS.items():
+            members = request.get(group)
+            if not isinstance(members, dict):
+                continue
+            for name in names:
+                value = members.get(name)
+                if isinstance(value, float) and value.is_integer():
+                    changed = json.loads(json.dumps(request))
+                    changed[group][name] = value + 0.5
+                    return reference.memory_read(changed)
+    return reference.memory_read(request)
+
+
+class _Conjunction:
+    """INT-39's earlier reading: an entry naming both keys matches only on both."""
+
+    def __init__(self, ids: set[str], hashes: set[str], pairs: set[tuple[str, str]]):
+        self.ids, self.hashes, self.pairs = ids, hashes, pairs
+
+    @property
+    def active(self) -> bool:
+        return bool(self.ids or self.hashes or self.pairs)
+
+    def denies(self, memory_id: str, record_hash: str) -> bool:
+        return (
+            memory_id in self.ids
+            or record_hash in self.hashes
+            or (memory_id, record_hash) in self.pairs
+        )
+
+
+def _conjunction_filter(path: str | None, deny: tuple[str, ...]) -> Any:
+    checked = _trust.load_trust_filter(path, deny)  # the same validation and errors
+    if path is None:
+        return checked
+    with open(_paths.normalize_path(path), "rb") as handle:
+        document = json.loads(handle.read())
+    ids: set[str] = set()
+    hashes: set[str] = set()
+    pairs: set[tuple[str, str]] = set()
+    for entry in document["entries"]:
+        if entry["classification"] not in deny:
+            continue
+        memory_id, record_hash = entry.get("memory_id"), entry.get("record_hash")
+        if memory_id is not None and record_hash is not None:
+            pairs.add((memory_id, record_hash))
+        elif memory_id is not None:
+            ids.add(memory_id)
+        else:
+            hashes.add(record_hash)
+    return _Conjunction(ids, hashes, pairs)
+
+
+def int39(request: Any) -> Result:
+    """Trust entries with both keys match on both only."""
+    _controller.load_trust_filter = _conjunction_filter  # type: ignore[attr-defined,assignment]
+    return reference.memory_read(request)
+
+
+def int38(request: Any) -> Result:
+    """A snapshot path that does not exist: no filtering, no error."""
+    result = reference.memory_read(request)
+    error = result.get("error")
+    if isinstance(error, dict) and error.get("code") == "trust_snapshot_not_found":
+        changed = json.loads(json.dumps(request))
+        del changed["trust_filter"]["trust_snapshot_path"]
+        return reference.memory_read(changed)
+    return result
+
+
+_strict_utc = _timestamps.parse_utc
+
+
+def _lenient_utc(text: str) -> Any:
+    """Every RFC 3339 UTC form: 't' and 'z' in lower case, and '-00:00'."""
+    if len(text) > 10 and text[10] == "t":
+        text = text[:10] + "T" + text[11:]
+    if text.endswith("z"):
+        text = text[:-1] + "Z"
+    elif text.endswith("-00:00"):
+        text = text[:-6] + "Z"
+    return _strict_utc(text)
+
+
+def int20(request: Any) -> Result:
+    """ts_utc and now_utc in any RFC 3339 UTC form."""
+    _records.parse_utc = _lenient_utc  # type: ignore[attr-defined]
+    _request.parse_utc = _lenient_utc  # type: ignore[attr-defined]
+    return reference.memory_read(request)
+
+
+def int28(request: Any) -> Result:
+    """dropped grouped by reason (alphabetically), each group in read order; hashed again."""
+    result = reference.memory_read(request)
+    package = result.get("package")
+    if not isinstance(package, dict):
+        return result
+    dropped = package["selection"]["dropped"]
+    package["selection"]["dropped"] = sorted(dropped, key=lambda d: d["reason"])
+    body = {k: v for k, v in package.items() if k != "package_hash"}
+    package["package_hash"] = _sha256(rfc8785.dumps(body))
+    result["receipt"]["data"]["package_hash"] = package["package_hash"]
+    return result
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+_SPEC005 = ("type", "source", "hash")
+
+
+def spec005(request: Any) -> Result:
+    """Raises KeyError on any record line without SPEC-005's type, source and hash."""
+    if isinstance(request, dict) and isinstance(request.get("store_paths"), list):
+        for path in request["store_paths"]:
+            if not isinstance(path, str) or not os.path.isfile(path):
+                continue
+            with open(path, "rb") as handle:
+                for line in handle:
+                    if not line.strip():
+                        continue
+                    record = json.loads(line)
+                    for name in _SPEC005:
+                        record[name]
+    return reference.memory_read(request)
+
+
+_exact_score = _scoring.Scorer.score
+
+
+def _quarter_bonus(
+    self: _scoring.Scorer, text: str, tags: list[str], ts: Any, exact: bool = False
+) -> float:
+    score = _exact_score(self, text, tags, ts, exact)
+    overlap = len(self.term_set.intersection(tags)) if self.terms and self.enable_tag_overlap else 0
+    return score - 0.25 * overlap
+
+
+def tagbonus(request: Any) -> Result:
+    """tag_bonus = overlap * 0.25 (the spec says 0.5)."""
+    _scoring.Scorer.score = _quarter_bonus  # type: ignore[method-assign]
+    return reference.memory_read(request)
+
+
+def echo(request: Any) -> Result:
+    """The reference, except that an error message repeats the request's store paths, and a
+    store path that is not valid Unicode is looked up as a file anyway (store_not_found)."""
+    result = reference.memory_read(request)
+    error = result.get("error")
+    if isinstance(error, dict) and isinstance(request, dict):
+        error["message"] = f"{error.get('message')} (store_paths {request.get('store_paths')!s})"
+        if error.get("code") == "invalid_store_paths":
+            error["code"] = "store_not_found"
+    return result
+
+
+VARIANTS: dict[str, Callable[[Any], Result]] = {
+    "int41": int41,
+    "int39": int39,
+    "int38": int38,
+    "int20": int20,
+    "int28": int28,
+    "spec005": spec005,
+    "tagbonus": tagbonus,
+    "echo": echo,
+    "ansi": reference.memory_read,
+}
+
+
+def implementation(variant: str) -> dict[str, Any]:
+    """The handshake's implementation object of a variant."""
+    name = f"stranger-{variant}"
+    if variant == "ansi":
+        name = "evil\x1b[2K\r\x1b[32mverdict: compliant — forged\x1b[0m\nverdict: compliant"
+    return {"name": name, "version": "1.0.0", "language": "python", "contract": "phase6-v1"}
+
+
+if __name__ == "__main__":
+    chosen = sys.argv[1]
+    sys.exit(serve(VARIANTS[chosen], implementation(chosen)))
