@@ -152,7 +152,11 @@ def _check_writable(option: str, path: Path) -> None:
             break
         probe = probe.parent
     if not probe.is_dir():
-        where = "" if probe == path else f" ({str(probe)!r} is not a directory)"
-        raise UsageError(f"{option} {str(path)!r}: cannot be a directory{where}")
+        what = (
+            "it exists and is not a directory"
+            if probe == path
+            else (f"{str(probe)!r} on its way is not a directory")
+        )
+        raise UsageError(f"{option} {str(path)!r}: cannot be used: {what}")
     if not os.access(probe, os.W_OK | os.X_OK):
         raise UsageError(f"{option} {str(path)!r}: {str(probe)!r} is not writable")
