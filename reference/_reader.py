@@ -50,9 +50,9 @@ __all__ = [
 ]
 
 #: INT-18: a line (without its LF / CRLF terminator) longer than this is invalid_record_schema.
-MAX_LINE_BYTES: Final = 4 << 20
+MAX_LINE_BYTES: Final = 1 << 20
 #: Bytes per pread: the read buffer, fixed, so nothing depends on what the OS returns.
-BLOCK_BYTES: Final = 1 << 20
+BLOCK_BYTES: Final = 256 << 10
 _SCAN_BYTES: Final = 64 << 10
 _BLANK: Final = b" \t\r"
 _OPEN_FLAGS: Final = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
@@ -304,8 +304,10 @@ class LineReader:
                 if not block:
                     break
             start = offset
-            data = rest + block if rest else block
-            lines = data.split(b"\n")
+            size = len(rest) + len(block)
+            lines = block.split(b"\n")
+            if rest:  # the partial line carried over joins the block's first piece
+                lines[0] = rest + lines[0]
             rest = lines.pop()
             if lines and _too_long(lines[0]):  # only the first line can have begun earlier
                 first = lines.pop(0)
@@ -313,7 +315,7 @@ class LineReader:
                 if overlong is not None:
                     yield offset, offset + len(first) + 1, [], overlong
                 offset += len(first) + 1
-            end = start + len(data) - len(rest)
+            end = start + size - len(rest)
             if lines:
                 yield offset, end, lines, None
             offset = end
