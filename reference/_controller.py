@@ -12,11 +12,11 @@ import contextlib
 import gc
 import io
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import Any
 
 import orjson
 
-from reference._envelope import Envelope
+from reference._envelope import Envelope, Sink
 from reference._errors import MemoryReadError
 from reference._package import Budget, assemble
 from reference._paths import ordered_unique
@@ -119,7 +119,7 @@ def write_result(request: Any, envelope: Envelope) -> dict[str, Any]:
     return {"receipt": receipt}
 
 
-def memory_read_to(request: Any, stream: IO[bytes], *, pretty: bool = False) -> dict[str, Any]:
+def memory_read_to(request: Any, stream: Sink, *, pretty: bool = False) -> dict[str, Any]:
     """SPEC-006 `memory.read`, streamed: write the result envelope (INT-44) as JSON to `stream`.
 
     The bytes are those of ``orjson.dumps(memory_read(request))`` (``OPT_INDENT_2`` with

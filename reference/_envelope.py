@@ -14,17 +14,24 @@ surrogate, INT-42) cannot be written as UTF-8: it is written with \\uXXXX escape
 from __future__ import annotations
 
 import json
-from typing import IO, Any, Final
+from typing import Any, Final, Protocol
 
 import orjson
 
-__all__ = ["Envelope", "dumps"]
+__all__ = ["Envelope", "Sink", "dumps"]
 
 _INDENT: Final = orjson.OPT_INDENT_2
 _LEVEL: Final = b"  "
 #: The extra indentation of a dropped entry when pretty-printed (list items carry two spaces
 #: of their own; they sit at depth 4: envelope, package, selection, dropped).
 DROPPED_INDENT: Final = _LEVEL * 3
+
+
+class Sink(Protocol):
+    """Where an envelope goes: anything with a binary ``write`` (a file, a pipe, BytesIO)."""
+
+    def write(self, data: bytes, /) -> object:
+        """Write all of `data`."""
 
 
 def dumps(value: Any, *, pretty: bool = False) -> bytes:
@@ -43,7 +50,7 @@ class Envelope:
     __slots__ = ("entries", "out", "prefix", "pretty", "started", "suffix")
 
     def __init__(
-        self, out: IO[bytes], *, pretty: bool = False, prefix: bytes = b"", suffix: bytes = b"\n"
+        self, out: Sink, *, pretty: bool = False, prefix: bytes = b"", suffix: bytes = b"\n"
     ) -> None:
         self.out = out
         self.pretty = pretty
