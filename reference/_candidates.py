@@ -17,26 +17,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import orjson
-
-from reference._excerpt import excerpt_tokens
+from reference._excerpt import excerpt_of
 from reference._ordering import candidate
-from reference._reader import Chunk, LineReader, Store
-from reference._records import Invalid, parse_record
-from reference._scoring import EXACT, Scorer
+from reference._reader import Chunk, LineReader, Store, is_blank
+from reference._records import Invalid, NotJSON, Record, load_line, parse_record, parse_ts
+from reference._scoring import EXACT, MAX_RECENCY, TAG_BONUS, Scorer, score_of
 from reference._selection import Shortlist
-from reference._timestamps import Timestamp, parse_utc, sort_key_missing
+from reference._timestamps import Timestamp, sort_key
 from reference._trust import TrustFilter
 
 __all__ = ["scan_chunk"]
 
-_BLANK: Final = b" \t\r"
 _NO_TAGS: Final[list[Any]] = []
-
-
-def _ts_key(ts: Timestamp | None) -> int:
-    # S6-ORDER-02: "ts_utc descending (missing ts_utc sorts last)" as an ascending key.
-    return sort_key_missing if ts is None else -ts[1] - 1
 
 
 def scan_chunk(
@@ -48,15 +40,15 @@ def scan_chunk(
     shortlist: Shortlist,
 ) -> int:
     """Offer the chunk's candidates to `shortlist`; return the CRC-32 of the chunk's bytes."""
-    reader = LineReader(stores[chunk.position], chunk, hash_overlong=False)
-    loads = orjson.loads
-    not_json = orjson.JSONDecodeError
+    store = stores[chunk.position]
+    reader = LineReader(store, chunk, hash_overlong=False)
+    path = store.path
     term_count = scorer.term_count
     tag_overlap = scorer.tag_overlap
     fast_weight = scorer.fast_weight
     recency = scorer.recency_now_ns is not None
-    top_weight = 1.0 if recency else 0.0  # S6-SCORE-17: recency_bonus is bounded [0, 1]
-    top_overlap = len(scorer.terms) if scorer.enable_tag_overlap else 0
+    top_weight = MAX_RECENCY if recency else 0.0
+    top_overlap = len(scorer.terms) if scorer.counts_tags else 0
     filtering = trust.active
     position = chunk.position
     floor, tie_score = shortlist.floor, shortlist.tie_score
@@ -65,58 +57,56 @@ def scan_chunk(
         for line in lines:
             start = offset
             offset += len(line) + 1
-            # INT-14: blank lines are not records; a record line starts with "{" (almost
-            # always), so only other lines are checked for blankness.
-            if line[:1] != b"{" and not line.strip(_BLANK):
+            # A record line starts with "{" (almost always): only other lines can be blank.
+            if line[:1] != b"{" and is_blank(line):
                 continue
             try:
-                obj = loads(line)
-            except not_json:
+                obj = load_line(line)
+            except NotJSON:
                 continue  # invalid (INT-15): never a candidate
             if type(obj) is not dict:
                 continue
+            record: Record | Invalid | None = None
             text = obj.get("text")
             tags = obj.get("tags", _NO_TAGS)
-            if type(text) is not str or type(tags) is not list:
-                continue  # INT-22: invalid
-            # Scores only grow by the tag bonus and the weight: a line that cannot reach the
-            # floor even with every tag matching and a full weight is passed over early.
+            ts_raw = obj.get("ts_utc", "")
+            ts: Timestamp | None = None
+            if type(text) is not str or type(tags) is not list or type(ts_raw) is not str:
+                # Not the shape of a valid record: the record rules decide (INT-22).
+                record = parse_record(line, obj, store_path=path)
+                if isinstance(record, Invalid):
+                    continue
+                text, tags, ts, ts_raw = record[1], record[2], record[3], ""
+            # Scores only grow with the tag bonus and the weight: a line that cannot reach the
+            # floor with every tag matching and a full weight is passed over early.
             base = term_count(text)
-            if base + min(len(tags), top_overlap) * 0.5 + top_weight < floor:
+            if base + min(len(tags), top_overlap) * TAG_BONUS + top_weight < floor:
                 continue
             try:
-                base_and_tags = base + tag_overlap(tags) * 0.5
+                overlap = tag_overlap(tags)
             except TypeError:  # a tag that is not a string: invalid
                 continue
-            if base_and_tags + top_weight < floor:
+            if score_of(base, overlap, top_weight) < floor:
                 continue
-            ts_raw = obj.get("ts_utc", "")
-            if type(ts_raw) is not str:
-                continue  # INT-22: invalid
-            ts: Timestamp | None = None
-            if recency:
-                ts = parse_utc(ts_raw) if ts_raw else None
-                weight, exponent = fast_weight(ts)
-            else:
-                weight, exponent = 0.0, EXACT
-            fast = base_and_tags + weight
+            if ts_raw:
+                ts = parse_ts(ts_raw)
+            weight, exponent = fast_weight(ts)
+            fast = score_of(base, overlap, weight)
             if fast < floor:
                 continue
-            if fast == tie_score and exponent == EXACT:  # equal exact scores: compare ts
-                if not recency:
-                    ts = parse_utc(ts_raw) if ts_raw else None
-                if _ts_key(ts) > shortlist.tie_ts:
-                    continue
+            if fast == tie_score and exponent == EXACT and sort_key(ts) > shortlist.tie_ts:
+                continue  # an equal exact score and an older (or no) timestamp
             # The line may reach the selection: validate it completely.
-            record = parse_record(line, obj)
+            if record is None:
+                record = parse_record(line, obj, store_path=path)
             if isinstance(record, Invalid):
                 continue
-            memory_id, text, _, ts, digest = record
-            # S6-TRUST-08: denied candidates are dropped, never ranked
-            if filtering and trust.denies(memory_id, digest):
+            memory_id, text, norm_tags, ts, digest = record
+            # S6-TRUST-08: "Filtered candidates MUST appear in dropped" -- never ranked.
+            if filtering and trust.denies(memory_id, digest, norm_tags):
                 continue
-            tokens = excerpt_tokens(text, per_item)
-            shortlist.add(candidate(base_and_tags, weight, exponent, _ts_key(ts), position,
+            tokens = excerpt_of(text, per_item)[1]
+            shortlist.add(candidate(base, overlap, weight, exponent, sort_key(ts), position,
                                     memory_id, start, len(line), tokens))  # fmt: skip
             floor, tie_score = shortlist.floor, shortlist.tie_score
     return reader.crc

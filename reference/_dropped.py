@@ -10,19 +10,18 @@ twice: as the package prints them and in RFC 8785 form for package_hash (INT-01,
 
 from __future__ import annotations
 
-from collections.abc import Set
+import bisect
 from typing import Final
 
 import orjson
 
-from reference._reader import Chunk, LineReader, Store
+from reference._reader import Chunk, LineReader, Store, is_blank
 from reference._records import Invalid, parse_record
 from reference._selection import INVALID_RECORD, TRUST_DENIED
 from reference._trust import TrustFilter
 
-__all__ = ["DroppedChunk", "drop_chunk", "render_dropped"]
+__all__ = ["DroppedChunk", "Marks", "drop_chunk", "render_dropped"]
 
-_BLANK: Final = b" \t\r"
 _SORT: Final = orjson.OPT_SORT_KEYS
 _INDENT: Final = orjson.OPT_INDENT_2
 #: (printed form, canonical form, CRC-32 of the chunk's bytes); the forms are the entries
@@ -48,15 +47,36 @@ def render_dropped(entries: list[dict[str, str]], indent: bytes | None) -> tuple
     return indent + body.replace(b"\n", b"\n" + indent), canonical
 
 
+class Marks:
+    """The shortlisted lines of one store that pass 2 treats apart, by byte offset: a selected
+    line (None: it has no dropped entry), or a candidate dropped with another reason than the
+    one selection stopped with."""
+
+    __slots__ = ("offsets", "reasons")
+
+    def __init__(self, reasons: dict[int, str | None]) -> None:
+        self.reasons = reasons
+        self.offsets = sorted(reasons)
+
+    def within(self, start: int, end: int) -> bool:
+        """True when some marked line starts in [start, end)."""
+        index = bisect.bisect_left(self.offsets, start)
+        return index < len(self.offsets) and self.offsets[index] < end
+
+
+_NO_MARKS: Final = Marks({})
+_UNMARKED: Final = "unmarked"
+
+
 def drop_chunk(
     stores: list[Store],
     chunk: Chunk,
     trust: TrustFilter,
-    selected: Set[int],
+    marks: Marks,
     stop_reason: str,
     indent: bytes | None,
 ) -> DroppedChunk:
-    """The dropped entries of one chunk: every record line not at an offset in `selected`.
+    """The dropped entries of one chunk: every record line but the selected ones.
 
     Entries are serialized a read block at a time (small lists stay in the CPU caches).
     """
@@ -69,27 +89,31 @@ def drop_chunk(
     for first, end, lines, overlong in reader.batches():
         entries: list[dict[str, str]] = []
         append = entries.append
-        # Offsets are tracked line by line only where a selected line may be.
-        watch = bool(selected) and any(first <= at < end for at in selected)
+        # Offsets are tracked line by line only where a marked line may be.
+        watch = marks.within(first, end)
         offset = first
+        mark: str | None = _UNMARKED
         for line in lines:
             if watch:
-                start = offset
+                mark = marks.reasons.get(offset, _UNMARKED)
                 offset += len(line) + 1
-            if line[:1] != b"{" and not line.strip(_BLANK):
+                if mark is None:  # selected: not dropped
+                    continue
+            if line[:1] != b"{" and is_blank(line):
                 continue  # INT-14: not a record
-            if watch and start in selected:
-                continue
-            record = parse_record(line)
+            record = parse_record(line, store_path=path)
             if isinstance(record, Invalid):
                 # S6-REC-11: "counted as dropped with reason: invalid_record_schema" (INT-19)
                 append({"memory_id": record[0], "record_hash": record[1], "store_path": path,
                         "reason": INVALID_RECORD})  # fmt: skip
-            else:
-                memory_id, record_hash = record[0], record[4]
-                denied = filtering and trust.denies(memory_id, record_hash)
-                append({"memory_id": memory_id, "record_hash": record_hash, "store_path": path,
-                        "reason": TRUST_DENIED if denied else stop_reason})  # fmt: skip
+                continue
+            memory_id, record_hash = record[0], record[4]
+            if filtering and trust.denies(memory_id, record_hash, record[2]):
+                reason = TRUST_DENIED
+            else:  # INT-26/INT-27: the reason selection stopped with
+                reason = stop_reason if mark is _UNMARKED or mark is None else mark
+            append({"memory_id": memory_id, "record_hash": record_hash, "store_path": path,
+                    "reason": reason})  # fmt: skip
         if overlong is not None:  # INT-18: too long to be a record, hashed as it streamed
             append({"memory_id": "", "record_hash": overlong.raw_hash or "", "store_path": path,
                     "reason": INVALID_RECORD})  # fmt: skip

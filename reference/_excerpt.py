@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reference._text import strip_white_space
 
-__all__ = ["excerpt_of", "excerpt_tokens", "tokens_for"]
+__all__ = ["excerpt_of", "tokens_for"]
 
 
 def tokens_for(byte_length: int) -> int:
@@ -30,13 +30,3 @@ def excerpt_of(text: str, per_item_tokens: int) -> tuple[str, int]:
         data = data[:cut]  # not stripped again (INT-31)
     # S6-TRUNC-03: empty after strip => excerpt "" and excerpt_tokens 0
     return data.decode("utf-8"), tokens_for(len(data))
-
-
-def excerpt_tokens(text: str, per_item_tokens: int) -> int:
-    """The excerpt_tokens `excerpt_of` gives, without building the excerpt (S6-TRUNC-05..08).
-
-    A cut at max_bytes = 4 * per_item moves back at most 3 bytes (a UTF-8 sequence has at most
-    3 continuation bytes), so a cut excerpt always has exactly per_item tokens.
-    """
-    size = len(strip_white_space(text).encode("utf-8"))
-    return tokens_for(size) if size <= per_item_tokens * 4 else per_item_tokens

@@ -28,7 +28,7 @@ import math
 from collections.abc import Callable
 from typing import Final
 
-from reference._scoring import EXACT, POW_ULPS, exact_half_pow
+from reference._scoring import EXACT, MAX_RECENCY, POW_ULPS, exact_weight, score_of
 
 __all__ = [
     "Candidate",
@@ -37,30 +37,33 @@ __all__ = [
     "exact_order",
     "exact_score",
     "reject_below",
+    "tie_key",
 ]
 
-#: (fast score, lo, hi, base + tag_bonus, fast weight, exponent or EXACT, ts key,
-#:  store position, memory_id, byte offset, line length, excerpt_tokens)
-Candidate = tuple[float, float, float, float, float, float, int, int, str, int, int, int]
+#: (fast score, lo, hi, base, overlap, fast weight, exponent or EXACT, ts key, store position,
+#:  memory_id, byte offset, line length, excerpt_tokens)
+Candidate = tuple[float, float, float, int, int, float, float, int, int, str, int, int, int]
 FAST: Final = 0
 LO: Final = 1
 HI: Final = 2
 BASE: Final = 3
-WEIGHT: Final = 4
-EXPONENT: Final = 5
-TS: Final = 6
-STORE: Final = 7
-MEMORY_ID: Final = 8
-OFFSET: Final = 9
-LENGTH: Final = 10
-TOKENS: Final = 11
+OVERLAP: Final = 4
+WEIGHT: Final = 5
+EXPONENT: Final = 6
+TS: Final = 7
+STORE: Final = 8
+MEMORY_ID: Final = 9
+OFFSET: Final = 10
+LENGTH: Final = 11
+TOKENS: Final = 12
 #: Looks up a candidate's record_hash (re-reading its line through the store's descriptor).
 HashOf = Callable[[Candidate], str]
 _INF: Final = math.inf
 
 
 def candidate(
-    base: float,
+    base: int,
+    overlap: int,
     weight: float,
     exponent: float,
     ts_key: int,
@@ -70,24 +73,32 @@ def candidate(
     length: int,
     tokens: int,
 ) -> Candidate:
-    """A candidate with its score interval (S6-SCORE-18: score = base + tag_bonus + recency)."""
-    fast = base + weight
+    """A candidate with its fast score and the interval its exact score lies in."""
+    fast = score_of(base, overlap, weight)
     if exponent == EXACT:
-        return (fast, fast, fast, base, weight, exponent, ts_key, store, memory_id, offset,
-                length, tokens)  # fmt: skip
-    slack = POW_ULPS * math.ulp(weight)
-    # Rounding is monotone, so the exact base + w lies between these two sums (w <= 1, INT-35).
-    lo = base + max(0.0, weight - slack)
-    hi = base + min(1.0, weight + slack)
-    return (fast, lo, hi, base, weight, exponent, ts_key, store, memory_id, offset, length,
-            tokens)  # fmt: skip
+        lo = hi = fast
+    else:
+        # The exact weight is within POW_ULPS ulp of the fast one, and rounding is monotone,
+        # so the exact score lies between these two.
+        slack = POW_ULPS * math.ulp(weight)
+        lo = score_of(base, overlap, max(0.0, weight - slack))
+        hi = score_of(base, overlap, max(weight, min(MAX_RECENCY, weight + slack)))
+    return (fast, lo, hi, base, overlap, weight, exponent, ts_key, store, memory_id, offset,
+            length, tokens)  # fmt: skip
 
 
 def exact_score(item: Candidate) -> float:
-    """The candidate's exact score: its interval's point, else with the exact weight."""
+    """The candidate's exact score (INT-04): its interval's point, else with the exact weight."""
     if item[LO] == item[HI]:
         return item[LO]
-    return item[BASE] + exact_half_pow(item[EXPONENT])
+    return score_of(item[BASE], item[OVERLAP], exact_weight(item[WEIGHT], item[EXPONENT]))
+
+
+def tie_key(item: Candidate) -> tuple[int, int, str]:
+    """S6-ORDER-02..04 as an ascending key: "2) ts_utc descending (missing ts_utc sorts last)
+    3) store_path ascending 4) memory_id ascending" (INT-33: code points; stores are numbered
+    in sorted path order)."""
+    return item[TS], item[STORE], item[MEMORY_ID]
 
 
 def reject_below(item: Candidate) -> float:
@@ -116,13 +127,11 @@ def _groups(items: list[Candidate]) -> list[list[Candidate]]:
 
 
 def _by_keys(group: list[Candidate], scores: list[float] | None) -> list[Candidate]:
-    """Sort by (score desc, ts key, store, memory_id, offset); `scores` None: same base."""
+    """Sort by (score desc, tie keys, offset); `scores` None: one base and overlap, where the
+    exact score is a non-increasing function of age (step 2)."""
     if scores is None:
-        return sorted(group, key=lambda c: (c[TS], c[STORE], c[MEMORY_ID], c[OFFSET]))
-    keys = [
-        (-score, c[TS], c[STORE], c[MEMORY_ID], c[OFFSET])
-        for score, c in zip(scores, group, strict=True)
-    ]
+        return sorted(group, key=lambda c: (tie_key(c), c[OFFSET]))
+    keys = [(-score, tie_key(c), c[OFFSET]) for score, c in zip(scores, group, strict=True)]
     return [group[i] for i in sorted(range(len(group)), key=keys.__getitem__)]
 
 
@@ -133,16 +142,13 @@ def _hash_ties(
     out: list[Candidate] = []
     start = 0
     while start < len(group):
-        head = group[start]
-        key = (score(head), head[TS], head[STORE], head[MEMORY_ID])
+        key = (score(group[start]), tie_key(group[start]))
         stop = start + 1
-        while stop < len(group):
-            item = group[stop]
-            if (score(item), item[TS], item[STORE], item[MEMORY_ID]) != key:
-                break
+        while stop < len(group) and (score(group[stop]), tie_key(group[stop])) == key:
             stop += 1
         run = group[start:stop]
         if len(run) > 1:
+            # "5) record_hash ascending"; byte-identical records keep read order (INT-33).
             run.sort(key=lambda c: (hash_of(c), c[OFFSET]))
         out += run
         start = stop
@@ -155,9 +161,9 @@ def exact_order(items: list[Candidate], hash_of: HashOf) -> list[Candidate]:
     for group in _groups(items):
         if len(group) == 1:
             ordered += group
-        elif len({item[BASE] for item in group}) == 1:
-            # Step 2: one base + tag_bonus -> timestamp order; equal ts keys mean equal ages
-            # and therefore equal scores, so the first four keys compare as (ts, store, id).
+        elif len({(item[BASE], item[OVERLAP]) for item in group}) == 1:
+            # Step 2: one base and tag bonus -> timestamp order; equal ts keys mean equal
+            # ages and therefore equal scores, so the first four keys compare as tie keys.
             ranked = _by_keys(group, None)
             ordered += _hash_ties(ranked, lambda c: 0.0, hash_of)
         else:

@@ -31,19 +31,10 @@ import orjson
 
 from reference._candidates import scan_chunk
 from reference._canonical import jcs_number
-from reference._dropped import drop_chunk
+from reference._dropped import Marks, drop_chunk
 from reference._envelope import Envelope
 from reference._excerpt import excerpt_of
-from reference._ordering import (
-    LENGTH,
-    MEMORY_ID,
-    OFFSET,
-    STORE,
-    TOKENS,
-    TS,
-    Candidate,
-    exact_score,
-)
+from reference._ordering import LENGTH, MEMORY_ID, OFFSET, STORE, TS, Candidate, exact_score
 from reference._reader import (
     Store,
     plan_chunks,
@@ -52,7 +43,7 @@ from reference._reader import (
     whole_stores,
 )
 from reference._receipt import build_receipt
-from reference._records import Invalid, parse_record
+from reference._records import Invalid, Record, parse_record
 from reference._scoring import Scorer
 from reference._selection import (
     BUDGET_EXHAUSTED,
@@ -62,9 +53,9 @@ from reference._selection import (
     TRUST_DENIED,
     Budget,
     Shortlist,
-    stop_point,
+    select,
 )
-from reference._timestamps import sort_key_missing
+from reference._timestamps import sort_key
 from reference._trust import TrustFilter
 from reference._workers import Readers
 
@@ -91,6 +82,7 @@ _SORT: Final = orjson.OPT_SORT_KEYS
 PARALLEL_MIN_BYTES: Final = 16 << 20
 _CHUNK_BYTES: Final = 8 << 20
 _MAX_READERS: Final = 4
+_NO_MARKS: Final = Marks({})
 
 
 def _selected_bytes(item: dict[str, Any]) -> bytes:
@@ -178,10 +170,10 @@ def package_hash(package: dict[str, Any]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class _Selection:
-    """What pass 2 needs: the selected lines' offsets per store, and the stop reason."""
+class _Pass2:
+    """What pass 2 needs: the marked lines of each store, the stop reason, the layout."""
 
-    offsets: dict[int, frozenset[int]]
+    marks: dict[int, Marks]
     reason: str
     indent: bytes | None
 
@@ -214,13 +206,14 @@ class _Passes:
             self.hashes[key] = self.record(item)[4]
         return self.hashes[key]
 
-    def record(self, item: Candidate) -> tuple[str, str, list[str], Any, str]:
+    def record(self, item: Candidate) -> Record:
         """A candidate's record, re-read; a line that no longer matches means a changed store."""
         store = self.stores[item[STORE]]
-        record = parse_record(read_line(store, item[OFFSET], item[LENGTH]))
-        ts = None if isinstance(record, Invalid) else record[3]
-        ts_key = sort_key_missing if ts is None else -ts[1] - 1
-        if isinstance(record, Invalid) or (record[0], ts_key) != (item[MEMORY_ID], item[TS]):
+        record = parse_record(read_line(store, item[OFFSET], item[LENGTH]), store_path=store.path)
+        if isinstance(record, Invalid) or (record[0], sort_key(record[3])) != (
+            item[MEMORY_ID],
+            item[TS],
+        ):
             raise store_changed(store)
         return record
 
@@ -237,11 +230,11 @@ class _Passes:
             )
         return shortlist.ranked()
 
-    def _pass2(self, index: int, selection: _Selection) -> tuple[bytes, bytes]:
+    def _pass2(self, index: int, selection: _Pass2) -> tuple[bytes, bytes]:
         chunk = self.chunks[index]
-        offsets = selection.offsets.get(chunk.position, frozenset())
+        marks = selection.marks.get(chunk.position, _NO_MARKS)
         printed, canonical, crc = drop_chunk(
-            self.stores, chunk, self.trust, offsets, selection.reason, selection.indent
+            self.stores, chunk, self.trust, marks, selection.reason, selection.indent
         )
         if crc != self.crcs[index]:  # the bytes changed since pass 1
             raise store_changed(self.stores[chunk.position])
@@ -256,7 +249,7 @@ class _Passes:
             shortlist.extend(items)
         return shortlist.ranked()
 
-    def dropped(self, selection: _Selection) -> Iterator[tuple[bytes, bytes]]:
+    def dropped(self, selection: _Pass2) -> Iterator[tuple[bytes, bytes]]:
         """Pass 2: every chunk's dropped entries, (printed, canonical), in read order."""
         if self.readers is None:
             for index in range(len(self.chunks)):
@@ -284,8 +277,6 @@ def _reader_count() -> int:
 def _selected_item(passes: _Passes, item: Candidate, per_item: int) -> dict[str, Any]:
     record = passes.record(item)
     excerpt, tokens = excerpt_of(record[1], per_item)
-    if tokens != item[TOKENS]:  # pragma: no cover - record() already checks the line
-        raise store_changed(passes.stores[item[STORE]])
     return {
         "memory_id": record[0],
         "record_hash": record[4],
@@ -308,8 +299,8 @@ def assemble(
     passes = _Passes(stores, scorer, trust, budget)
     try:
         ranked = passes.candidates()
-        stop = stop_point(ranked, budget)
-        chosen = ranked[: stop.selected]
+        selection = select(ranked, budget)
+        chosen = [ranked[position] for position in selection.selected]
         per_item = budget.per_item_max_excerpt_tokens
         selected = [_selected_item(passes, item, per_item) for item in chosen]
         used = sum(item["excerpt_tokens"] for item in selected)  # S6-TOK-02
@@ -321,17 +312,22 @@ def assemble(
             "per_item_max_excerpt_tokens": budget.per_item_max_excerpt_tokens,
             "max_items": budget.max_items,
         }
-        offsets: dict[int, set[int]] = {}
+        # Every other candidate shares the stop reason (INT-26, INT-27): pass 2 needs only the
+        # selected lines, and any candidate the rules gave another reason.
+        marks: dict[int, dict[int, str | None]] = {}
+        for position, reason in selection.reasons.items():
+            item = ranked[position]
+            marks.setdefault(item[STORE], {})[item[OFFSET]] = reason
         for item in chosen:
-            offsets.setdefault(item[STORE], set()).add(item[OFFSET])
-        selection = _Selection(
-            {store: frozenset(found) for store, found in offsets.items()},
-            stop.reason,  # every other candidate shares the stop reason (INT-26, INT-27)
+            marks.setdefault(item[STORE], {})[item[OFFSET]] = None
+        pass2 = _Pass2(
+            {store: Marks(found) for store, found in marks.items()},
+            selection.reason,
             envelope.dropped_indent,
         )
         digest = PackageHash(query, budget_json)
         envelope.head(query, budget_json, selected)
-        for printed, canonical in passes.dropped(selection):
+        for printed, canonical in passes.dropped(pass2):
             envelope.dropped(printed)
             digest.dropped(canonical)
         hashed = digest.finish(selected)

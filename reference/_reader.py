@@ -41,6 +41,7 @@ __all__ = [
     "Overlong",
     "Store",
     "close_stores",
+    "is_blank",
     "line_batches",
     "open_stores",
     "plan_chunks",
@@ -202,6 +203,12 @@ def whole_stores(stores: list[Store]) -> list[Chunk]:
 def read_line(store: Store, offset: int, length: int) -> bytes:
     """Re-read one line (without its LF) found by `line_batches`, through the descriptor."""
     return _pread(store, length, offset)
+
+
+def is_blank(line: bytes) -> bool:
+    """INT-14: a line that is empty or only JSON whitespace (space, tab, CR) is not a record:
+    it is skipped silently and appears nowhere in the package."""
+    return not line.strip(_BLANK)
 
 
 def _too_long(line: bytes) -> bool:

@@ -11,7 +11,6 @@ Record = (memory_id, text, tags, ts, record_hash).
 from __future__ import annotations
 
 import re
-from hashlib import sha256 as _sha256
 from typing import Any, Final
 
 import orjson
@@ -22,8 +21,12 @@ from reference._timestamps import Timestamp, parse_utc
 __all__ = [
     "MAX_DEPTH",
     "Invalid",
+    "NotJSON",
     "Record",
+    "load_line",
+    "normalize_tags",
     "parse_record",
+    "parse_ts",
     "raw_hash",
     "record_hash_of",
     "text_too_deep",
@@ -35,8 +38,16 @@ _SAFE_INT: Final = 2**53
 _SORT: Final = orjson.OPT_SORT_KEYS
 _NO_TAGS: Final[list[str]] = []  # shared, never mutated
 _NO_REFS: Final[list[Any]] = []
-_loads: Final = orjson.loads
-_NotJSON: Final = orjson.JSONDecodeError
+
+#: One line's JSON text -> its value, or NotJSON.  INT-15: strict UTF-8, RFC 8259 grammar, no
+#: BOM, no NaN/Infinity, no lone surrogates; INT-16: duplicate names -> the last one wins;
+#: INT-17: a number that overflows to infinity is an error.  JSON whitespace around the value
+#: (the line's CR too) is allowed.  Both passes parse lines with this one function.
+load_line: Final = orjson.loads
+NotJSON: Final = orjson.JSONDecodeError
+#: A record's ts_utc string -> its normalized timestamp and instant, or None when it is not a
+#: valid UTC timestamp (INT-20, INT-21).  Both passes read record timestamps with this.
+parse_ts: Final = parse_utc
 
 #: (memory_id, text, normalized tags, timestamp or None, record_hash)
 Record = tuple[str, str, list[str], Timestamp | None, str]
@@ -111,6 +122,13 @@ def _refs_plain(refs: list[Any]) -> bool | None:
     return plain
 
 
+def normalize_tags(tags: list[Any]) -> list[str]:
+    """S6-READ-11/12: "tags (sorted unique list[string], lowercased)" (INT-25): lowercase,
+    then unique, then sorted by code point.  Raises TypeError for an element that is not a
+    string.  The record hash and the tag bonus both use this one normalization."""
+    return sorted(set(map(str.lower, tags)))
+
+
 def record_hash_of(
     memory_id: str,
     text: str,
@@ -118,20 +136,20 @@ def record_hash_of(
     refs: list[Any],
     ts: Timestamp | None,
     plain: bool = False,
+    store_path: str = "",
 ) -> str:
     """S6-HASH-01: SHA-256 hex of the canonical JSON of the normalized record (INT-02).
 
-    Preimage {memory_id, refs, tags, text, ts_utc}; ts_utc omitted without a valid timestamp;
-    store_path and unknown members are not part of it.  `plain` (refs known to be JCS-plain)
-    selects the orjson fast path; otherwise the full canonicalizer decides.
+    Preimage {memory_id, refs, tags, text, ts_utc}; ts_utc omitted without a valid timestamp.
+    `store_path` is where the record lives, not what it is: it is NOT part of the preimage, nor
+    are unknown members.  `plain` (refs known to be JCS-plain) selects the orjson fast path;
+    otherwise the full canonicalizer decides.
     """
-    if ts is None:
-        preimage = {"memory_id": memory_id, "refs": refs, "tags": tags, "text": text}
-    else:
-        preimage = {"memory_id": memory_id, "refs": refs, "tags": tags, "text": text,
-                    "ts_utc": ts[0]}  # fmt: skip
+    preimage: dict[str, Any] = {"memory_id": memory_id, "refs": refs, "tags": tags, "text": text}
+    if ts is not None:
+        preimage["ts_utc"] = ts[0]
     if plain or not refs:
-        return _sha256(orjson.dumps(preimage, option=_SORT)).hexdigest()
+        return sha256_hex(orjson.dumps(preimage, option=_SORT))
     return sha256_hex(canonical_bytes(preimage))
 
 
@@ -151,20 +169,18 @@ def _invalid_text(raw: bytes) -> Invalid:
 _UNPARSED: Final[Any] = object()
 
 
-def parse_record(raw: bytes, parsed: Any = _UNPARSED) -> Record | Invalid:
+def parse_record(raw: bytes, parsed: Any = _UNPARSED, *, store_path: str = "") -> Record | Invalid:
     """Validate and normalize one non-blank line (its LF / CRLF terminator may be present).
 
     Order: (1) a well-formed JSON object (INT-15..INT-18: any failure gives memory_id ""),
     (2) the record schema (INT-22: failures keep a string memory_id, INT-19), (3) normalize
-    and hash (INT-02).  `parsed` is the line's value when the caller has parsed it already.
+    and hash (INT-02).  `parsed` is the line's value when the caller has parsed it already
+    (with `load_line`); `store_path` is the store the line was read from.
     """
     if parsed is _UNPARSED:
         try:
-            # INT-15: strict UTF-8, RFC 8259 grammar, no BOM, no NaN/Infinity, no lone
-            # surrogates; INT-16: duplicate names -> last wins; INT-17: overflow to infinity
-            # is an error.  JSON whitespace (the line's CR/LF too) around the value is fine.
-            parsed = _loads(raw)
-        except _NotJSON:
+            parsed = load_line(raw)
+        except NotJSON:
             return _invalid_text(raw)
     if type(parsed) is not dict:
         return _invalid_text(raw)  # S6-REC-01: "one JSON object"
@@ -189,22 +205,16 @@ def parse_record(raw: bytes, parsed: Any = _UNPARSED) -> Record | Invalid:
         and type(refs) is list
     ):
         try:
-            # S6-READ-11/12: "tags (sorted unique list[string], lowercased)" (INT-25).
-            norm_tags = sorted(set(map(str.lower, tags))) if tags else _NO_TAGS
+            norm_tags = normalize_tags(tags) if tags else _NO_TAGS
         except TypeError:  # an element that is not a string
             norm_tags = None
         plain = _refs_plain(refs) if refs else True
         if norm_tags is not None and plain is not None:
             # (3) INT-20: a ts_utc string that is not a valid UTC timestamp leaves the
-            # record valid.  orjson has already rejected what JCS cannot write (lone
+            # record valid.  load_line has already rejected what JCS cannot write (lone
             # surrogates, infinite numbers; integers beyond 64 bits parse as doubles), so
             # hashing a valid record cannot fail.
-            ts = parse_utc(ts_raw) if ts_raw else None
-            return (
-                memory_id,
-                text,
-                norm_tags,
-                ts,
-                record_hash_of(memory_id, text, norm_tags, refs, ts, plain),
-            )
+            ts = parse_ts(ts_raw) if ts_raw else None
+            digest = record_hash_of(memory_id, text, norm_tags, refs, ts, plain, store_path)
+            return memory_id, text, norm_tags, ts, digest
     return Invalid((memory_id if type(memory_id) is str else "", raw_hash(raw)))

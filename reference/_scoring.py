@@ -8,12 +8,22 @@ from __future__ import annotations
 import decimal
 import math
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
+from reference._records import normalize_tags
 from reference._text import normalize
 from reference._timestamps import Timestamp
 
-__all__ = ["POW_ULPS", "Scorer", "exact_half_pow"]
+__all__ = [
+    "EXACT",
+    "MAX_RECENCY",
+    "POW_ULPS",
+    "TAG_BONUS",
+    "Scorer",
+    "exact_half_pow",
+    "exact_weight",
+    "score_of",
+]
 
 _NS_PER_DAY: Final = 86_400 * 1_000_000_000
 _CONTEXT: Final = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN)
@@ -21,8 +31,12 @@ _exact_memo: dict[float, float] = {}
 #: How far (in ulp of the result) the platform's 0.5 ** e may be from the correctly rounded
 #: weight.  glibc and musl document < 1 ulp; the ranking allows this much slack (INT-04).
 POW_ULPS: Final = 8
-#: `fast_score` returns this exponent when the weight it returns is exact (0, or 1).
+#: `Scorer.fast_weight` returns this exponent when the weight it returns is exact (0, or 1).
 EXACT: Final = -1.0
+#: S6-SCORE-11: "tag_bonus = overlap * 0.5".
+TAG_BONUS: Final = 0.5
+#: S6-SCORE-17: "recency_bonus = weight (bounded [0,1])": the largest recency bonus.
+MAX_RECENCY: Final = 1.0
 
 
 def exact_half_pow(exponent: float) -> float:
@@ -48,6 +62,12 @@ def exact_half_pow(exponent: float) -> float:
         return value
 
 
+def score_of(base: int, overlap: int, weight: float) -> float:
+    """S6-SCORE-18: "score = base + tag_bonus + recency_bonus", in IEEE doubles evaluated left to
+    right (INT-04), with S6-SCORE-11 "tag_bonus = overlap * 0.5"."""
+    return (base + overlap * TAG_BONUS) + weight
+
+
 @dataclass(frozen=True, slots=True)
 class Scorer:
     """Scores candidates for one request."""
@@ -67,24 +87,13 @@ class Scorer:
 
     @property
     def approximate(self) -> bool:
-        """True when `score(..., exact=False)` may be 1-2 ulp off: recency is active."""
+        """True when fast weights may be a few ulp off the exact ones: recency is active."""
         return self.recency_now_ns is not None
 
-    def recency_bonus(self, ts: Timestamp | None, exact: bool = True) -> float:
-        """S6-SCORE-13..17: weight = 0.5 ** (age_days / half_life), bounded to [0, 1].
-
-        exact=False uses the platform pow (fast, for ranking); exact=True the correctly
-        rounded value the package reports (INT-04).
-        """
-        if self.recency_now_ns is None or ts is None:
-            return 0.0
-        # INT-35: exact duration / 86400 s, rounded once (int / int is correctly rounded).
-        age_days = (self.recency_now_ns - ts[1]) / _NS_PER_DAY
-        if age_days <= 0:
-            return 1.0  # same instant or future: weight >= 1, bounded to 1 (INT-35)
-        exponent = age_days / self.half_life_days
-        # INT-04: the correctly rounded pow(0.5, exponent); weight <= 1 here, no clamp needed.
-        return exact_half_pow(exponent) if exact else 0.5**exponent
+    @property
+    def counts_tags(self) -> bool:
+        """S6-SCORE-09: the tag bonus applies only "(optional, enable_tag_overlap=true)"."""
+        return self.enable_tag_overlap and bool(self.terms)
 
     def term_count(self, text: str) -> int:
         """S6-SCORE-07: "term_match_count = number of query_terms that appear as substrings in
@@ -95,38 +104,34 @@ class Scorer:
         haystack = normalize(text) if self.phrases else text.lower()
         return len([term for term in self.terms if term in haystack])
 
-    def tag_overlap(self, tags: list[str]) -> int:
-        """S6-SCORE-10: "overlap = count of query_terms that exactly match any candidate tag"
-        (0 when enable_tag_overlap is false).  `tags` may be the tags as read: terms and
-        normalized tags are both unique, so this is |terms & lower(tags)|; a tag that is not a
-        string raises TypeError (the record is invalid, INT-22)."""
-        if not (self.enable_tag_overlap and tags and self.terms):
-            return 0
-        return len(self.term_set.intersection(map(str.lower, tags)))
+    def tag_overlap(self, tags: list[Any]) -> int:
+        """S6-SCORE-10: "overlap = count of query_terms that exactly match any candidate tag".
 
-    def base_and_tags(self, text: str, tags: list[str]) -> float:
-        """base + tag_bonus (S6-SCORE-07..11): tag_bonus = overlap * 0.5."""
-        return self.term_count(text) + self.tag_overlap(tags) * 0.5
+        `tags` as read: they are normalized here (INT-25); a tag that is not a string raises
+        TypeError (the record is invalid, INT-22).  Terms and tags are both unique.
+        """
+        if not (tags and self.counts_tags):
+            return 0
+        return len(self.term_set.intersection(normalize_tags(tags)))
 
     def fast_weight(self, ts: Timestamp | None) -> tuple[float, float]:
-        """(weight, exponent) for ranking: the platform pow (within POW_ULPS of the exact
-        weight) and the exponent to compute the exact one from, or EXACT when the weight
-        returned is exact already (no recency, no timestamp, age <= 0)."""
+        """S6-SCORE-13..17: (weight, exponent) for ranking.
+
+        weight = 0.5 ** (age_days / recency_half_life_days) with the platform pow, within
+        POW_ULPS ulp of the correctly rounded weight INT-04 requires; exponent is what the exact
+        weight is computed from, or EXACT when the weight returned is exact already: 0 without
+        recency or a valid timestamp (S6-SCORE-12), 1 for an age <= 0 (INT-35: bounded [0, 1]).
+        """
         if self.recency_now_ns is None or ts is None:
             return 0.0, EXACT
-        age_days = (self.recency_now_ns - ts[1]) / _NS_PER_DAY  # INT-35
+        # INT-35: the exact duration / 86400 s, rounded once (int / int is correctly rounded).
+        age_days = (self.recency_now_ns - ts[1]) / _NS_PER_DAY
         if age_days <= 0:
             return 1.0, EXACT
         exponent = age_days / self.half_life_days
         return 0.5**exponent, exponent
 
-    @staticmethod
-    def exact_score(base_and_tags: float, weight: float, exponent: float) -> float:
-        """S6-SCORE-18: the score with the correctly rounded weight (INT-04), left to right."""
-        if exponent == EXACT:
-            return base_and_tags + weight
-        return base_and_tags + exact_half_pow(exponent)
 
-    def score(self, text: str, tags: list[str], ts: Timestamp | None, exact: bool = False) -> float:
-        """S6-SCORE-18: "score = base + tag_bonus + recency_bonus", left to right (INT-04)."""
-        return self.base_and_tags(text, tags) + self.recency_bonus(ts, exact)
+def exact_weight(weight: float, exponent: float) -> float:
+    """The correctly rounded weight (INT-04) for a `fast_weight` result."""
+    return weight if exponent == EXACT else exact_half_pow(exponent)

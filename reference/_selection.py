@@ -26,8 +26,9 @@ __all__ = [
     "REASONS",
     "TRUST_DENIED",
     "Budget",
+    "Selection",
     "Shortlist",
-    "stop_point",
+    "select",
 ]
 
 #: The closed set of drop reasons (INT-27): spec-given, then the kit's max_items_reached.
@@ -50,31 +51,33 @@ class Budget:
 
 
 @dataclass(frozen=True, slots=True)
-class Stop:
-    """Where selection stops in a ranked list."""
+class Selection:
+    """What the selection rules make of candidates in rank order."""
 
-    selected: int  # the first `selected` candidates are selected
-    kept: int  # the candidates that matter: the selected ones and the one that stopped it
-    reason: str  # the reason every other candidate is dropped with
-    full: bool  # True when a later candidate could not be selected (a rank cut exists)
+    selected: tuple[int, ...]  # positions of the selected candidates, in rank order
+    reason: str  # the reason every other candidate is dropped with ...
+    reasons: dict[int, str]  # ... unless its position has one here
+    kept: int  # the first `kept` candidates can matter; the rest never can
+    full: bool  # True when a candidate ranked after those could not be selected either
 
 
-def stop_point(ranked: Sequence[Candidate], budget: Budget) -> Stop:
-    """Apply the stop rules to candidates in rank order (S6-TRUNC-09: "Iterate candidates in
-    sorted order")."""
+def select(ranked: Sequence[Candidate], budget: Budget) -> Selection:
+    """TRUNCATION "Global selection under budget", S6-TRUNC-09: "Iterate candidates in sorted
+    order" -- with TOKEN BUDGETING's stop rules."""
     used = 0
     for position, item in enumerate(ranked):
-        # INT-27: the max_items check comes first (S6-TOK-05).
+        # S6-TOK-05: "Selection MUST stop when ... selected count reaches max_items"; the
+        # max_items check comes first (INT-27).
         if position == budget.max_items:
-            return Stop(position, position, MAX_ITEMS_REACHED, True)
+            return Selection(tuple(range(position)), MAX_ITEMS_REACHED, {}, position, True)
         tokens = item[TOKENS]
         # S6-TRUNC-11: "if used + excerpt_tokens <= max_excerpt_tokens => select"; else
         # S6-TOK-04 "Selection MUST stop" -- stop, not skip (INT-26, erratum).
         if used + tokens > budget.max_excerpt_tokens:
-            return Stop(position, position + 1, BUDGET_EXHAUSTED, True)
+            return Selection(tuple(range(position)), BUDGET_EXHAUSTED, {}, position + 1, True)
         used += tokens
     count = len(ranked)
-    return Stop(count, count, MAX_ITEMS_REACHED, count >= budget.max_items)
+    return Selection(tuple(range(count)), MAX_ITEMS_REACHED, {}, count, count >= budget.max_items)
 
 
 class Shortlist:
@@ -111,7 +114,7 @@ class Shortlist:
     def ranked(self) -> list[Candidate]:
         """The kept candidates in exact rank order, trimmed to those that can matter."""
         ranked = exact_order(self.items, self.hash_of)
-        stop = stop_point(ranked, self.budget)
+        stop = select(ranked, self.budget)
         del ranked[stop.kept :]
         self.items = ranked
         self.limit = max(_MIN_LIMIT, 2 * stop.kept)

@@ -22,9 +22,10 @@ _NS_PER_SECOND: Final = 1_000_000_000
 sort_key_missing: Final = 1
 
 
-def sort_key(ts: Timestamp) -> int:
-    """Ascending key for "ts_utc descending": newer first, always below sort_key_missing."""
-    return -ts[1] - 1
+def sort_key(ts: Timestamp | None) -> int:
+    """S6-ORDER-02 "ts_utc descending (missing ts_utc sorts last)" as an ascending key: newer
+    first, every valid timestamp below sort_key_missing."""
+    return sort_key_missing if ts is None else -ts[1] - 1
 
 
 _DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")

@@ -37,8 +37,11 @@ class TrustFilter:
         """False when nothing can be denied (no snapshot, or no matching entry)."""
         return bool(self.memory_ids or self.record_hashes or self.pairs)
 
-    def denies(self, memory_id: str, record_hash: str) -> bool:
-        """INT-39: an entry matches on memory_id, on record_hash, or on both when it has both."""
+    def denies(self, memory_id: str, record_hash: str, tags: list[str]) -> bool:
+        """INT-39: an entry matches on memory_id, on record_hash, or on both when it has both.
+
+        S6-TRUST-02: "No inference, no heuristics": a record's `tags` (or text) never count.
+        """
         return (
             memory_id in self.memory_ids
             or record_hash in self.record_hashes
