@@ -65,19 +65,22 @@ def select(ranked: Sequence[Candidate], budget: Budget) -> Selection:
     """TRUNCATION "Global selection under budget", S6-TRUNC-09: "Iterate candidates in sorted
     order" -- with TOKEN BUDGETING's stop rules."""
     used = 0
+    chosen: list[int] = []
+    reasons: dict[int, str] = {}
     for position, item in enumerate(ranked):
         # S6-TOK-05: "Selection MUST stop when ... selected count reaches max_items"; the
         # max_items check comes first (INT-27).
-        if position == budget.max_items:
-            return Selection(tuple(range(position)), MAX_ITEMS_REACHED, {}, position, True)
+        if len(chosen) == budget.max_items:
+            return Selection(tuple(chosen), MAX_ITEMS_REACHED, reasons, position, True)
         tokens = item[TOKENS]
         # S6-TRUNC-11: "if used + excerpt_tokens <= max_excerpt_tokens => select"; else
         # S6-TOK-04 "Selection MUST stop" -- stop, not skip (INT-26, erratum).
         if used + tokens > budget.max_excerpt_tokens:
-            return Selection(tuple(range(position)), BUDGET_EXHAUSTED, {}, position + 1, True)
+            return Selection(tuple(chosen), BUDGET_EXHAUSTED, reasons, position + 1, True)
         used += tokens
-    count = len(ranked)
-    return Selection(tuple(range(count)), MAX_ITEMS_REACHED, {}, count, count >= budget.max_items)
+        chosen.append(position)
+    full = len(chosen) >= budget.max_items
+    return Selection(tuple(chosen), MAX_ITEMS_REACHED, reasons, len(ranked), full)
 
 
 class Shortlist:

@@ -2,10 +2,13 @@
 
     python -m tools.mutants [--jobs N] [--full] [--only NAME ...] [--out DIR]
     python -m tools.mutants --list
+    python -m tools.mutants --check           # every source patch still applies
 
 Writes ``kill-matrix.json`` and ``kill-matrix.md`` to ``reports/mutants/`` (or ``--out``) and
-prints the matrix. Exit status: 0 every mutant killed, 1 a mutant survived or is broken,
-2 usage error.
+prints the matrix. Before anything runs, every source patch is applied to the current
+reference: an anchor that does not occur exactly once fails the run, naming the mutant, the
+file and the anchor. Exit status: 0 every mutant killed, 1 a mutant survived, is broken or
+does not apply, 2 usage error.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from conformance import load_corpus
 from tools.mutants import MUTANTS
 from tools.mutants._kill import MutantOutcome, kill_all
 from tools.mutants._matrix import build_matrix, render_table, write_matrix
+from tools.mutants._patch import anchor_problems
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,13 +50,18 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, default=Path("reports/mutants"), help="output directory"
     )
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument(
+        "--check", action="store_true", help="only check that every source patch applies"
+    )
     return parser
 
 
 def _list() -> None:
     for mutant in MUTANTS.values():
         violates = ", ".join([*mutant.clauses, *mutant.interpretations])
-        print(f"{mutant.name:42} {mutant.stage:10} {violates}\n{'':42} {mutant.summary}")
+        change = mutant.patch
+        form = "wrapper" if change is None else f"patch reference/{change.file}"
+        print(f"{mutant.name:42} {mutant.stage:10} {violates}\n{'':42} {form}: {mutant.summary}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -62,6 +71,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _list()
         return 0
     names = args.only or list(MUTANTS)
+    problems = anchor_problems([MUTANTS[name] for name in names])
+    for problem in problems:
+        print(f"MUTANT DOES NOT APPLY: {problem}", file=sys.stderr)
+    if problems or args.check:
+        if not problems:
+            print(f"all {len(names)} mutants apply to the current reference")
+        return 1 if problems else 0
     corpus = load_corpus()
     print(f"certifying {len(names)} mutants against {len(corpus)} vectors, {args.jobs} at a time")
     started = time.perf_counter()
