@@ -56,10 +56,66 @@ def exact_half_pow(exponent: float) -> float:
             # which is never a tie, so 60 digits and one rounding are exact there.
             value = math.ldexp(1.0, -int(exponent))
         else:
-            value = float(_CONTEXT.power(decimal.Decimal(2), -decimal.Decimal(exponent)))
+            fixed = _half_pow_fixed(exponent)
+            if fixed is None:  # too close to a rounding boundary to tell, or subnormal
+                fixed = float(_CONTEXT.power(decimal.Decimal(2), -decimal.Decimal(exponent)))
+            value = fixed
         if len(_exact_memo) < 65_536:
             _exact_memo[exponent] = value
         return value
+
+
+#: Fixed-point precision (bits) of `_half_pow_fixed`, its range reduction, and its error bound
+#: in units of 2**-_BITS (a generous bound: the analysis gives below 2**14).
+_BITS: Final = 192
+_HALVINGS: Final = 8
+_SLACK: Final = 1 << 20
+_WIDE: Final = decimal.Context(prec=100)
+#: floor(ln 2 * 2**_BITS): 58 integer digits, computed with 100 significant ones.
+_LN2: Final = int(_WIDE.multiply(_WIDE.ln(decimal.Decimal(2)), decimal.Decimal(1 << _BITS)))
+_ONE: Final = 1 << _BITS
+_MANTISSA: Final = 53
+
+
+def _half_pow_fixed(exponent: float) -> float | None:
+    """0.5 ** exponent correctly rounded, in integer fixed point; None when undecided.
+
+    exponent = n + f with n an integer and 0 < f < 1, both exact; 2**-f = exp(-f * ln 2) is
+    summed as a Taylor series after dividing the argument by 2**8, then squared back 8 times,
+    all on 192-bit integers.  The result's top 53 bits and the rest tell on which side of
+    the rounding midpoint it lies; within the error bound of it (never seen: a 2**-120
+    chance) the caller falls back to 60-digit decimals.  The scaling by 2**-n is exact while
+    the result is a normal double.
+    """
+    whole = math.floor(exponent)
+    if whole > 1000:
+        return None  # the weight may be subnormal: let the decimal path round it
+    fraction = exponent - whole  # exact for doubles
+    if fraction < 2.0**-60:
+        # 2**-f lies in (1 - f, 1), above the midpoint 1 - 2**-54 below 1.0: it rounds to 1.
+        return math.ldexp(1.0, -whole)
+    numerator, denominator = fraction.as_integer_ratio()  # denominator is a power of two
+    shift = denominator.bit_length() - 1 + _HALVINGS
+    x = numerator * _LN2 >> shift  # (f * ln 2) / 2**8, in units of 2**-_BITS
+    term = _ONE
+    total = _ONE
+    index = 1
+    while term:
+        term = term * x >> _BITS
+        term //= index
+        total = total - term if index % 2 else total + term
+        index += 1
+    for _ in range(_HALVINGS):
+        total = total * total >> _BITS
+    # total ~ 2**-f * 2**_BITS, in [2**(_BITS-1), 2**_BITS): keep 53 bits, look at the rest.
+    drop = _BITS - _MANTISSA
+    mantissa, rest = total >> drop, total & ((1 << drop) - 1)
+    half = 1 << (drop - 1)
+    if abs(rest - half) <= _SLACK or total >= _ONE or total < _ONE >> 1:
+        return None
+    if rest > half:
+        mantissa += 1
+    return math.ldexp(float(mantissa), -_MANTISSA - whole)
 
 
 def score_of(base: int, overlap: int, weight: float) -> float:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,34 @@ class TestAgainstTheOracle:
         request.update(_SCENARIOS[scenario])
         monkeypatch.chdir(tmp_path)
         assert memory_read(request) == oracle_read(request, tmp_path)
+
+
+class TestExactWeights:
+    """INT-04: every reported weight is the correctly rounded 2**-e, whatever path computes it."""
+
+    def test_weights_equal_the_oracle(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Ages from nanoseconds to centuries (weights near 1, ordinary, subnormal) give the
+        scores the oracle computes with 80-digit mpmath."""
+        rng = random.Random(404)
+        now_ns = 1_900_000_000 * 10**9
+        lines = []
+        for index in range(400):
+            age_ns = int(10 ** rng.uniform(0, 19.5)) if index % 4 else rng.randrange(1, 10**6)
+            seconds, nanos = divmod(now_ns - age_ns, 10**9)
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+            record = {"memory_id": f"m{index}", "text": "x", "ts_utc": f"{stamp}.{nanos:09d}Z"}
+            lines.append(json.dumps(record))
+        (tmp_path / "s.jsonl").write_text("\n".join(lines) + "\n")
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now_ns // 10**9))
+        monkeypatch.chdir(tmp_path)
+        for half_life in (1, 30, 100_000):
+            request = {
+                "query": "nothing matches",
+                "store_paths": ["s.jsonl"],
+                "budget": {"max_excerpt_tokens": 10**6, "max_items": 10**6},
+                "scoring": {"enable_recency_weight": True, "recency_half_life_days": half_life},
+                "now_utc": now,
+            }
+            assert memory_read(request) == oracle_read(request, tmp_path)
