@@ -30,7 +30,7 @@ DROPPED_INDENT: Final = _LEVEL * 3
 class Sink(Protocol):
     """Where an envelope goes: anything with a binary ``write`` (a file, a pipe, BytesIO)."""
 
-    def write(self, data: bytes, /) -> object:
+    def write(self, data: bytes | bytearray, /) -> object:
         """Write all of `data`."""
 
 
@@ -88,14 +88,15 @@ class Envelope:
         self.started = True
         self.out.write(self.prefix + b"".join(parts))
 
-    def dropped(self, printed: bytes) -> None:
+    def dropped(self, printed: bytes | bytearray) -> None:
         """Some dropped entries, as `_dropped.render_dropped` printed them (b"" for none)."""
         if not printed:
             return
         if self.pretty:
-            self.out.write((b",\n" if self.entries else b"\n") + printed)
-        else:
-            self.out.write(b"," + printed if self.entries else printed)
+            self.out.write(b",\n" if self.entries else b"\n")
+        elif self.entries:
+            self.out.write(b",")
+        self.out.write(printed)
         self.entries = True
 
     def tail(self, package_hash: str, controller_version: str, receipt: dict[str, Any]) -> None:

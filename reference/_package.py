@@ -129,10 +129,12 @@ class PackageHash:
             + b',"selection":{"dropped":['
         )
 
-    def dropped(self, canonical: bytes) -> None:
+    def dropped(self, canonical: bytes | bytearray) -> None:
         """Dropped entries in canonical form, joined by commas (b"" for none)."""
         if canonical:
-            self.digest.update(b"," + canonical if self.entries else canonical)
+            if self.entries:
+                self.digest.update(b",")
+            self.digest.update(canonical)
             self.entries = True
 
     def finish(self, selected: list[dict[str, Any]]) -> str:
@@ -249,7 +251,7 @@ class _Passes:
             shortlist.extend(items)
         return shortlist.ranked()
 
-    def dropped(self, selection: _Pass2) -> Iterator[tuple[bytes, bytes]]:
+    def dropped(self, selection: _Pass2) -> Iterator[tuple[bytes | bytearray, bytes | bytearray]]:
         """Pass 2: every chunk's dropped entries, (printed, canonical), in read order."""
         if self.readers is None:
             for index in range(len(self.chunks)):

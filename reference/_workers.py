@@ -43,7 +43,7 @@ def _write(fd: int, *parts: bytes) -> None:
             view = view[os.write(fd, view) :]
 
 
-def _read_exact(fd: int, size: int) -> bytes:
+def _read_exact(fd: int, size: int) -> bytearray:
     buffer = bytearray(size)
     view = memoryview(buffer)
     got = 0
@@ -52,14 +52,14 @@ def _read_exact(fd: int, size: int) -> bytes:
         if count == 0:
             raise ReaderFailed("a reader process ended without answering")
         got += count
-    return bytes(buffer)
+    return buffer
 
 
 def _send(fd: int, kind: int, first: bytes, second: bytes = b"") -> None:
     _write(fd, _HEADER.pack(kind, len(first), len(second)), first, second)
 
 
-def _receive(fd: int) -> tuple[int, bytes, bytes]:
+def _receive(fd: int) -> tuple[int, bytearray, bytearray]:
     kind, first, second = _HEADER.unpack(_read_exact(fd, _HEADER.size))
     return kind, _read_exact(fd, first), _read_exact(fd, second)
 
@@ -137,7 +137,7 @@ class Readers:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _answer(self, reader: _Reader) -> tuple[int, bytes, bytes]:
+    def _answer(self, reader: _Reader) -> tuple[int, bytearray, bytearray]:
         kind, first, second = _receive(reader.results)
         if kind == _ERROR:
             code, path, message = pickle.loads(first)
@@ -152,7 +152,7 @@ class Readers:
             _, payload, _ = self._answer(reader)
             yield pickle.loads(payload)
 
-    def dropped(self, selection: Any) -> Iterator[tuple[bytes, bytes]]:
+    def dropped(self, selection: Any) -> Iterator[tuple[bytes | bytearray, bytes | bytearray]]:
         """Pass 2: send the selection, then yield every chunk's (printed, canonical) in order."""
         message = pickle.dumps(selection, pickle.HIGHEST_PROTOCOL)
         for reader in self.readers:

@@ -148,7 +148,7 @@ class _Counter:
     def __init__(self) -> None:
         self.bytes = 0
 
-    def write(self, data: bytes) -> int:
+    def write(self, data: bytes | bytearray) -> int:
         self.bytes += len(data)
         return len(data)
 
