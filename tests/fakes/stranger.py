@@ -43,8 +43,6 @@ from reference import (
     _controller,
     _ordering,
     _paths,
-    _records,
-    _request,
     _timestamps,
     _trust,
 )
@@ -147,9 +145,23 @@ def _lenient_utc(text: str) -> Any:
 
 def int20(request: Any) -> Result:
     """ts_utc and now_utc in any RFC 3339 UTC form."""
-    _records.parse_utc = _lenient_utc  # type: ignore[attr-defined]
-    _request.parse_utc = _lenient_utc  # type: ignore[attr-defined]
+    _lenient_everywhere()
     return reference.memory_read(request)
+
+
+def _lenient_everywhere() -> None:
+    """Rebind every reference module's name for the strict parser, however it was imported.
+
+    The fake must keep its one reading whatever the reference's module cut: a name bound by
+    ``from reference._timestamps import parse_utc`` (or an alias of it) in any module is found
+    by identity, not by a list of module names that a refactor would make stale.
+    """
+    for module in list(sys.modules.values()):
+        if module is None or not module.__name__.startswith("reference."):
+            continue
+        for name, value in list(vars(module).items()):
+            if value is _strict_utc and module is not _timestamps:
+                setattr(module, name, _lenient_utc)
 
 
 def int28(request: Any) -> Result:
