@@ -58,6 +58,7 @@ __all__ = [
     "PropertiesRun",
     "PropertySettings",
     "counterexample_vectors",
+    "kit_constants_only",
     "run_families",
     "run_properties",
 ]
@@ -282,8 +283,9 @@ def counterexample_vectors(
 
 
 @contextlib.contextmanager
-def _kit_constants_only() -> Iterator[None]:
-    """Make generation depend on the seed alone, not on which modules happen to be imported.
+def kit_constants_only() -> Iterator[None]:
+    """Make generation depend on the seed alone, not on which modules happen to be imported
+    (also used by the Phase 2 profile's properties, :mod:`conformance.phase2`).
 
     Hypothesis mixes literal constants harvested from every *local* module in ``sys.modules``
     (the implementer's adapter module, the test suite, ``__main__``) into generation, so the
@@ -429,7 +431,7 @@ def _attempt(
         return state.failures[-1] if state.failures else (None, None)
 
     try:
-        with _kit_constants_only(), enforcing(checks):
+        with kit_constants_only(), enforcing(checks):
             test()
     except PropertyFailure:
         return (failed(), *last())
