@@ -69,7 +69,7 @@ def _context_failures(call: Mapping[str, Json], observed: Json) -> list[tuple[st
     if blocks is None:
         return []
     failures: list[tuple[str, str]] = []
-    body = observed["body"]
+    body = _member(observed, "body")
     query = [value for name, value in call["params"] if name == "query"]
     layers = [_member(block, "layer") for block in blocks]
     # policy-query-present (P2-ASM-02, P2-ASM-06, P2-BUD-01)
