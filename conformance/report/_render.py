@@ -87,6 +87,13 @@ def _contract(report: Mapping[str, Any]) -> str:
     return contract if contract in _JUNIT_PREFIXES else "phase6-v1"
 
 
+def _subject(report: Mapping[str, Any]) -> str:
+    """What was certified, in words: ``SPEC-006 memory.read`` or the Phase 2 memory engine."""
+    if _contract(report) == "phase2-context/1":
+        return "Phase 2 memory engine (phase2-context)"
+    return "SPEC-006 memory.read"
+
+
 def _partial(report: Mapping[str, Any]) -> list[str]:
     """Why the run certifies nothing (empty for a certification)."""
     footer = report["footer"]
@@ -485,7 +492,7 @@ def _html(report: Mapping[str, Any]) -> str:
         f"<title>{_contract(report)} compliance: {_e(name)} {_e(version)}</title>",
         f"<style>{_CSS}</style></head><body><main>",
         f"<h1>{_contract(report)} compliance: {_e(name)} {_e(version)}</h1>",
-        f"<div>SPEC-006 memory.read · {_e(language)} · kit {_e(header['kit']['name'])} "
+        f"<div>{_e(_subject(report))} · {_e(language)} · kit {_e(header['kit']['name'])} "
         f"{_e(header['kit']['version'])}</div>",
         f'<div class="verdict" style="background:{colour}">{banner}</div>',
         skipped + faults,

@@ -97,6 +97,9 @@ class TestReference:
         assert footer["totals"]["total"] == footer["totals"]["passed"] == 7
         assert report["sections"]["properties"]["status"] == "passed"
         assert (tmp_path / "r" / "junit.xml").read_text().count('classname="phase2.') > 7
+        html = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+        assert "phase2-context/1 compliance" in html
+        assert "SPEC-006" not in html
 
     @pytest.mark.slow
     @pytest.mark.parametrize("adapter", [REFERENCE, None], ids=["python", "cmd"])
