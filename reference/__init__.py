@@ -5,12 +5,17 @@
 
 `memory_read` returns the result envelope: {"package": ContextPackage, "receipt": Receipt} on
 success, {"error": {"code", "message", "path", "clause"}} on failure (specs/errors.md).
+`memory_read_to(request, stream)` writes the same envelope as JSON to a binary stream while it
+is produced, in memory bounded by max_items whatever the size of the stores:
+
+    >>> with open("result.json", "wb") as out:
+    ...     memory_read_to(request, out)   # -> {"receipt": ...} or {"error": ...}
 """
 
 from __future__ import annotations
 
 from reference._canonical import canonical_bytes, sha256_hex
-from reference._controller import memory_read, read_package
+from reference._controller import memory_read, memory_read_to, read_package
 from reference._errors import (
     ERROR_CODES,
     CanonicalizationError,
@@ -54,6 +59,7 @@ __all__ = [
     "correct_record",
     "make_ref",
     "memory_read",
+    "memory_read_to",
     "read_package",
     "sha256_hex",
     "utc_now",

@@ -3,18 +3,22 @@
     python -m reference [REQUEST.json]      run one request (file, or stdin when omitted or -)
     python -m reference serve               speak the adapter protocol on stdin/stdout
 
-Prints the result envelope as JSON.  Exit status: 0 success, 1 a SPEC-006 error (the
-structured error is printed on stdout), 2 unusable input (not JSON).
+Prints the result envelope as JSON, streamed as it is produced.  Exit status: 0 success, 1 a
+SPEC-006 error (the structured error is printed on stdout), 2 unusable input (not JSON),
+3 an internal failure (traceback on stderr).  A store changed in place while its package was
+being printed ends the partial package line and prints the error on the next line (status 1).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import traceback
 
-import orjson
-
-from reference._controller import loads_request, memory_read
+from reference._controller import memory_read_to
+from reference._envelope import dumps
+from reference._errors import MemoryReadError
+from reference._request_json import loads_request
 from reference._serve import serve
 
 
@@ -26,7 +30,10 @@ def _parser() -> argparse.ArgumentParser:
             "MemoryControllerInput (JSON) and prints {package, receipt} or {error}. "
             "Relative store paths resolve against the working directory."
         ),
-        epilog="Exit status: 0 success, 1 SPEC-006 error (printed as JSON), 2 bad input.",
+        epilog=(
+            "Exit status: 0 success, 1 SPEC-006 error (printed as JSON), 2 bad input, "
+            "3 internal failure."
+        ),
     )
     parser.add_argument(
         "request",
@@ -53,9 +60,17 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         print(f"python -m reference: cannot read a JSON request: {exc}", file=sys.stderr)
         return 2
-    result = memory_read(request)
-    option = orjson.OPT_INDENT_2 if args.pretty else 0
-    sys.stdout.buffer.write(orjson.dumps(result, option=option) + b"\n")
+    out = sys.stdout.buffer
+    try:
+        result = memory_read_to(request, out, pretty=args.pretty)
+    except MemoryReadError as error:  # a store changed while its package was being printed
+        out.write(dumps({"error": error.to_json()}) + b"\n")
+        return 1
+    except Exception:
+        print(f"python -m reference: internal failure\n{traceback.format_exc()}", file=sys.stderr)
+        return 3
+    finally:
+        out.flush()
     return 1 if "error" in result else 0
 
 

@@ -1,43 +1,33 @@
 """`memory_read`: request -> validate -> stores -> trust -> read/score -> select -> package
--> receipt (SPEC-006), returning the result envelope of INT-44.
+-> receipt (SPEC-006), as the result envelope of INT-44.
+
+`memory_read_to` streams the envelope to a binary stream in bounded memory; `memory_read`
+returns it as a dict (it streams into memory and parses the bytes, so both forms are one
+implementation).
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
+import gc
+import io
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
 
+from reference._envelope import Envelope, Sink
 from reference._errors import MemoryReadError
-from reference._package import (
-    CONTROLLER_VERSION,
-    Budget,
-    assemble,
-    package_hash,
-)
+from reference._package import Budget, assemble
 from reference._paths import ordered_unique
 from reference._query import derive_terms, query_hash, supplied_terms
-from reference._reader import check_stores
-from reference._receipt import build_receipt
+from reference._reader import close_stores, open_stores
 from reference._request import Request, validate_request
+from reference._request_json import loads_request
 from reference._scoring import Scorer
 from reference._trust import load_trust_filter
 
-__all__ = ["loads_request", "memory_read", "read_package"]
-
-
-def loads_request(data: bytes | str) -> Any:
-    """Parse a request's JSON text.  Raises ValueError when it is not JSON.
-
-    orjson (fast) refuses escaped lone surrogates ("\\ud800"), which are valid JSON text; the
-    stdlib parser accepts them, so validation can answer with a structured error (INT-42)
-    instead of the request being lost.
-    """
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return json.loads(data)
+__all__ = ["loads_request", "memory_read", "memory_read_to", "read_package", "write_result"]
 
 
 def _scorer(request: Request) -> Scorer:
@@ -58,42 +48,106 @@ def _scorer(request: Request) -> Scorer:
     )
 
 
+class _Started(Exception):
+    """A failure after the package's first bytes were written: it cannot become an error
+    envelope any more."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector: the many small objects a large store produces hold
+    no reference cycles, and repeated full collections over them would cost more than the
+    work itself.  The previous state is restored."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _write_package(request: Request, envelope: Envelope) -> dict[str, Any]:
+    """Write the package envelope of a validated request; return its receipt.
+
+    Raises MemoryReadError before anything is written, _Started after.
+    """
+    stores = open_stores(ordered_unique(list(request.store_paths)))  # S6-READ-04/05, INT-12/13
+    try:
+        trust = load_trust_filter(request.trust_snapshot_path, request.deny_classifications)
+        budget = Budget(
+            max_excerpt_tokens=request.max_excerpt_tokens,
+            # S6-TRUNC-04: "per_item_max_excerpt_tokens = min(per_item_max_excerpt_tokens,
+            # max_excerpt_tokens)"; the package reports the effective value (INT-30).
+            per_item_max_excerpt_tokens=min(
+                request.per_item_max_excerpt_tokens, request.max_excerpt_tokens
+            ),
+            max_items=request.max_items,
+        )
+        query = {"raw": request.query, "query_hash": query_hash(request.query)}
+        try:
+            with _gc_paused():
+                return assemble(stores, _scorer(request), trust, budget, query, envelope)
+        except BaseException as error:
+            if envelope.started:
+                raise _Started(error) from error
+            raise
+    finally:
+        close_stores(stores)
+
+
+def write_result(request: Any, envelope: Envelope) -> dict[str, Any]:
+    """Write the result envelope of a request; return it without the package.
+
+    Returns {"receipt": ...} after a package, {"error": ...} after a structured error.  Raises
+    only for a failure after the package's first bytes were written (a store changed in place
+    while its dropped entries were being streamed, or an internal failure): the output is
+    then ended with a newline, and what was written is not a package.
+    """
+    try:
+        receipt = _write_package(validate_request(request), envelope)
+    except MemoryReadError as error:
+        envelope.error(error.to_json())
+        return {"error": error.to_json()}
+    except _Started as started:
+        envelope.out.write(b"\n")
+        raise started.error from None
+    return {"receipt": receipt}
+
+
+def memory_read_to(request: Any, stream: Sink, *, pretty: bool = False) -> dict[str, Any]:
+    """SPEC-006 `memory.read`, streamed: write the result envelope (INT-44) as JSON to `stream`.
+
+    The bytes are those of ``orjson.dumps(memory_read(request))`` (``OPT_INDENT_2`` with
+    `pretty`) followed by a newline, written as they are produced: memory stays bounded by
+    max_items and the request, whatever the size of the stores.  Returns the envelope without
+    the package: {"receipt": ...} or {"error": ...}.  Relative paths resolve against the
+    current working directory (INT-45).  Never raises for a bad request or store, except for
+    a store changed in place while the package was being written (see `write_result`).
+    """
+    return write_result(request, Envelope(stream, pretty=pretty))
+
+
+def _loads(data: bytes) -> Any:
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:  # an error naming a lone surrogate is written escaped
+        return loads_request(data)
+
+
 def read_package(request: Request) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run a validated request; return (package, receipt).  Raises MemoryReadError."""
-    stores = ordered_unique(list(request.store_paths))  # S6-READ-04/05, INT-12
-    check_stores(stores)  # S6-ERR-05: a missing store fails the call before any read
-    trust = load_trust_filter(request.trust_snapshot_path, request.deny_classifications)
-    budget = Budget(
-        max_excerpt_tokens=request.max_excerpt_tokens,
-        # S6-TRUNC-04: "per_item_max_excerpt_tokens = min(per_item_max_excerpt_tokens,
-        # max_excerpt_tokens)"; the package reports the effective value (INT-30).
-        per_item_max_excerpt_tokens=min(
-            request.per_item_max_excerpt_tokens, request.max_excerpt_tokens
-        ),
-        max_items=request.max_items,
-    )
-    paths = [path for path, _ in stores]
-    selected, dropped, used = assemble(paths, _scorer(request), trust, budget)
-    package: dict[str, Any] = {
-        "query": {"raw": request.query, "query_hash": query_hash(request.query)},
-        "budget": {
-            "max_excerpt_tokens": budget.max_excerpt_tokens,
-            "used_excerpt_tokens": used,  # S6-TOK-02
-            # S6-TOK-03: "remaining = max_excerpt_tokens - used_excerpt_tokens (floor at 0)"
-            "remaining_excerpt_tokens": max(budget.max_excerpt_tokens - used, 0),
-            "per_item_max_excerpt_tokens": budget.per_item_max_excerpt_tokens,
-            "max_items": budget.max_items,
-        },
-        "selection": {"selected": selected, "dropped": dropped},
-        "controller_version": CONTROLLER_VERSION,
-    }
-    package["package_hash"] = package_hash(package)
-    # Key order as the OUTPUT CONTRACT lists it (cosmetic: comparison ignores order).
-    package = {
-        key: package[key]
-        for key in ("query", "budget", "selection", "package_hash", "controller_version")
-    }
-    return package, build_receipt(package, paths)
+    buffer = io.BytesIO()
+    try:
+        _write_package(request, Envelope(buffer))
+    except _Started as started:
+        raise started.error from None
+    result = _loads(buffer.getvalue())
+    return result["package"], result["receipt"]
 
 
 def memory_read(request: Any) -> dict[str, Any]:
@@ -102,9 +156,10 @@ def memory_read(request: Any) -> dict[str, Any]:
     Relative store and snapshot paths resolve against the current working directory
     (INT-45).  Never raises for a bad request or store: those are structured errors.
     """
+    buffer = io.BytesIO()
     try:
-        validated = validate_request(request)
-        package, receipt = read_package(validated)
-    except MemoryReadError as error:
+        write_result(request, Envelope(buffer))
+    except MemoryReadError as error:  # a store changed while it was being read
         return {"error": error.to_json()}
-    return {"package": package, "receipt": receipt}
+    result: dict[str, Any] = _loads(buffer.getvalue())
+    return result

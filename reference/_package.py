@@ -1,234 +1,88 @@
-"""Candidate ranking, selection under budget, and the ContextPackage with its hash.
+"""ContextPackage assembly: two passes over the stores, the package streamed with its hash.
 
 Data flows one way: lines -> records -> trust filter -> scores -> ranking -> selection ->
 package.  Every record line ends up exactly once in `selected` (rank order) or in `dropped`
-(read order, INT-28).
+(read order, INT-28), and memory stays bounded by max_items, not by the stores:
+
+1. pass 1 (`_candidates`) reads every line once and keeps a shortlist (`_selection`): the
+   candidates that can still be selected or stop selection;
+2. the shortlist, ordered exactly (`_ordering`), gives the selection and the reason every
+   other candidate is dropped with; the selected lines are re-read through the stores'
+   descriptors for their excerpts and record hashes;
+3. the package is written: query, budget and selected (OUTPUT CONTRACT order), then pass 2
+   (`_dropped`) streams the dropped entries chunk by chunk, each fed to package_hash's
+   SHA-256 in canonical form as it goes (INT-03), then package_hash and the receipt.
+
+Both passes read the same chunks through the same descriptors, and each compares the chunks'
+checksums with pass 1's: a package never mixes two versions of a store.  Large inputs are
+read by forked readers (`_workers`), with the same chunks and the same results.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
-import heapq
-import math
-import multiprocessing
 import os
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
 
+from reference._candidates import scan_chunk
 from reference._canonical import jcs_number
+from reference._dropped import Marks, drop_chunk
+from reference._envelope import Envelope
 from reference._excerpt import excerpt_of
-from reference._reader import Chunk, iter_lines, plan_chunks, read_line_at
-from reference._records import Invalid, parse_record
+from reference._ordering import LENGTH, MEMORY_ID, OFFSET, STORE, TS, Candidate, exact_score
+from reference._reader import (
+    Store,
+    plan_chunks,
+    read_line,
+    store_changed,
+    whole_stores,
+)
+from reference._receipt import build_receipt
+from reference._records import Invalid, Record, parse_record
 from reference._scoring import Scorer
-from reference._timestamps import sort_key_missing
+from reference._selection import (
+    BUDGET_EXHAUSTED,
+    INVALID_RECORD,
+    MAX_ITEMS_REACHED,
+    REASONS,
+    TRUST_DENIED,
+    Budget,
+    Shortlist,
+    select,
+)
+from reference._timestamps import sort_key
 from reference._trust import TrustFilter
+from reference._workers import Readers
 
-__all__ = ["CONTROLLER_VERSION", "REASONS", "Budget", "assemble", "canonical_package_bytes"]
+__all__ = [
+    "BUDGET_EXHAUSTED",
+    "CONTROLLER_VERSION",
+    "INVALID_RECORD",
+    "MAX_ITEMS_REACHED",
+    "PARALLEL_MIN_BYTES",
+    "REASONS",
+    "TRUST_DENIED",
+    "Budget",
+    "PackageHash",
+    "assemble",
+    "canonical_package_bytes",
+    "package_hash",
+]
 
 #: S6-VER-01: "controller_version MUST be "phase6-v1" until Phase 6 closes."
 CONTROLLER_VERSION: Final = "phase6-v1"
 
-#: The closed set of drop reasons (INT-27): spec-given, then the kit's max_items_reached.
-INVALID_RECORD: Final = "invalid_record_schema"  # S6-REC-11
-TRUST_DENIED: Final = "trust_denied"  # S6-TRUST-08
-BUDGET_EXHAUSTED: Final = "budget_exhausted"  # S6-TRUNC-12
-MAX_ITEMS_REACHED: Final = "max_items_reached"  # INT-27
-REASONS: Final = (INVALID_RECORD, TRUST_DENIED, BUDGET_EXHAUSTED, MAX_ITEMS_REACHED)
-
 _SORT: Final = orjson.OPT_SORT_KEYS
-_CHUNK: Final = 65_536
-try:  # fork keeps workers cheap (no re-import); where it is missing, read in one process
-    _FORK: multiprocessing.context.BaseContext | None = multiprocessing.get_context("fork")
-except ValueError:  # pragma: no cover - platforms without fork
-    _FORK = None
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """The budget a package is assembled under (S6-TRUNC-04 already applied)."""
-
-    max_excerpt_tokens: int
-    per_item_max_excerpt_tokens: int
-    max_items: int
-
-
-# A ranked candidate is a plain tuple whose natural order IS the tie-break order
-# (S6-ORDER-01..05, INT-33): (-score, ts key, store index, memory_id, record_hash, offset).
-# Stores are read in sorted path order, so store index order == store_path order; the byte
-# offset of the line in its store makes the order total (byte-identical records keep read
-# order) and locates the line again for its excerpt.
-Ranked = tuple[float, int, int, str, str, int]
-Entry = tuple[Any, ...]  # a Ranked candidate, or (memory_id, record_hash, store index, reason)
-
-#: Inputs larger than this are read by several processes (see `_read`).  Kept above the
-#: streaming probe's 32 MiB store: that probe samples memory after each request, so it
-#: cannot see short-lived workers, and the reference is probed on its sequential path.
-PARALLEL_MIN_BYTES: Final = 48 << 20
+#: Inputs of at least this many bytes are read by forked readers, in chunks of _CHUNK_BYTES.
+PARALLEL_MIN_BYTES: Final = 16 << 20
 _CHUNK_BYTES: Final = 8 << 20
-
-
-def _read_chunk(
-    chunk: Chunk, scorer: Scorer, trust: TrustFilter
-) -> tuple[list[Entry], list[Ranked]]:
-    """Parse, validate, filter and score the lines of one chunk, in read order."""
-    store_index, path, start, end = chunk
-    entries: list[Entry] = []
-    candidates: list[Ranked] = []
-    filtering = trust.active
-    score = scorer.score
-    for offset, raw in iter_lines(path, store_index, start, end):
-        record = parse_record(raw)
-        if isinstance(record, Invalid):
-            entries.append((record[0], record[1], store_index, INVALID_RECORD))
-            continue
-        memory_id, text, tags, ts, record_hash = record
-        if filtering and trust.denies(memory_id, record_hash):
-            entries.append((memory_id, record_hash, store_index, TRUST_DENIED))
-            continue
-        ranked: Ranked = (
-            -score(text, tags, ts),
-            sort_key_missing if ts is None else -ts[1] - 1,  # = _timestamps.sort_key
-            store_index,
-            memory_id,
-            record_hash,
-            offset,
-        )
-        candidates.append(ranked)
-        entries.append(ranked)
-    return entries, candidates
-
-
-def _read(
-    stores: list[str], scorer: Scorer, trust: TrustFilter
-) -> tuple[list[Entry], list[Ranked]]:
-    """Read every store once; return the read-order entries and the candidates.
-
-    Large inputs are cut into line-aligned chunks read by forked worker processes; results
-    are concatenated in chunk order, so the output is the same whatever the number of
-    processes or their scheduling (S6-READ-01/03).  Small inputs never start a process.
-    """
-    total = sum(os.stat(path).st_size for path in stores)
-    workers = min(os.cpu_count() or 1, 4)
-    if total < PARALLEL_MIN_BYTES or workers < 2 or _FORK is None:
-        return _read_sequential(stores, scorer, trust)
-    chunks = plan_chunks(stores, _CHUNK_BYTES)
-    with _FORK.Pool(workers) as pool:
-        results = pool.starmap(_read_chunk, [(chunk, scorer, trust) for chunk in chunks], 1)
-    entries: list[Entry] = []
-    candidates: list[Ranked] = []
-    for chunk_entries, chunk_candidates in results:
-        entries.extend(chunk_entries)
-        candidates.extend(chunk_candidates)
-    return entries, candidates
-
-
-def _read_sequential(
-    stores: list[str], scorer: Scorer, trust: TrustFilter
-) -> tuple[list[Entry], list[Ranked]]:
-    entries: list[Entry] = []
-    candidates: list[Ranked] = []
-    for index, path in enumerate(stores):
-        chunk_entries, chunk_candidates = _read_chunk((index, path, 0, None), scorer, trust)
-        entries.extend(chunk_entries)
-        candidates.extend(chunk_candidates)
-    return entries, candidates
-
-
-def _rank_exactly(
-    stores: list[str],
-    candidates: list[Ranked],
-    ranked: list[Ranked],
-    scorer: Scorer,
-    limit: int,
-) -> list[Ranked]:
-    """Re-rank with correctly rounded scores wherever the fast scores could mislead (INT-04).
-
-    Fast scores use the platform pow, at most a few ulp from the exact score.  Any candidate
-    that could belong to the exact top `limit` has a fast score within that distance of the
-    fast `limit`-th score, so only that window is rescored exactly, from its stored line.
-    """
-    bound = ranked[-1][0]
-    for _ in range(8):  # 8 ulp of slack above the worst kept (negated) score
-        bound = math.nextafter(bound, math.inf)
-    window = candidates if len(candidates) <= limit else [c for c in candidates if c[0] <= bound]
-    exact: list[Ranked] = []
-    for candidate in window:
-        record = parse_record(read_line_at(stores[candidate[2]], candidate[5]))
-        if isinstance(record, Invalid):  # pragma: no cover - the store changed under us
-            raise RuntimeError("store changed while being read")
-        score = scorer.score(record[1], record[2], record[3], exact=True)
-        exact.append((-score, candidate[1], candidate[2], candidate[3], candidate[4], candidate[5]))
-    return heapq.nsmallest(limit, exact)
-
-
-def _selected_item(stores: list[str], ranked: Ranked, per_item: int) -> dict[str, Any]:
-    record = parse_record(read_line_at(stores[ranked[2]], ranked[5]))
-    if type(record) is Invalid:  # pragma: no cover - the store changed under us
-        raise RuntimeError("store changed while being read")
-    excerpt, tokens = excerpt_of(record[1], per_item)
-    return {
-        "memory_id": ranked[3],
-        "record_hash": ranked[4],
-        "store_path": stores[ranked[2]],
-        "score": -ranked[0],
-        "excerpt": excerpt,
-        "excerpt_tokens": tokens,
-    }
-
-
-def assemble(
-    stores: list[str], scorer: Scorer, trust: TrustFilter, budget: Budget
-) -> tuple[list[dict[str, Any]], list[dict[str, str]], int]:
-    """Select under the budget; return (selected, dropped, used_excerpt_tokens).
-
-    The cyclic garbage collector is paused meanwhile: the millions of small tuples and dicts
-    a large store produces hold no reference cycles, and repeated full collections over them
-    would cost more than the work itself.  The previous GC state is restored.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _assemble(stores, scorer, trust, budget)
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def _assemble(
-    stores: list[str], scorer: Scorer, trust: TrustFilter, budget: Budget
-) -> tuple[list[dict[str, Any]], list[dict[str, str]], int]:
-    entries, candidates = _read(stores, scorer, trust)
-    # Only the best max_items candidates can ever be looked at (S6-TOK-05).
-    ranked = heapq.nsmallest(budget.max_items, candidates)
-    if scorer.approximate and ranked:
-        ranked = _rank_exactly(stores, candidates, ranked, scorer, budget.max_items)
-    selected: list[dict[str, Any]] = []
-    chosen: set[tuple[int, int]] = set()
-    used = 0
-    stop_reason = MAX_ITEMS_REACHED
-    for candidate in ranked:  # S6-TRUNC-09: "Iterate candidates in sorted order."
-        item = _selected_item(stores, candidate, budget.per_item_max_excerpt_tokens)
-        # S6-TRUNC-11: "if used + excerpt_tokens <= max_excerpt_tokens => select"
-        if used + item["excerpt_tokens"] > budget.max_excerpt_tokens:
-            # S6-TOK-04: "Selection MUST stop when used_excerpt_tokens would exceed
-            # max_excerpt_tokens" -- stop, not skip (INT-26, erratum).
-            stop_reason = BUDGET_EXHAUSTED
-            break
-        used += item["excerpt_tokens"]
-        selected.append(item)
-        chosen.add((candidate[2], candidate[5]))
-    # Every later candidate shares the stop reason; dropped keeps read order (INT-28).
-    dropped = [
-        {"memory_id": e[3], "record_hash": e[4], "store_path": stores[e[2]], "reason": stop_reason}
-        if len(e) == 6
-        else {"memory_id": e[0], "record_hash": e[1], "store_path": stores[e[2]], "reason": e[3]}
-        for e in entries
-        if len(e) != 6 or (e[2], e[5]) not in chosen
-    ]
-    return selected, dropped, used
+_MAX_READERS: Final = 4
+_NO_MARKS: Final = Marks({})
 
 
 def _selected_bytes(item: dict[str, Any]) -> bytes:
@@ -253,41 +107,235 @@ def _selected_bytes(item: dict[str, Any]) -> bytes:
     )
 
 
-def canonical_package_chunks(package: dict[str, Any]) -> list[bytes]:
-    """RFC 8785 bytes of a package without package_hash, as chunks (INT-03, INT-01).
+class PackageHash:
+    """S6-HASH-08: SHA-256 of the canonical package without package_hash (INT-03, INT-01),
+    fed in the canonical member order: budget, controller_version, query, selection (dropped,
+    then selected).  The package's shape is fixed, so its RFC 8785 form is assembled directly:
+    ASCII keys in sorted order, strings and integers through orjson (byte-equal to JCS for
+    them), scores through the JCS number form."""
 
-    The package's shape is fixed, so its canonical form is assembled directly: ASCII keys in
-    sorted order, strings and integers through orjson (byte-equal to JCS for them), scores
-    through the JCS number form.  tests/test_package.py checks it against rfc8785.
-    """
-    selection = package["selection"]
-    chunks = [
-        b'{"budget":',
-        orjson.dumps(package["budget"], option=_SORT),
-        b',"controller_version":',
-        orjson.dumps(package["controller_version"]),
-        b',"query":',
-        orjson.dumps(package["query"], option=_SORT),
-        b',"selection":{"dropped":[',
-    ]
-    dropped = selection["dropped"]
-    for start in range(0, len(dropped), _CHUNK):
-        block = orjson.dumps(dropped[start : start + _CHUNK], option=_SORT)
-        chunks.append(block[1:-1] if start == 0 else b"," + block[1:-1])
-    chunks.append(b'],"selected":[')
-    chunks.append(b",".join(_selected_bytes(item) for item in selection["selected"]))
-    chunks.append(b"]}}")
-    return chunks
+    __slots__ = ("digest", "entries")
+
+    def __init__(self, query: dict[str, Any], budget: dict[str, Any]) -> None:
+        self.digest = hashlib.sha256()
+        self.entries = False
+        self.digest.update(
+            b'{"budget":'
+            + orjson.dumps(budget, option=_SORT)
+            + b',"controller_version":'
+            + orjson.dumps(CONTROLLER_VERSION)
+            + b',"query":'
+            + orjson.dumps(query, option=_SORT)
+            + b',"selection":{"dropped":['
+        )
+
+    def dropped(self, canonical: bytes | bytearray) -> None:
+        """Dropped entries in canonical form, joined by commas (b"" for none)."""
+        if canonical:
+            if self.entries:
+                self.digest.update(b",")
+            self.digest.update(canonical)
+            self.entries = True
+
+    def finish(self, selected: list[dict[str, Any]]) -> str:
+        """Close with the selected items; the lowercase hex digest."""
+        self.digest.update(
+            b'],"selected":[' + b",".join(_selected_bytes(item) for item in selected) + b"]}}"
+        )
+        return self.digest.hexdigest()
 
 
 def canonical_package_bytes(package: dict[str, Any]) -> bytes:
     """The canonical bytes package_hash is computed over (everything but package_hash)."""
-    return b"".join(canonical_package_chunks(package))
+    selection = package["selection"]
+    dropped = orjson.dumps(selection["dropped"], option=_SORT)[1:-1]
+    return b"".join(
+        (
+            b'{"budget":',
+            orjson.dumps(package["budget"], option=_SORT),
+            b',"controller_version":',
+            orjson.dumps(package["controller_version"]),
+            b',"query":',
+            orjson.dumps(package["query"], option=_SORT),
+            b',"selection":{"dropped":[',
+            dropped,
+            b'],"selected":[',
+            b",".join(_selected_bytes(item) for item in selection["selected"]),
+            b"]}}",
+        )
+    )
 
 
 def package_hash(package: dict[str, Any]) -> str:
-    """S6-HASH-08: SHA-256 hex of the canonical package without package_hash (INT-03)."""
-    digest = hashlib.sha256()
-    for chunk in canonical_package_chunks(package):
-        digest.update(chunk)
-    return digest.hexdigest()
+    """package_hash of a whole package held as a dict (the streamed hash, for checking)."""
+    return hashlib.sha256(canonical_package_bytes(package)).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class _Pass2:
+    """What pass 2 needs: the marked lines of each store, the stop reason, the layout."""
+
+    marks: dict[int, Marks]
+    reason: str
+    indent: bytes | None
+
+
+class _Passes:
+    """The two passes over a fixed plan of chunks, in this process or in forked readers."""
+
+    def __init__(
+        self, stores: list[Store], scorer: Scorer, trust: TrustFilter, budget: Budget
+    ) -> None:
+        self.stores = stores
+        self.scorer = scorer
+        self.trust = trust
+        self.budget = budget
+        self.hashes: dict[tuple[int, int], str] = {}
+        total = sum(store.size for store in stores)
+        readers = _reader_count() if total >= PARALLEL_MIN_BYTES else 1
+        self.chunks = plan_chunks(stores, _CHUNK_BYTES) if readers > 1 else whole_stores(stores)
+        self.crcs: dict[int, int] = {}
+        self.readers = (
+            Readers(min(readers, len(self.chunks)), len(self.chunks), self._pass1, self._pass2)
+            if readers > 1 and len(self.chunks) > 1
+            else None
+        )
+
+    def hash_of(self, item: Candidate) -> str:
+        """A candidate's record_hash, from its line re-read through the descriptor."""
+        key = (item[STORE], item[OFFSET])
+        if key not in self.hashes:
+            self.hashes[key] = self.record(item)[4]
+        return self.hashes[key]
+
+    def record(self, item: Candidate) -> Record:
+        """A candidate's record, re-read; a line that no longer matches means a changed store."""
+        store = self.stores[item[STORE]]
+        record = parse_record(read_line(store, item[OFFSET], item[LENGTH]), store_path=store.path)
+        if isinstance(record, Invalid) or (record[0], sort_key(record[3])) != (
+            item[MEMORY_ID],
+            item[TS],
+        ):
+            raise store_changed(store)
+        return record
+
+    def shortlist(self) -> Shortlist:
+        return Shortlist(self.budget, self.hash_of, approximate=self.scorer.approximate)
+
+    def _pass1(self, mine: list[int]) -> list[Candidate]:
+        shortlist = self.shortlist()
+        per_item = self.budget.per_item_max_excerpt_tokens
+        for index in mine:
+            chunk = self.chunks[index]
+            self.crcs[index] = scan_chunk(
+                self.stores, chunk, self.scorer, self.trust, per_item, shortlist
+            )
+        return shortlist.ranked()
+
+    def _pass2(self, index: int, selection: _Pass2) -> tuple[bytes, bytes]:
+        chunk = self.chunks[index]
+        marks = selection.marks.get(chunk.position, _NO_MARKS)
+        printed, canonical, crc = drop_chunk(
+            self.stores, chunk, self.trust, marks, selection.reason, selection.indent
+        )
+        if crc != self.crcs[index]:  # the bytes changed since pass 1
+            raise store_changed(self.stores[chunk.position])
+        return printed, canonical
+
+    def candidates(self) -> list[Candidate]:
+        """Pass 1: the shortlist of every chunk, merged and ordered exactly."""
+        if self.readers is None:
+            return self._pass1(list(range(len(self.chunks))))
+        shortlist = self.shortlist()
+        for items in self.readers.shortlists():
+            shortlist.extend(items)
+        return shortlist.ranked()
+
+    def dropped(self, selection: _Pass2) -> Iterator[tuple[bytes | bytearray, bytes | bytearray]]:
+        """Pass 2: every chunk's dropped entries, (printed, canonical), in read order."""
+        if self.readers is None:
+            for index in range(len(self.chunks)):
+                yield self._pass2(index, selection)
+        else:
+            yield from self.readers.dropped(selection)
+
+    def close(self) -> None:
+        if self.readers is not None:
+            self.readers.close()
+
+
+def _reader_count() -> int:
+    """Forked readers for a large input: one per usable CPU (at most 4), none when threads run
+    (forking a threaded process is unsafe) or fork is missing."""
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return 1
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - platforms without sched_getaffinity
+        cpus = os.cpu_count() or 1
+    return min(cpus, _MAX_READERS)
+
+
+def _selected_item(passes: _Passes, item: Candidate, per_item: int) -> dict[str, Any]:
+    record = passes.record(item)
+    excerpt, tokens = excerpt_of(record[1], per_item)
+    return {
+        "memory_id": record[0],
+        "record_hash": record[4],
+        "store_path": passes.stores[item[STORE]].path,
+        "score": exact_score(item),  # INT-04: the correctly rounded score
+        "excerpt": excerpt,
+        "excerpt_tokens": tokens,
+    }
+
+
+def assemble(
+    stores: list[Store],
+    scorer: Scorer,
+    trust: TrustFilter,
+    budget: Budget,
+    query: dict[str, Any],
+    envelope: Envelope,
+) -> dict[str, Any]:
+    """Write the package envelope for an opened set of stores; return the receipt."""
+    passes = _Passes(stores, scorer, trust, budget)
+    try:
+        ranked = passes.candidates()
+        selection = select(ranked, budget)
+        chosen = [ranked[position] for position in selection.selected]
+        per_item = budget.per_item_max_excerpt_tokens
+        selected = [_selected_item(passes, item, per_item) for item in chosen]
+        used = sum(item["excerpt_tokens"] for item in selected)  # S6-TOK-02
+        budget_json = {
+            "max_excerpt_tokens": budget.max_excerpt_tokens,
+            "used_excerpt_tokens": used,
+            # S6-TOK-03: "remaining = max_excerpt_tokens - used_excerpt_tokens (floor at 0)"
+            "remaining_excerpt_tokens": max(budget.max_excerpt_tokens - used, 0),
+            "per_item_max_excerpt_tokens": budget.per_item_max_excerpt_tokens,
+            "max_items": budget.max_items,
+        }
+        # Every other candidate shares the stop reason (INT-26, INT-27): pass 2 needs only the
+        # selected lines, and any candidate the rules gave another reason.
+        marks: dict[int, dict[int, str | None]] = {}
+        for position, reason in selection.reasons.items():
+            item = ranked[position]
+            marks.setdefault(item[STORE], {})[item[OFFSET]] = reason
+        for item in chosen:
+            marks.setdefault(item[STORE], {})[item[OFFSET]] = None
+        pass2 = _Pass2(
+            {store: Marks(found) for store, found in marks.items()},
+            selection.reason,
+            envelope.dropped_indent,
+        )
+        digest = PackageHash(query, budget_json)
+        envelope.head(query, budget_json, selected)
+        for printed, canonical in passes.dropped(pass2):
+            envelope.dropped(printed)
+            digest.dropped(canonical)
+        hashed = digest.finish(selected)
+    finally:
+        passes.close()
+    summary = {"query": query, "selection": {"selected": selected}, "package_hash": hashed}
+    receipt = build_receipt(summary, [store.path for store in stores])
+    envelope.tail(hashed, CONTROLLER_VERSION, receipt)
+    return receipt

@@ -1,122 +1,345 @@
-"""Store access and line streaming (READER CONTRACT, INT-12..INT-14).
+"""Store access: one descriptor per store, line-aligned chunks, bounded lines (READER).
 
 S6-READ-02: "Read strategy: streaming line-by-line, no buffering dependent on OS
-non-determinism".  Stores are opened read-only ("rb"), never written (S6-SEC-03), and iterated
-line by line; the line boundaries depend only on the bytes.
+non-determinism".  Every store of a call is opened once, read-only (S6-SEC-03), and every
+byte the call reads from it comes through that one descriptor with ``pread``:
+
+- the stores are checked in normalized sorted order before anything is read (INT-13); a store
+  is opened only once ``stat`` says it is a regular file (a directory, FIFO or device is never
+  opened), then ``fstat`` of the descriptor must name the same file: a store replaced between
+  the check and the open fails the call (store_not_readable);
+- the call reads the first ``size`` bytes, ``size`` taken from ``fstat`` at open: a record
+  appended during the call is not seen, and a store replaced (``mv``) during the call is read
+  whole from the original file, never re-opened by name;
+- reads are ``pread`` in blocks of a fixed size, so forked readers share the descriptor without
+  sharing a file position, and line boundaries depend only on the bytes;
+- each chunk's bytes are checksummed (CRC-32) by each pass that reads them; a store whose bytes
+  change in place between two reads fails the call (store_not_readable), never a package that
+  mixes two versions;
+- INT-18: a line longer than MAX_LINE_BYTES is never held in memory: it is hashed as it
+  streams past and reported as invalid.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+import zlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Final
 
 from reference._errors import StoreError, render_value
 
-__all__ = ["Chunk", "check_stores", "iter_lines", "plan_chunks", "read_line_at"]
+__all__ = [
+    "BLOCK_BYTES",
+    "MAX_LINE_BYTES",
+    "Batch",
+    "Chunk",
+    "LineReader",
+    "Overlong",
+    "Store",
+    "close_stores",
+    "is_blank",
+    "line_batches",
+    "open_stores",
+    "plan_chunks",
+    "read_line",
+    "store_changed",
+    "whole_stores",
+]
 
-_BUFFER: Final = 1 << 20
-_BLANK: Final = b" \t\r\n"
+#: INT-18: a line (without its LF / CRLF terminator) longer than this is invalid_record_schema.
+MAX_LINE_BYTES: Final = 1 << 20
+#: Bytes per pread: the read buffer, fixed, so nothing depends on what the OS returns.
+BLOCK_BYTES: Final = 256 << 10
+_SCAN_BYTES: Final = 64 << 10
+_BLANK: Final = b" \t\r"
+_OPEN_FLAGS: Final = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
 
 
-def check_stores(stores: list[tuple[str, int]]) -> None:
-    """Fail before reading anything if a store is missing or unreadable (INT-13).
+@dataclass(frozen=True, slots=True)
+class Store:
+    """One store of a call: its normalized path, its open descriptor and the bytes to read."""
+
+    path: str  # the normalized path (INT-12), as packages and receipts show it
+    index: int  # the first request entry naming it: errors point at /store_paths/<index>
+    fd: int
+    size: int
+
+    @property
+    def where(self) -> str:
+        """The JSON Pointer of the request entry naming this store."""
+        return f"/store_paths/{self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A run of whole lines of one store: bytes [start, end) of ``stores[position]``."""
+
+    position: int  # index in the normalized sorted store list
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Overlong:
+    """A non-blank line longer than MAX_LINE_BYTES (INT-18): its raw hash, when asked for."""
+
+    raw_hash: str | None
+
+
+#: (offset of the first line, offset after the last one, whole lines without their LF, or an
+#: overlong line instead)
+Batch = tuple[int, int, list[bytes], Overlong | None]
+
+
+def _not_readable(where: str, path: str, why: str) -> StoreError:
+    return StoreError("store_not_readable", where, f"{where}: store {render_value(path)}{why}")
+
+
+def store_changed(store: Store) -> StoreError:
+    """The error for a store whose bytes changed while the call was reading them."""
+    return _not_readable(store.where, store.path, " changed while being read")
+
+
+def _open(path: str, index: int) -> Store:
+    where = f"/store_paths/{index}"
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: NUL byte
+        raise StoreError(
+            "store_not_found", where, f"{where}: store {render_value(path)} does not exist"
+        ) from None
+    except OSError as exc:
+        raise _not_readable(where, path, f": {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):  # directories, FIFOs, devices are never opened
+        raise _not_readable(where, path, " is not a regular file")
+    if not os.access(path, os.R_OK):
+        raise _not_readable(where, path, " cannot be read")
+    try:
+        fd = os.open(path, _OPEN_FLAGS)  # read-only (S6-SEC-03); O_NONBLOCK: a FIFO swapped in
+    except OSError as exc:  # after the stat cannot block the open
+        raise _not_readable(where, path, f": {exc.strerror}") from None
+    opened = os.fstat(fd)
+    if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (
+        info.st_dev,
+        info.st_ino,
+    ):
+        os.close(fd)
+        raise _not_readable(where, path, " was replaced while being opened")
+    return Store(path, index, fd, opened.st_size)
+
+
+def open_stores(stores: list[tuple[str, int]]) -> list[Store]:
+    """Check and open every store, in normalized sorted order; the first failure wins (INT-13).
 
     S6-ERR-05/06: "Phase 6 default: treat missing store as error (fail), not partial success".
-    Checked in normalized sorted order; the first failure wins.
+    The caller closes the stores with `close_stores`; on failure they are already closed.
     """
-    for path, index in stores:
-        where = f"/store_paths/{index}"
-        try:
-            info = os.stat(path)
-        except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: NUL byte
-            raise StoreError(
-                "store_not_found", where, f"{where}: store {render_value(path)} does not exist"
-            ) from None
-        except OSError as exc:
-            raise StoreError(
-                "store_not_readable", where, f"{where}: store {render_value(path)}: {exc.strerror}"
-            ) from None
-        if not stat.S_ISREG(info.st_mode):
-            raise StoreError(
-                "store_not_readable",
-                where,
-                f"{where}: store {render_value(path)} is not a regular file",
-            )
-        if not os.access(path, os.R_OK):
-            raise StoreError(
-                "store_not_readable", where, f"{where}: store {render_value(path)} cannot be read"
-            )
+    opened: list[Store] = []
+    try:
+        for path, index in stores:
+            opened.append(_open(path, index))
+    except BaseException:
+        close_stores(opened)
+        raise
+    return opened
 
 
-#: (store index, path, first byte, end byte): a run of whole lines of one store.
-Chunk = tuple[int, str, int, int | None]
+def close_stores(stores: list[Store]) -> None:
+    """Close the descriptors `open_stores` opened."""
+    for store in stores:
+        os.close(store.fd)
 
 
-def plan_chunks(stores: list[str], chunk_bytes: int) -> list[Chunk]:
+def _pread(store: Store, length: int, offset: int) -> bytes:
+    """Read exactly `length` bytes at `offset` (fewer means the file shrank: it changed)."""
+    try:
+        data = os.pread(store.fd, length, offset)
+    except OSError as exc:
+        raise _not_readable(store.where, store.path, f": {exc.strerror}") from None
+    if len(data) != length:
+        raise store_changed(store)
+    return data
+
+
+def _next_line_start(store: Store, position: int) -> int:
+    """The offset just after the first LF at or after `position` (the store's size if none)."""
+    while position < store.size:
+        data = _pread(store, min(_SCAN_BYTES, store.size - position), position)
+        found = data.find(b"\n")
+        if found >= 0:
+            return position + found + 1
+        position += len(data)
+    return store.size
+
+
+def plan_chunks(stores: list[Store], chunk_bytes: int) -> list[Chunk]:
     """Cut stores into runs of whole lines of about `chunk_bytes`, in read order.
 
     Boundaries depend only on the files' bytes: each cut moves forward to the start of the
-    next line, so every line belongs to exactly one chunk (the one it starts in).
+    next line, so every line belongs to exactly one chunk (the one it starts in).  Each byte is
+    scanned at most once, however long the lines.
     """
     chunks: list[Chunk] = []
-    for index, path in enumerate(stores):
-        size = os.stat(path).st_size
+    for position, store in enumerate(stores):
         start = 0
-        with open(path, "rb") as handle:
-            while start < size:
-                end = start + chunk_bytes
-                if end < size:
-                    handle.seek(end - 1)
-                    handle.readline()  # finish the line that contains byte end - 1
-                    end = handle.tell()
-                end = min(end, size)
-                chunks.append((index, path, start, end))
-                start = end
-        if size == 0:
-            chunks.append((index, path, 0, 0))
+        while start < store.size:
+            end = store.size
+            if start + chunk_bytes < store.size:
+                end = _next_line_start(store, start + chunk_bytes - 1)
+            chunks.append(Chunk(position, start, end))
+            start = end
     return chunks
 
 
-def iter_lines(
-    path: str, index: int, start: int = 0, end: int | None = None
-) -> Iterator[tuple[int, bytes]]:
-    """Yield (byte offset, line) for every record line of a store (or of a chunk of it).
+def whole_stores(stores: list[Store]) -> list[Chunk]:
+    """One chunk per non-empty store: the sequential reader's plan."""
+    return [Chunk(position, 0, store.size) for position, store in enumerate(stores) if store.size]
 
-    INT-14: lines end at LF (the yielded line keeps its LF / CRLF terminator); empty and
-    whitespace-only lines are skipped; a last line without LF counts.
+
+def read_line(store: Store, offset: int, length: int) -> bytes:
+    """Re-read one line (without its LF) found by `line_batches`, through the descriptor."""
+    return _pread(store, length, offset)
+
+
+def is_blank(line: bytes) -> bool:
+    """INT-14: a line that is empty or only JSON whitespace (space, tab, CR) is not a record:
+    it is skipped silently and appears nowhere in the package."""
+    return not line.strip(_BLANK)
+
+
+def _too_long(line: bytes) -> bool:
+    """INT-18: the line without its terminator (LF, and one CR before it) is too long."""
+    return len(line) > MAX_LINE_BYTES and len(line) - (line[-1:] == b"\r") > MAX_LINE_BYTES
+
+
+class _LineHash:
+    """SHA-256 of an overlong line's bytes without its terminator (INT-19), fed as it streams.
+
+    A CR is held back until the next byte shows whether it belongs to a CRLF terminator (or
+    ends the file, INT-14).  Whether the line is blank (only JSON whitespace) is tracked too.
     """
-    offset = start
-    try:
-        with open(path, "rb", buffering=_BUFFER) as handle:
-            if start:
-                handle.seek(start)
-            for line in handle:
-                if end is not None and offset >= end:
+
+    __slots__ = ("blank", "cr", "digest")
+
+    def __init__(self, hashing: bool) -> None:
+        self.digest = hashlib.sha256() if hashing else None
+        self.cr = False
+        self.blank = True
+
+    def feed(self, data: bytes) -> None:
+        if not data:
+            return
+        if self.blank and data.strip(_BLANK):
+            self.blank = False
+        if self.digest is None:
+            return
+        if self.cr:
+            self.digest.update(b"\r")
+        self.cr = data[-1:] == b"\r"
+        self.digest.update(data[:-1] if self.cr else data)
+
+    def result(self) -> Overlong | None:
+        """The overlong line, or None when it is blank (skipped like any blank line, INT-14)."""
+        if self.blank:
+            return None
+        return Overlong(None if self.digest is None else self.digest.hexdigest())
+
+
+class LineReader:
+    """The whole lines of one chunk, read in fixed blocks through the store's descriptor.
+
+    Lines are yielded without their LF (a CR before it stays: it is JSON whitespace, and the
+    raw-line hash removes it, INT-19); blank lines are yielded too (the passes skip them,
+    INT-14), except overlong ones.  ``crc`` is the CRC-32 of every byte read, for comparing two
+    passes over the chunk.  At most one line of MAX_LINE_BYTES plus one block is held.
+    """
+
+    __slots__ = ("chunk", "crc", "hash_overlong", "store")
+
+    def __init__(self, store: Store, chunk: Chunk, *, hash_overlong: bool) -> None:
+        self.store = store
+        self.chunk = chunk
+        self.hash_overlong = hash_overlong
+        self.crc = 0
+
+    def _blocks(self) -> Iterator[bytes]:
+        position, end = self.chunk.start, self.chunk.end
+        while position < end:
+            data = _pread(self.store, min(BLOCK_BYTES, end - position), position)
+            self.crc = zlib.crc32(data, self.crc)
+            position += len(data)
+            yield data
+
+    def _whole(self, line: bytes) -> Overlong | None:
+        hashed = _LineHash(self.hash_overlong)
+        hashed.feed(line)
+        hashed.cr = False  # a CR at the end of a terminated line (or of the file) is dropped
+        return hashed.result()
+
+    def _stream(self, head: bytes, blocks: Iterator[bytes]) -> tuple[Overlong | None, bytes, int]:
+        """Stream an overlong line to its LF: (the line, bytes after the LF, bytes consumed)."""
+        hashed = _LineHash(self.hash_overlong)
+        hashed.feed(head)
+        consumed = len(head)
+        for block in blocks:
+            found = block.find(b"\n")
+            if found < 0:
+                hashed.feed(block)
+                consumed += len(block)
+                continue
+            hashed.feed(block[:found])
+            hashed.cr = False  # the CR of the CRLF terminator is not part of the line
+            return hashed.result(), block[found + 1 :], consumed + found + 1
+        hashed.cr = False  # nor is a CR at the very end of the file
+        return hashed.result(), b"", consumed
+
+    def batches(self) -> Iterator[Batch]:
+        """Yield (first offset, end offset, lines, None), or (..., [], an overlong line)."""
+        offset = self.chunk.start  # where `rest`, the partial line carried over, starts
+        rest = b""
+        carry = b""  # bytes after an overlong line's LF, split before the next block
+        blocks = self._blocks()
+        while True:
+            if carry:
+                block, carry = carry, b""
+            else:
+                block = next(blocks, b"")
+                if not block:
                     break
-                line_start = offset
-                offset += len(line)
-                # A record line starts with "{" (possibly after JSON whitespace); only lines
-                # that do not are checked for blankness.  The terminator stays on the line:
-                # it is JSON whitespace, and parse_record removes it where bytes matter.
-                if line[:1] != b"{" and not line.strip(_BLANK):
-                    continue
-                yield line_start, line
-    except OSError as exc:
-        where = f"/store_paths/{index}"
-        raise StoreError(
-            "store_not_readable", where, f"{where}: store {render_value(path)}: {exc.strerror}"
-        ) from None
+            start = offset
+            size = len(rest) + len(block)
+            lines = block.split(b"\n")
+            if rest:  # the partial line carried over joins the block's first piece
+                lines[0] = rest + lines[0]
+            rest = lines.pop()
+            if lines and _too_long(lines[0]):  # only the first line can have begun earlier
+                first = lines.pop(0)
+                overlong = self._whole(first)
+                if overlong is not None:
+                    yield offset, offset + len(first) + 1, [], overlong
+                offset += len(first) + 1
+            end = start + size - len(rest)
+            if lines:
+                yield offset, end, lines, None
+            offset = end
+            if len(rest) > MAX_LINE_BYTES + 1:  # + 1: the CR of a CRLF may still follow
+                overlong, carry, consumed = self._stream(rest, blocks)
+                if overlong is not None:
+                    yield offset, offset + consumed, [], overlong
+                offset += consumed
+                rest = b""
+        if rest:  # a last line without LF (INT-14)
+            overlong = self._whole(rest) if _too_long(rest) else None
+            if overlong is not None:
+                yield offset, offset + len(rest), [], overlong
+            elif not _too_long(rest):
+                yield offset, offset + len(rest), [rest], None
 
 
-def read_line_at(path: str, offset: int) -> bytes:
-    """Re-read one line (without its terminator) at a byte offset found by `iter_lines`."""
-    with open(path, "rb") as handle:
-        handle.seek(offset)
-        line = handle.readline()
-    if line[-1:] == b"\n":
-        line = line[:-1]
-    if line[-1:] == b"\r":
-        line = line[:-1]
-    return line
+def line_batches(store: Store, chunk: Chunk, *, hash_overlong: bool) -> LineReader:
+    """A reader of the chunk's lines (iterate ``.batches()``; ``.crc`` after the last one)."""
+    return LineReader(store, chunk, hash_overlong=hash_overlong)

@@ -16,10 +16,21 @@ from typing import Any, Final
 import orjson
 
 from reference._canonical import canonical_bytes, sha256_hex
-from reference._errors import CanonicalizationError
 from reference._timestamps import Timestamp, parse_utc
 
-__all__ = ["MAX_DEPTH", "Invalid", "Record", "parse_record", "record_hash_of"]
+__all__ = [
+    "MAX_DEPTH",
+    "Invalid",
+    "NotJSON",
+    "Record",
+    "load_line",
+    "normalize_tags",
+    "parse_record",
+    "parse_ts",
+    "raw_hash",
+    "record_hash_of",
+    "text_too_deep",
+]
 
 #: INT-18: a line nested deeper than this is invalid; the top-level object is depth 1.
 MAX_DEPTH: Final = 64
@@ -27,6 +38,16 @@ _SAFE_INT: Final = 2**53
 _SORT: Final = orjson.OPT_SORT_KEYS
 _NO_TAGS: Final[list[str]] = []  # shared, never mutated
 _NO_REFS: Final[list[Any]] = []
+
+#: One line's JSON text -> its value, or NotJSON.  INT-15: strict UTF-8, RFC 8259 grammar, no
+#: BOM, no NaN/Infinity, no lone surrogates; INT-16: duplicate names -> the last one wins;
+#: INT-17: a number that overflows to infinity is an error.  JSON whitespace around the value
+#: (the line's CR too) is allowed.  Both passes parse lines with this one function.
+load_line: Final = orjson.loads
+NotJSON: Final = orjson.JSONDecodeError
+#: A record's ts_utc string -> its normalized timestamp and instant, or None when it is not a
+#: valid UTC timestamp (INT-20, INT-21).  Both passes read record timestamps with this.
+parse_ts: Final = parse_utc
 
 #: (memory_id, text, normalized tags, timestamp or None, record_hash)
 Record = tuple[str, str, list[str], Timestamp | None, str]
@@ -101,6 +122,13 @@ def _refs_plain(refs: list[Any]) -> bool | None:
     return plain
 
 
+def normalize_tags(tags: list[Any]) -> list[str]:
+    """S6-READ-11/12: "tags (sorted unique list[string], lowercased)" (INT-25): lowercase,
+    then unique, then sorted by code point.  Raises TypeError for an element that is not a
+    string.  The record hash and the tag bonus both use this one normalization."""
+    return sorted(set(map(str.lower, tags)))
+
+
 def record_hash_of(
     memory_id: str,
     text: str,
@@ -108,12 +136,14 @@ def record_hash_of(
     refs: list[Any],
     ts: Timestamp | None,
     plain: bool = False,
+    store_path: str = "",
 ) -> str:
     """S6-HASH-01: SHA-256 hex of the canonical JSON of the normalized record (INT-02).
 
-    Preimage {memory_id, refs, tags, text, ts_utc}; ts_utc omitted without a valid timestamp;
-    store_path and unknown members are not part of it.  `plain` (refs known to be JCS-plain)
-    selects the orjson fast path; otherwise the full canonicalizer decides.
+    Preimage {memory_id, refs, tags, text, ts_utc}; ts_utc omitted without a valid timestamp.
+    `store_path` is where the record lives, not what it is: it is NOT part of the preimage, nor
+    are unknown members.  `plain` (refs known to be JCS-plain) selects the orjson fast path;
+    otherwise the full canonicalizer decides.
     """
     preimage: dict[str, Any] = {"memory_id": memory_id, "refs": refs, "tags": tags, "text": text}
     if ts is not None:
@@ -123,7 +153,7 @@ def record_hash_of(
     return sha256_hex(canonical_bytes(preimage))
 
 
-def _raw_hash(raw: bytes) -> str:
+def raw_hash(raw: bytes) -> str:
     """INT-19: SHA-256 hex of the line's bytes without its terminator (LF, one CR)."""
     if raw[-1:] == b"\n":
         raw = raw[:-1]
@@ -132,53 +162,58 @@ def _raw_hash(raw: bytes) -> str:
     return sha256_hex(raw)
 
 
-def parse_record(raw: bytes) -> Record | Invalid:
+def _invalid_text(raw: bytes) -> Invalid:
+    return Invalid(("", raw_hash(raw)))
+
+
+_UNPARSED: Final[Any] = object()
+
+
+def parse_record(raw: bytes, parsed: Any = _UNPARSED, *, store_path: str = "") -> Record | Invalid:
     """Validate and normalize one non-blank line (its LF / CRLF terminator may be present).
 
     Order: (1) a well-formed JSON object (INT-15..INT-18: any failure gives memory_id ""),
-    (2) the record schema (INT-22: failures keep a string memory_id, INT-19), (3) normalize.
+    (2) the record schema (INT-22: failures keep a string memory_id, INT-19), (3) normalize
+    and hash (INT-02).  `parsed` is the line's value when the caller has parsed it already
+    (with `load_line`); `store_path` is the store the line was read from.
     """
-    try:
-        # INT-15: strict UTF-8, RFC 8259 grammar, no BOM, no NaN/Infinity, no lone surrogates;
-        # INT-16: duplicate names -> last wins; INT-17: overflow to infinity is an error.
-        # JSON whitespace (including the line's CR/LF) around the value is allowed.
-        obj = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return Invalid(("", _raw_hash(raw)))
-    if type(obj) is not dict:
-        return Invalid(("", _raw_hash(raw)))  # S6-REC-01: "one JSON object"
-    if text_too_deep(raw):  # INT-18
-        return Invalid(("", _raw_hash(raw)))
-    tags = obj.get("tags", _NO_TAGS)
-    refs = obj.get("refs", _NO_REFS)
-    norm_tags: list[str] | None = _NO_TAGS
-    if type(tags) is list and tags:
+    if parsed is _UNPARSED:
         try:
-            # S6-READ-11/12: "tags (sorted unique list[string], lowercased)" (INT-25).
-            norm_tags = sorted(set(map(str.lower, tags)))
-        except TypeError:  # an element that is not a string
-            norm_tags = None
-    plain = _refs_plain(refs) if type(refs) is list else None
+            parsed = load_line(raw)
+        except NotJSON:
+            return _invalid_text(raw)
+    if type(parsed) is not dict:
+        return _invalid_text(raw)  # S6-REC-01: "one JSON object"
+    # INT-18; two byte counts settle almost every line (see text_too_deep).
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and text_too_deep(raw):
+        return _invalid_text(raw)
     # (2) S6-REC-03 / S6-REC-05: "memory_id: string (required)", text a required string
     # (INT-22: "" is a string, so an empty memory_id is valid); S6-REC-07 tags list[string];
     # S6-REC-09 refs list[dict]; S6-REC-04 ts_utc a string. null is a wrong type, never "absent".
-    memory_id = obj.get("memory_id")
-    text = obj.get("text")
-    ts_raw = obj.get("ts_utc", "")
+    get = parsed.get
+    memory_id = get("memory_id")
+    text = get("text")
+    tags = get("tags", _NO_TAGS)
+    refs = get("refs", _NO_REFS)
+    ts_raw = get("ts_utc", "")
     if (
-        type(memory_id) is not str
-        or type(text) is not str
-        or type(tags) is not list
-        or norm_tags is None
-        or plain is None
-        or type(ts_raw) is not str
+        type(memory_id) is str
+        and type(text) is str
+        and type(ts_raw) is str
+        and type(tags) is list
+        and type(refs) is list
     ):
-        memory_id = memory_id if type(memory_id) is str else ""
-        return Invalid((memory_id, _raw_hash(raw)))
-    # (3) INT-20: a ts_utc string that is not a valid UTC timestamp leaves the record valid.
-    ts = parse_utc(ts_raw) if ts_raw else None
-    try:
-        record_hash = record_hash_of(memory_id, text, norm_tags, refs, ts, plain)
-    except CanonicalizationError:  # pragma: no cover - orjson already rejects overflow
-        return Invalid(("", _raw_hash(raw)))
-    return memory_id, text, norm_tags, ts, record_hash
+        try:
+            norm_tags = normalize_tags(tags) if tags else _NO_TAGS
+        except TypeError:  # an element that is not a string
+            norm_tags = None
+        plain = _refs_plain(refs) if refs else True
+        if norm_tags is not None and plain is not None:
+            # (3) INT-20: a ts_utc string that is not a valid UTC timestamp leaves the
+            # record valid.  load_line has already rejected what JCS cannot write (lone
+            # surrogates, infinite numbers; integers beyond 64 bits parse as doubles), so
+            # hashing a valid record cannot fail.
+            ts = parse_ts(ts_raw) if ts_raw else None
+            digest = record_hash_of(memory_id, text, norm_tags, refs, ts, plain, store_path)
+            return memory_id, text, norm_tags, ts, digest
+    return Invalid((memory_id if type(memory_id) is str else "", raw_hash(raw)))

@@ -8,7 +8,7 @@ group the members are checked in spec order, then unknown members.  The first fa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -122,6 +122,12 @@ _GROUPS: Final[dict[str, tuple[str, tuple[tuple[str, Check, Any], ...]]]] = {
 _TOP_LEVEL: Final = ("query", "store_paths", "budget", "scoring", "trust_filter", "now_utc")
 
 
+def _unknown(members: Mapping[str, Any], known: Collection[str]) -> list[str]:
+    """The member names a group does not define, in code-point order: the first one is the
+    one reported (INT-40: "then unknown members (first in code-point order)")."""
+    return sorted(key for key in members if key not in known)
+
+
 def _group(request: Mapping[str, Any], name: str) -> dict[str, Any]:
     code, members = _GROUPS[name]
     path = f"/{name}"
@@ -142,8 +148,7 @@ def _group(request: Mapping[str, Any], name: str) -> dict[str, Any]:
             raise InvalidRequestError(code, member_path, f"{member_path}: is required")
         else:
             values[member] = default
-    known = {member for member, _, _ in members}
-    unknown = sorted(key for key in body if key not in known)
+    unknown = _unknown(body, {member for member, _, _ in members})
     if unknown:
         where = f"{path}/{_pointer_token(unknown[0])}"
         raise InvalidRequestError(code, where, f"{where}: is not a member of {name}")
@@ -204,7 +209,7 @@ def validate_request(request: Any) -> Request:
     scoring = _group(request, "scoring")
     trust = _group(request, "trust_filter")
     now_utc = _now_utc(request)
-    unknown = sorted(key for key in request if key not in _TOP_LEVEL)
+    unknown = _unknown(request, _TOP_LEVEL)
     if unknown:
         where = f"/{_pointer_token(unknown[0])}"
         raise InvalidRequestError("invalid_request", where, f"{where}: is not a request member")

@@ -8,16 +8,35 @@ from __future__ import annotations
 import decimal
 import math
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
+from reference._records import normalize_tags
 from reference._text import normalize
 from reference._timestamps import Timestamp
 
-__all__ = ["Scorer", "exact_half_pow"]
+__all__ = [
+    "EXACT",
+    "MAX_RECENCY",
+    "POW_ULPS",
+    "TAG_BONUS",
+    "Scorer",
+    "exact_half_pow",
+    "exact_weight",
+    "score_of",
+]
 
 _NS_PER_DAY: Final = 86_400 * 1_000_000_000
 _CONTEXT: Final = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN)
 _exact_memo: dict[float, float] = {}
+#: How far (in ulp of the result) the platform's 0.5 ** e may be from the correctly rounded
+#: weight.  glibc and musl document < 1 ulp; the ranking allows this much slack (INT-04).
+POW_ULPS: Final = 8
+#: `Scorer.fast_weight` returns this exponent when the weight it returns is exact (0, or 1).
+EXACT: Final = -1.0
+#: S6-SCORE-11: "tag_bonus = overlap * 0.5".
+TAG_BONUS: Final = 0.5
+#: S6-SCORE-17: "recency_bonus = weight (bounded [0,1])": the largest recency bonus.
+MAX_RECENCY: Final = 1.0
 
 
 def exact_half_pow(exponent: float) -> float:
@@ -37,10 +56,72 @@ def exact_half_pow(exponent: float) -> float:
             # which is never a tie, so 60 digits and one rounding are exact there.
             value = math.ldexp(1.0, -int(exponent))
         else:
-            value = float(_CONTEXT.power(decimal.Decimal(2), -decimal.Decimal(exponent)))
+            fixed = _half_pow_fixed(exponent)
+            if fixed is None:  # too close to a rounding boundary to tell, or subnormal
+                fixed = float(_CONTEXT.power(decimal.Decimal(2), -decimal.Decimal(exponent)))
+            value = fixed
         if len(_exact_memo) < 65_536:
             _exact_memo[exponent] = value
         return value
+
+
+#: Fixed-point precision (bits) of `_half_pow_fixed`, its range reduction, and its error bound
+#: in units of 2**-_BITS (a generous bound: the analysis gives below 2**14).
+_BITS: Final = 192
+_HALVINGS: Final = 8
+_SLACK: Final = 1 << 20
+_WIDE: Final = decimal.Context(prec=100)
+#: floor(ln 2 * 2**_BITS): 58 integer digits, computed with 100 significant ones.
+_LN2: Final = int(_WIDE.multiply(_WIDE.ln(decimal.Decimal(2)), decimal.Decimal(1 << _BITS)))
+_ONE: Final = 1 << _BITS
+_MANTISSA: Final = 53
+
+
+def _half_pow_fixed(exponent: float) -> float | None:
+    """0.5 ** exponent correctly rounded, in integer fixed point; None when undecided.
+
+    exponent = n + f with n an integer and 0 < f < 1, both exact; 2**-f = exp(-f * ln 2) is
+    summed as a Taylor series after dividing the argument by 2**8, then squared back 8 times,
+    all on 192-bit integers.  The result's top 53 bits and the rest tell on which side of
+    the rounding midpoint it lies; within the error bound of it (never seen: a 2**-120
+    chance) the caller falls back to 60-digit decimals.  The scaling by 2**-n is exact while
+    the result is a normal double.
+    """
+    whole = math.floor(exponent)
+    if whole > 1000:
+        return None  # the weight may be subnormal: let the decimal path round it
+    fraction = exponent - whole  # exact for doubles
+    if fraction < 2.0**-60:
+        # 2**-f lies in (1 - f, 1), above the midpoint 1 - 2**-54 below 1.0: it rounds to 1.
+        return math.ldexp(1.0, -whole)
+    numerator, denominator = fraction.as_integer_ratio()  # denominator is a power of two
+    shift = denominator.bit_length() - 1 + _HALVINGS
+    x = numerator * _LN2 >> shift  # (f * ln 2) / 2**8, in units of 2**-_BITS
+    term = _ONE
+    total = _ONE
+    index = 1
+    while term:
+        term = term * x >> _BITS
+        term //= index
+        total = total - term if index % 2 else total + term
+        index += 1
+    for _ in range(_HALVINGS):
+        total = total * total >> _BITS
+    # total ~ 2**-f * 2**_BITS, in [2**(_BITS-1), 2**_BITS): keep 53 bits, look at the rest.
+    drop = _BITS - _MANTISSA
+    mantissa, rest = total >> drop, total & ((1 << drop) - 1)
+    half = 1 << (drop - 1)
+    if abs(rest - half) <= _SLACK or total >= _ONE or total < _ONE >> 1:
+        return None
+    if rest > half:
+        mantissa += 1
+    return math.ldexp(float(mantissa), -_MANTISSA - whole)
+
+
+def score_of(base: int, overlap: int, weight: float) -> float:
+    """S6-SCORE-18: "score = base + tag_bonus + recency_bonus", in IEEE doubles evaluated left to
+    right (INT-04), with S6-SCORE-11 "tag_bonus = overlap * 0.5"."""
+    return (base + overlap * TAG_BONUS) + weight
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,40 +143,51 @@ class Scorer:
 
     @property
     def approximate(self) -> bool:
-        """True when `score(..., exact=False)` may be 1-2 ulp off: recency is active."""
+        """True when fast weights may be a few ulp off the exact ones: recency is active."""
         return self.recency_now_ns is not None
 
-    def recency_bonus(self, ts: Timestamp | None, exact: bool = True) -> float:
-        """S6-SCORE-13..17: weight = 0.5 ** (age_days / half_life), bounded to [0, 1].
+    @property
+    def counts_tags(self) -> bool:
+        """S6-SCORE-09: the tag bonus applies only "(optional, enable_tag_overlap=true)"."""
+        return self.enable_tag_overlap and bool(self.terms)
 
-        exact=False uses the platform pow (fast, for ranking); exact=True the correctly
-        rounded value the package reports (INT-04).
+    def term_count(self, text: str) -> int:
+        """S6-SCORE-07: "term_match_count = number of query_terms that appear as substrings in
+        normalized candidate text" (INT-09, INT-10)."""
+        # INT-09: terms match the normalized text (trim, collapse, lower).  A term without a
+        # space contains no White_Space at all, and collapsing or trimming whitespace never
+        # creates or removes a match for such a term, so lowercasing suffices.
+        haystack = normalize(text) if self.phrases else text.lower()
+        return len([term for term in self.terms if term in haystack])
+
+    def tag_overlap(self, tags: list[Any]) -> int:
+        """S6-SCORE-10: "overlap = count of query_terms that exactly match any candidate tag".
+
+        `tags` as read: they are normalized here (INT-25); a tag that is not a string raises
+        TypeError (the record is invalid, INT-22).  Terms and tags are both unique.
+        """
+        if not (tags and self.counts_tags):
+            return 0
+        return len(self.term_set.intersection(normalize_tags(tags)))
+
+    def fast_weight(self, ts: Timestamp | None) -> tuple[float, float]:
+        """S6-SCORE-13..17: (weight, exponent) for ranking.
+
+        weight = 0.5 ** (age_days / recency_half_life_days) with the platform pow, within
+        POW_ULPS ulp of the correctly rounded weight INT-04 requires; exponent is what the exact
+        weight is computed from, or EXACT when the weight returned is exact already: 0 without
+        recency or a valid timestamp (S6-SCORE-12), 1 for an age <= 0 (INT-35: bounded [0, 1]).
         """
         if self.recency_now_ns is None or ts is None:
-            return 0.0
-        # INT-35: exact duration / 86400 s, rounded once (int / int is correctly rounded).
+            return 0.0, EXACT
+        # INT-35: the exact duration / 86400 s, rounded once (int / int is correctly rounded).
         age_days = (self.recency_now_ns - ts[1]) / _NS_PER_DAY
         if age_days <= 0:
-            return 1.0  # same instant or future: weight >= 1, bounded to 1 (INT-35)
+            return 1.0, EXACT
         exponent = age_days / self.half_life_days
-        # INT-04: the correctly rounded pow(0.5, exponent); weight <= 1 here, no clamp needed.
-        return exact_half_pow(exponent) if exact else 0.5**exponent
+        return 0.5**exponent, exponent
 
-    def score(self, text: str, tags: list[str], ts: Timestamp | None, exact: bool = False) -> float:
-        """S6-SCORE-18: "score = base + tag_bonus + recency_bonus", left to right (INT-04)."""
-        terms = self.terms
-        base = 0
-        overlap = 0
-        if terms:
-            # INT-09: terms match the normalized text (trim, collapse, lower).  A term without
-            # a space contains no White_Space at all, and collapsing or trimming whitespace
-            # never creates or removes a match for such a term, so lowercasing suffices.
-            haystack = normalize(text) if self.phrases else text.lower()
-            # S6-SCORE-07: "number of query_terms that appear as substrings" (INT-10)
-            base = len([term for term in terms if term in haystack])
-            if self.enable_tag_overlap and tags:
-                # S6-SCORE-10: "count of query_terms that exactly match any candidate tag";
-                # terms and normalized tags are both unique, so this is |terms & tags|.
-                overlap = len(self.term_set.intersection(tags))
-        tag_bonus = overlap * 0.5  # S6-SCORE-11
-        return (base + tag_bonus) + self.recency_bonus(ts, exact)
+
+def exact_weight(weight: float, exponent: float) -> float:
+    """The correctly rounded weight (INT-04) for a `fast_weight` result."""
+    return weight if exponent == EXACT else exact_half_pow(exponent)

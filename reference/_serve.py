@@ -2,7 +2,9 @@
 
 The harness certifies the reference through this entry point exactly as it certifies any
 other implementation (specs/protocol.md).  One JSON object per line in, one per line out,
-stdout flushed after every line; logs go to stderr.
+stdout flushed after every line; logs go to stderr.  A result is streamed into its reply
+line as it is produced (`memory_read_to`), so a large package is never held in memory.
+Nothing a message holds stops the loop: a failure is an ``internal_error`` reply.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ import sys
 import traceback
 from typing import IO, Any, Final
 
-import orjson
-
-from reference._controller import loads_request, memory_read
+from reference._controller import write_result
+from reference._envelope import Envelope, dumps
+from reference._request_json import loads_request
 
 __all__ = ["PROTOCOL", "serve"]
 
@@ -27,26 +29,54 @@ IMPLEMENTATION: Final = {
 }
 
 
-def _run(message: dict[str, Any]) -> dict[str, Any]:
+def _internal_error(seq: Any, exc: BaseException) -> dict[str, Any]:
+    return {
+        "seq": seq,
+        "internal_error": {"message": repr(exc), "traceback": traceback.format_exc()},
+    }
+
+
+def _run(message: dict[str, Any], out: IO[bytes]) -> None:
+    """Answer one ``run`` message with ``{"seq": N, "result": <envelope>}``."""
     seq = message.get("seq")
+    envelope = Envelope(out, prefix=b'{"seq":' + dumps(seq) + b',"result":', suffix=b"}\n")
     try:
         previous = os.getcwd()
         os.chdir(message["root"])  # paths resolve against the vector root (protocol 2.)
         try:
-            result = memory_read(message["request"])
+            write_result(message["request"], envelope)
         finally:
             os.chdir(previous)
     except Exception as exc:  # an internal failure is reported, never fatal
-        return {
-            "seq": seq,
-            "internal_error": {"message": repr(exc), "traceback": traceback.format_exc()},
-        }
-    return {"seq": seq, "result": result}
+        if envelope.started:  # the reply line was cut short and ended: it is not a result
+            print(f"reference serve: seq {seq!r}: {exc!r}", file=sys.stderr)
+        else:
+            _reply(out, _internal_error(seq, exc))
+    out.flush()
 
 
 def _reply(out: IO[bytes], message: dict[str, Any]) -> None:
-    out.write(orjson.dumps(message) + b"\n")
+    out.write(dumps(message) + b"\n")
     out.flush()
+
+
+def _answer(message: Any, out: IO[bytes]) -> int | None:
+    """Handle one message; an exit status when the loop must end."""
+    command = message.get("cmd") if isinstance(message, dict) else None
+    if command == "start":
+        if message.get("protocol") != PROTOCOL:
+            _reply(out, {"ok": False, "error": f"unsupported protocol, speaks {PROTOCOL}"})
+            return 1
+        reply = {"ok": True, "protocol": PROTOCOL, "implementation": IMPLEMENTATION}
+        _reply(out, {**reply, "capabilities": ["memory.read"]})
+    elif command == "run":
+        _run(message, out)
+    elif command == "stop":
+        _reply(out, {"ok": True})
+        return 0
+    else:
+        print(f"reference serve: unknown command {command!r}", file=sys.stderr)
+    return None
 
 
 def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
@@ -61,18 +91,11 @@ def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> in
         except ValueError as exc:
             print(f"reference serve: ignoring non-JSON input: {exc}", file=sys.stderr)
             continue
-        command = message.get("cmd") if isinstance(message, dict) else None
-        if command == "start":
-            if message.get("protocol") != PROTOCOL:
-                _reply(out, {"ok": False, "error": f"unsupported protocol, speaks {PROTOCOL}"})
-                return 1
-            reply = {"ok": True, "protocol": PROTOCOL, "implementation": IMPLEMENTATION}
-            _reply(out, {**reply, "capabilities": ["memory.read"]})
-        elif command == "run":
-            _reply(out, _run(message))
-        elif command == "stop":
-            _reply(out, {"ok": True})
-            return 0
-        else:
-            print(f"reference serve: unknown command {command!r}", file=sys.stderr)
+        try:
+            status = _answer(message, out)
+        except Exception as exc:  # never let one message stop the loop
+            print(f"reference serve: {exc!r}", file=sys.stderr)
+            continue
+        if status is not None:
+            return status
     return 0

@@ -9,7 +9,6 @@ the reader builds one per record, and tuples are the cheapest value Python has.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Final
 
 __all__ = ["Timestamp", "parse_utc", "sort_key", "sort_key_missing"]
@@ -23,78 +22,64 @@ _NS_PER_SECOND: Final = 1_000_000_000
 sort_key_missing: Final = 1
 
 
-def sort_key(ts: Timestamp) -> int:
-    """Ascending key for "ts_utc descending": newer first, always below sort_key_missing."""
-    return -ts[1] - 1
+def sort_key(ts: Timestamp | None) -> int:
+    """S6-ORDER-02 "ts_utc descending (missing ts_utc sorts last)" as an ascending key: newer
+    first, every valid timestamp below sort_key_missing."""
+    return sort_key_missing if ts is None else -ts[1] - 1
 
 
 _DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_CLOCK: Final = re.compile(r"T[0-9]{2}:[0-9]{2}:[0-9]{2}")
 _FRACTION: Final = re.compile(r"(?:\.([0-9]{1,9}))?(?:Z|\+00:00)")
-# Memo tables for the date and clock parts (a pure function of the part, so any cache policy
-# is deterministic).  Stores have few distinct dates and at most 86,400 distinct clocks.
+# Dates: a memo (a pure function of the part, so any cache policy is deterministic; stores
+# have few distinct dates), holding nanoseconds, or -1 for a part that is not a real date.
+# Clocks: complete tables of the valid "Thh" and ":mm:ss" parts (24 and 3,600 entries, no
+# leap second); anything else is not a clock.
 _MEMO_LIMIT: Final = 1 << 17
-_dates: dict[str, int | None] = {}
-_clocks: dict[str, int | None] = {}
+_dates: dict[str, int] = {}
+_HOURS: Final = {f"T{hour:02d}": hour * 3_600 * _NS_PER_SECOND for hour in range(24)}
+_MINUTES_SECONDS: Final = {
+    f":{minute:02d}:{second:02d}": (minute * 60 + second) * _NS_PER_SECOND
+    for minute in range(60)
+    for second in range(60)
+}
 
 
-def _day_seconds(date: str) -> int | None:
-    """Seconds from 0001-01-01 to a YYYY-MM-DD date, or None when it is not a real date."""
+def _day_ns(date: str) -> int:
+    """Nanoseconds from 0001-01-01 to a YYYY-MM-DD date, or -1 when it is not a real date."""
     if _DATE.fullmatch(date) is None:
-        return None
+        return -1
     year, month, day = int(date[0:4]), int(date[5:7]), int(date[8:10])
     if year < 1 or not 1 <= month <= 12:
-        return None
+        return -1
     leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
     last = 29 if (month == 2 and leap) else _DAYS_IN_MONTH[month - 1]
     if not 1 <= day <= last:
-        return None
+        return -1
     y = year - 1
     days = y * 365 + y // 4 - y // 100 + y // 400
     days += sum(_DAYS_IN_MONTH[: month - 1]) + (1 if (leap and month > 2) else 0)
-    return (days + day - 1) * 86_400
-
-
-def _clock_seconds(clock: str) -> int | None:
-    """Seconds since midnight of 'Thh:mm:ss', or None when out of range (no leap second)."""
-    if _CLOCK.fullmatch(clock) is None:
-        return None
-    hour, minute, second = int(clock[1:3]), int(clock[4:6]), int(clock[7:9])
-    if hour > 23 or minute > 59 or second > 59:
-        return None
-    return hour * 3_600 + minute * 60 + second
-
-
-def _memo(
-    table: dict[str, int | None], key: str, compute: Callable[[str], int | None]
-) -> int | None:
-    try:
-        return table[key]
-    except KeyError:
-        if len(table) >= _MEMO_LIMIT:
-            table.clear()
-        value = table[key] = compute(key)
-        return value
+    return (days + day - 1) * 86_400 * _NS_PER_SECOND
 
 
 def parse_utc(text: str) -> Timestamp | None:
     """Parse under the pinned grammar; None when `text` is not a valid UTC timestamp."""
-    date, clock, rest = text[:10], text[10:19], text[19:]
+    date = text[:10]
     day = _dates.get(date)
     if day is None:
-        day = _memo(_dates, date, _day_seconds)
-    clock_s = _clocks.get(clock)
-    if clock_s is None:
-        clock_s = _memo(_clocks, clock, _clock_seconds)
-    if day is None or clock_s is None:
+        if len(_dates) >= _MEMO_LIMIT:
+            _dates.clear()
+        day = _dates[date] = _day_ns(date)
+    hour = _HOURS.get(text[10:13])
+    rest = _MINUTES_SECONDS.get(text[13:19])
+    if day < 0 or hour is None or rest is None:
         return None
-    seconds = (day + clock_s) * _NS_PER_SECOND
-    if rest == "Z":  # the normal form itself: nothing to rewrite
-        return text, seconds
-    match = _FRACTION.fullmatch(rest)
+    instant = day + hour + rest
+    if len(text) == 20 and text[19] == "Z":  # the normal form itself: nothing to rewrite
+        return text, instant
+    match = _FRACTION.fullmatch(text, 19)
     if match is None:
         return None
     fraction = (match[1] or "").rstrip("0")
     if not fraction:
-        return text[:19] + "Z", seconds
-    return f"{text[:19]}.{fraction}Z", seconds + int(fraction.ljust(9, "0"))
+        return text[:19] + "Z", instant
+    return f"{text[:19]}.{fraction}Z", instant + int(fraction.ljust(9, "0"))

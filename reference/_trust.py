@@ -30,18 +30,18 @@ class TrustFilter:
 
     memory_ids: frozenset[str] = field(default_factory=frozenset)
     record_hashes: frozenset[str] = field(default_factory=frozenset)
-    #: Always empty since INT-39 reads an entry naming both keys as two marks; kept so that
-    #: code written against the earlier (conjunction) reading still constructs a filter.
-    pairs: frozenset[tuple[str, str]] = field(default_factory=frozenset)
 
     @property
     def active(self) -> bool:
         """False when nothing can be denied (no snapshot, or no matching entry)."""
         return bool(self.memory_ids or self.record_hashes)
 
-    def denies(self, memory_id: str, record_hash: str) -> bool:
+    def denies(self, memory_id: str, record_hash: str, tags: list[str]) -> bool:
         """INT-39: "explicitly marks a memory_id (or record_hash)": each key an entry names is a
-        mark on its own, so an entry naming both denies a candidate equal on either."""
+        mark on its own, so an entry naming both denies a candidate equal on either.
+
+        S6-TRUST-02: "No inference, no heuristics": a record's `tags` (or text) never count.
+        """
         return memory_id in self.memory_ids or record_hash in self.record_hashes
 
 

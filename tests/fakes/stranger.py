@@ -38,7 +38,14 @@ import rfc8785
 
 import reference
 from conformance.adapters import serve
-from reference import _controller, _paths, _records, _request, _scoring, _timestamps, _trust
+from reference import (
+    _candidates,
+    _controller,
+    _ordering,
+    _paths,
+    _timestamps,
+    _trust,
+)
 
 Result = dict[str, Any]
 
@@ -75,7 +82,7 @@ class _Conjunction:
     def active(self) -> bool:
         return bool(self.ids or self.hashes or self.pairs)
 
-    def denies(self, memory_id: str, record_hash: str) -> bool:
+    def denies(self, memory_id: str, record_hash: str, tags: list[str] | None = None) -> bool:
         return (
             memory_id in self.ids
             or record_hash in self.hashes
@@ -138,9 +145,23 @@ def _lenient_utc(text: str) -> Any:
 
 def int20(request: Any) -> Result:
     """ts_utc and now_utc in any RFC 3339 UTC form."""
-    _records.parse_utc = _lenient_utc  # type: ignore[attr-defined]
-    _request.parse_utc = _lenient_utc  # type: ignore[attr-defined]
+    _lenient_everywhere()
     return reference.memory_read(request)
+
+
+def _lenient_everywhere() -> None:
+    """Rebind every reference module's name for the strict parser, however it was imported.
+
+    The fake must keep its one reading whatever the reference's module cut: a name bound by
+    ``from reference._timestamps import parse_utc`` (or an alias of it) in any module is found
+    by identity, not by a list of module names that a refactor would make stale.
+    """
+    for module in list(sys.modules.values()):
+        if module is None or not module.__name__.startswith("reference."):
+            continue
+        for name, value in list(vars(module).items()):
+            if value is _strict_utc and module is not _timestamps:
+                setattr(module, name, _lenient_utc)
 
 
 def int28(request: Any) -> Result:
@@ -182,20 +203,14 @@ def spec005(request: Any) -> Result:
     return reference.memory_read(request)
 
 
-_exact_score = _scoring.Scorer.score
-
-
-def _quarter_bonus(
-    self: _scoring.Scorer, text: str, tags: list[str], ts: Any, exact: bool = False
-) -> float:
-    score = _exact_score(self, text, tags, ts, exact)
-    overlap = len(self.term_set.intersection(tags)) if self.terms and self.enable_tag_overlap else 0
-    return score - 0.25 * overlap
+def _quarter_bonus(base: int, overlap: int, weight: float) -> float:
+    return (base + overlap * 0.25) + weight
 
 
 def tagbonus(request: Any) -> Result:
     """tag_bonus = overlap * 0.25 (the spec says 0.5)."""
-    _scoring.Scorer.score = _quarter_bonus  # type: ignore[method-assign]
+    for module in (_candidates, _ordering):
+        module.score_of = _quarter_bonus  # type: ignore[attr-defined]
     return reference.memory_read(request)
 
 

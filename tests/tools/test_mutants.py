@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -24,6 +25,8 @@ from conformance.report import suite_strength_section
 from tools.mutants import MUTANTS, STAGES, adapter_spec
 from tools.mutants._kill import Kill, MutantOutcome, kill_one
 from tools.mutants._matrix import FORMAT, build_matrix, render_markdown
+from tools.mutants._patch import PatchError, anchor_problems, patched
+from tools.mutants._registry import Mutant, patch
 
 CLAUSES = {clause.id for clause in load_clauses()}
 INTERPRETATIONS = {entry.id for entry in load_interpretations()}
@@ -35,11 +38,11 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """``python -m tools.mutants.smoke`` over the whole gallery (fixed hash seed)."""
+    """``python -m tools.mutants.equivalence`` over the whole gallery (fixed hash seed)."""
     out = tmp_path_factory.mktemp("smoke") / "smoke.json"
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(
-        [sys.executable, "-m", "tools.mutants.smoke", "--json", str(out)],
+        [sys.executable, "-m", "tools.mutants.equivalence", "--json", str(out)],
         capture_output=True,
         text=True,
         env=env,
@@ -76,6 +79,47 @@ class TestGallery:
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", name)
         assert mutant.summary.endswith(".")
 
+    def test_every_source_patch_applies(self) -> None:
+        """Every source patch's anchor occurs exactly once in its file of reference/."""
+        assert anchor_problems(list(MUTANTS.values())) == []
+
+    @pytest.mark.parametrize("name", NAMES)
+    def test_patched_sources_compile(self, name: str) -> None:
+        """A source patch leaves every file of its copy valid Python; a wrapper is callable."""
+        mutant = MUTANTS[name]
+        if mutant.patch is None:
+            assert callable(mutant.wrapper())
+            return
+        for file, text in patched(mutant).items():
+            compile(text, file, "exec")
+
+    def test_stale_anchor_fails_loudly(self) -> None:
+        """A patch whose anchor is gone names the mutant, the file and the anchor."""
+        stale = Mutant(
+            "stale-mutant", ("S6-VER-01",), (), "A.", lambda: patch("_package.py", "no such", "x"),
+            "package",
+        )  # fmt: skip
+        with pytest.raises(PatchError, match=r"stale-mutant.*reference/_package\.py.*no such"):
+            patched(stale)
+        assert anchor_problems([stale]) == [
+            "mutant 'stale-mutant': the anchor occurs 0 times in reference/_package.py "
+            "(must be exactly once): 'no such'"
+        ]
+
+    def test_gallery_imports_no_reference_internals(self) -> None:
+        """Mutants patch sources or wrap the public API: the gallery imports no `reference._x`."""
+        gallery = Path(__file__).resolve().parents[1] / "tools" / "mutants"
+        for source in gallery.glob("*.py"):
+            for node in ast.walk(ast.parse(source.read_text("utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                elif isinstance(node, ast.Import):
+                    names = [alias.name for alias in node.names]
+                else:
+                    continue
+                private = [n for n in names if re.match(r"reference\._", n)]
+                assert not private, (source.name, private)
+
     def test_import_does_not_load_the_reference(self) -> None:
         """Importing the gallery leaves the reference unimported (patches import it lazily)."""
         code = "import sys, tools.mutants; print('reference' in sys.modules)"
@@ -88,21 +132,10 @@ class TestGallery:
 #: Mutants that implement what the register now pins (the reading they broke was re-pinned):
 #: they no longer deviate. The gallery is being rewritten; its owner replaces each with the
 #: earlier reading as the mutant.
-OBSOLETE = {
-    "trust-either-key-matches": "INT-39 re-pinned: either key of a two-key entry matches",
-    "empty-memory-id-accepted": "INT-22 re-pinned: an empty memory_id is valid",
-}
-
-
 class TestSmoke:
     @pytest.mark.parametrize(
         "name",
-        [
-            pytest.param(n, marks=pytest.mark.xfail(reason=OBSOLETE[n], strict=True))
-            if n in OBSOLETE
-            else n
-            for n in NAMES
-        ],
+        NAMES,
     )
     def test_mutant_deviates(self, smoke: dict[str, Any], name: str) -> None:
         """Every mutant deviates from the reference on at least one input (no equivalent mutant)."""
@@ -120,7 +153,7 @@ class TestServe:
     def test_unknown_mutant_is_a_usage_error(self) -> None:
         """`serve` with an unknown name exits 2."""
         done = subprocess.run(
-            [sys.executable, "-m", "tools.mutants.serve", "no-such-mutant"],
+            [sys.executable, "-m", "tools.mutants.adapter", "no-such-mutant"],
             capture_output=True,
             check=False,
         )

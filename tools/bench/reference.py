@@ -1,13 +1,31 @@
-"""`nox -s bench`: the reference end to end on a synthetic store, against a json.loads baseline.
+"""`nox -s bench`: the streaming reference end to end, against a stdlib ``json.loads`` loop.
 
-Not a timed test: it prints and records figures (reports/bench/).  For each scale it
-generates a deterministic store (seeded; ~400-byte records with realistic text, tags, refs
-and timestamps), then, in fresh subprocesses so that peak RSS is per run:
-- baseline: a loop that only does stdlib json.loads on every line of the same file;
-- reference: memory_read (read, validate, hash every record, score, rank, select, build the
-  package with every dropped entry, hash it) plus orjson serialization of the whole result.
-It reports medians of --runs runs, the time ratio reference/baseline measured in the same
-run, records/s, MB/s and peak RSS.
+    python -m tools.bench.reference [--records N ...] [--runs 3] [--keep] [--skip-cases]
+
+Not a timed test: it prints and records figures (``reports/bench/reference.json``, git-ignored).
+Stores are deterministic synthetic episodic stores (~425-byte records with realistic text, tags,
+refs and timestamps), generated in blocks of 100,000 records so that a larger store starts with
+the smaller ones; stores up to 1M records are cached in ``.bench/``, larger ones are generated
+for the run and deleted after (``--keep`` keeps them).  Every measured job runs in a fresh
+process, alternating:
+
+- baseline: a loop doing stdlib ``json.loads`` on every line of the same file;
+- reference: ``memory_read_to`` streaming the whole result envelope to /dev/null (read,
+  validate, hash every record, score, rank, select, write every dropped entry, hash the
+  package), with the bench request (3 query terms matching often, recency on).
+
+While a job runs, the bench samples its process tree (forked readers included) every 20 ms
+and keeps the peak of the summed resident memory (RSS: pages a fork shares count in every
+process, so this over-states) and of the summed proportional set size (PSS: shared pages
+counted once).  Reported per scale: medians of ``--runs`` runs of each, the ratio
+reference/baseline measured within each run (median of the runs), records/s, microseconds per
+record, peak tree memory, and the machine's load average before and after.  Then two cases
+on the 100k store, each alternating with the request it is compared with:
+
+- cliff: recency on with weights too small to change the order (half-life 1 day, so weights
+  below 2^-300), against recency off: INT-04's exact pow must not cost more than a few
+  percent;
+- max_items larger than the store (the budget stops selection), against the bench request.
 """
 
 from __future__ import annotations
@@ -21,13 +39,27 @@ import resource
 import statistics
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Final
+
+from conformance.probes import proc_field_kib, process_tree
 
 ROOT: Final = Path(__file__).resolve().parents[2]
 CACHE: Final = ROOT / ".bench"
 OUT: Final = ROOT / "reports" / "bench"
+#: Stores up to this many records stay in CACHE between runs.
+CACHED_MAX: Final = 1_000_000
+BLOCK: Final = 100_000
+SAMPLE_SECONDS: Final = 0.02
+
+#: Targets of issue 14 (the closing note quotes the figures against them).
+RATIO_MAX_AT_1M: Final = 1.5
+PEAK_MIB_MAX: Final = 256
+CLIFF_OVERHEAD_MAX: Final = 0.05
 
 _WORDS: Final = (
     "deploy database migration rollback service latency cache invalidation queue worker "
@@ -48,152 +80,297 @@ REQUEST: Final[dict[str, Any]] = {
     "scoring": {"enable_recency_weight": True, "recency_half_life_days": 30},
     "now_utc": "2026-11-01T00:00:00Z",
 }
+RECENCY_OFF: Final[dict[str, Any]] = {**REQUEST, "scoring": {"enable_recency_weight": False}}
+#: The cases run on the 100k store: name -> (request, the request it is compared with, run
+#: alternately with it).  The cliff is compared with recency off: the cost of INT-04's exact
+#: pow when the weights cannot change the order.
+CASES: Final[dict[str, tuple[dict[str, Any], dict[str, Any], str]]] = {
+    "cliff: recency with weights below 2^-300": (
+        {**REQUEST, "scoring": {"enable_recency_weight": True, "recency_half_life_days": 1}},
+        RECENCY_OFF,
+        "recency off",
+    ),
+    "max_items larger than the store": (
+        {**REQUEST, "budget": {**REQUEST["budget"], "max_items": 10**9}},
+        REQUEST,
+        "the bench request",
+    ),
+}
 
 
-def generate(path: Path, records: int, seed: int = 6) -> None:
-    """Write a deterministic synthetic episodic store of `records` lines (~400 bytes each)."""
-    rng = random.Random(seed)
+# ------------------------------------------------------------------------------ stores
+
+
+def _block(index: int, seed: int = 6) -> bytes:
+    """Records [index * BLOCK, (index + 1) * BLOCK) of every bench store."""
+    rng = random.Random(seed * 1_000_003 + index)
+    start = 1_700_000_000
+    out = []
+    for number in range(index * BLOCK, (index + 1) * BLOCK):
+        words = rng.choices(_WORDS, k=rng.randint(24, 36))
+        text = " ".join(words).capitalize() + "."
+        ts = time.gmtime(start + rng.randrange(0, 86_400 * 720))
+        record = {
+            "memory_id": f"ep-{number:09d}",
+            "type": "episodic",
+            "ts_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", ts),
+            "source": "user",
+            "tags": rng.sample(_TAGS, k=rng.randint(1, 4)),
+            "text": text,
+            "refs": [{"kind": "run_id", "value": f"run-{rng.randrange(10**8):08d}"}],
+        }
+        out.append(json.dumps(record, ensure_ascii=False))
+    return ("\n".join(out) + "\n").encode("utf-8")
+
+
+def generate(path: Path, records: int) -> None:
+    """Write the deterministic store of `records` records (a multiple of BLOCK) to `path`."""
+    if records % BLOCK:
+        raise SystemExit(f"--records must be a multiple of {BLOCK:,}")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    start = 1_700_000_000
-    with tmp.open("w", encoding="utf-8") as handle:
-        for index in range(records):
-            words = rng.choices(_WORDS, k=rng.randint(24, 36))
-            text = " ".join(words).capitalize() + "."
-            ts = time.gmtime(start + rng.randrange(0, 86_400 * 720))
-            record = {
-                "memory_id": f"ep-{index:09d}",
-                "type": "episodic",
-                "ts_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", ts),
-                "source": "user",
-                "tags": rng.sample(_TAGS, k=rng.randint(1, 4)),
-                "text": text,
-                "refs": [{"kind": "run_id", "value": f"run-{rng.randrange(10**8):08d}"}],
-            }
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    with tmp.open("wb") as handle, ProcessPoolExecutor(os.cpu_count() or 1) as pool:
+        for block in pool.map(_block, range(records // BLOCK)):
+            handle.write(block)
     tmp.replace(path)
 
 
-def _child(mode: str, store: str) -> None:
-    """Run one measured job in this (fresh) process; print its wall time and peak RSS."""
+def store_for(records: int) -> Path:
+    """The store of `records` records, generated when missing."""
+    path = CACHE / f"store-v2-{records}.jsonl"
+    if not path.exists():
+        print(f"generating {records:,} records -> {path.relative_to(ROOT)}", flush=True)
+        started = time.perf_counter()
+        generate(path, records)
+        print(f"  {path.stat().st_size / 1e9:.2f} GB in {time.perf_counter() - started:.0f} s")
+    return path
+
+
+# ---------------------------------------------------------------------------- measuring
+
+
+class _Counter:
+    """A binary sink that only counts the bytes written to it."""
+
+    def __init__(self) -> None:
+        self.bytes = 0
+
+    def write(self, data: bytes | bytearray) -> int:
+        self.bytes += len(data)
+        return len(data)
+
+    def flush(self) -> None:
+        """Nothing to flush."""
+
+
+def _child(mode: str, store: str, request_json: str) -> None:
+    """Run one measured job in this (fresh) process; print its figures as JSON."""
     started = time.perf_counter()
+    figures: dict[str, Any] = {}
     if mode == "baseline":
         with open(store, "rb") as handle:
             for line in handle:
                 json.loads(line)
     else:
-        import orjson
+        from reference import memory_read_to
 
-        from reference import memory_read
-
-        result = memory_read({**REQUEST, "store_paths": [store]})
+        request = {**json.loads(request_json), "store_paths": [store]}
+        sink = _Counter()
+        result = memory_read_to(request, sink)
         if "error" in result:
             raise SystemExit(f"reference failed: {result}")
-        payload = orjson.dumps(result)
-        del payload
+        figures = {"package_hash": result["receipt"]["data"]["package_hash"],
+                   "output_bytes": sink.bytes}  # fmt: skip
     elapsed = time.perf_counter() - started
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    worker_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # largest worker
-    print(
-        json.dumps(
-            {
-                "seconds": elapsed,
-                "peak_rss_mib": peak_kib / 1024,
-                "worker_peak_rss_mib": worker_kib / 1024,
-            }
-        )
-    )
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    print(json.dumps({"seconds": elapsed, "cpu_seconds": cpu, **figures}))
 
 
-def _measure(mode: str, store: Path) -> dict[str, float]:
-    output = subprocess.run(
-        [sys.executable, "-m", "tools.bench.reference", "--child", mode, str(store)],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    ).stdout
-    return dict(json.loads(output.strip().splitlines()[-1]))
+def _watch(pid: int, done: threading.Event, peaks: dict[str, int]) -> None:
+    """Sample the process tree of `pid` until `done`; keep the peak RSS and PSS sums."""
+    while not done.is_set():
+        members = process_tree(pid)
+        rss = sum(proc_field_kib(f"/proc/{p}/status", "VmRSS:") or 0 for p in members)
+        pss = sum(proc_field_kib(f"/proc/{p}/smaps_rollup", "Pss:") or 0 for p in members)
+        peaks["rss_kib"] = max(peaks.get("rss_kib", 0), rss)
+        peaks["pss_kib"] = max(peaks.get("pss_kib", 0), pss)
+        peaks["processes"] = max(peaks.get("processes", 0), len(members))
+        done.wait(SAMPLE_SECONDS)
 
 
-def bench_scale(records: int, runs: int) -> dict[str, Any]:
-    """Measure one scale: alternate baseline and reference runs; medians and ratios."""
-    store = CACHE / f"episodic-{records}.jsonl"
-    if not store.exists():
-        print(f"generating {records:,} records -> {store}", flush=True)
-        generate(store, records)
+def measure(mode: str, store: Path, request: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run one job in a fresh process; its figures plus the sampled peak tree memory."""
+    argv = [sys.executable, "-m", "tools.bench.reference", "--child", mode, str(store),
+            json.dumps(request or REQUEST)]  # fmt: skip
+    process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    peaks: dict[str, int] = {}
+    done = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(process.pid, done, peaks), daemon=True)
+    watcher.start()
+    output, _ = process.communicate()
+    done.set()
+    watcher.join()
+    if process.returncode:
+        raise SystemExit(f"{mode} run failed ({process.returncode})")
+    figures = dict(json.loads(output.strip().splitlines()[-1]))
+    figures["peak_rss_mib"] = peaks.get("rss_kib", 0) / 1024
+    figures["peak_pss_mib"] = peaks.get("pss_kib", 0) / 1024
+    figures["processes"] = peaks.get("processes", 0)
+    return figures
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+# ------------------------------------------------------------------------------ runs
+
+
+def _same_hash(runs: list[dict[str, Any]]) -> str:
+    hashes = {str(run["package_hash"]) for run in runs}
+    if len(hashes) != 1:
+        raise SystemExit(f"the reference gave different packages across runs: {hashes}")
+    return hashes.pop()
+
+
+def bench_scale(records: int, runs: int, *, keep: bool) -> dict[str, Any]:
+    """One scale: alternate baseline and reference runs; medians and in-run ratios."""
+    store = store_for(records)
     size = store.stat().st_size
-    baseline: list[float] = []
-    reference: list[float] = []
-    ratios: list[float] = []
-    rss: list[float] = []
-    worker_rss: list[float] = []
-    for run in range(runs):
-        base = _measure("baseline", store)
-        ref = _measure("reference", store)
-        baseline.append(base["seconds"])
-        reference.append(ref["seconds"])
-        ratios.append(ref["seconds"] / base["seconds"])
-        rss.append(ref["peak_rss_mib"])
-        worker_rss.append(ref["worker_peak_rss_mib"])
-        print(
-            f"  run {run + 1}: baseline {base['seconds']:.2f}s  reference {ref['seconds']:.2f}s"
-            f"  ratio {ratios[-1]:.2f}x  peak RSS {ref['peak_rss_mib']:.0f} MiB"
-            f" (largest worker {ref['worker_peak_rss_mib']:.0f} MiB)",
-            flush=True,
-        )
-    ref_median = statistics.median(reference)
+    load_before = _load()
+    pairs = []
+    try:
+        for run in range(runs):
+            base = measure("baseline", store)
+            ref = measure("reference", store)
+            pairs.append((base, ref))
+            print(
+                f"  run {run + 1}: baseline {base['seconds']:.2f} s  reference "
+                f"{ref['seconds']:.2f} s  ratio {ref['seconds'] / base['seconds']:.2f}x  "
+                f"peak RSS {ref['peak_rss_mib']:.0f} MiB / PSS {ref['peak_pss_mib']:.0f} MiB "
+                f"({ref['processes']} processes)",
+                flush=True,
+            )
+    finally:
+        if records > CACHED_MAX and not keep:
+            store.unlink()
+    reference = [ref for _, ref in pairs]
+    seconds = statistics.median(ref["seconds"] for ref in reference)
     return {
         "records": records,
         "store_bytes": size,
         "runs": runs,
-        "baseline_seconds_median": statistics.median(baseline),
-        "reference_seconds_median": ref_median,
-        "ratio_median": statistics.median(ratios),
-        "ratios": ratios,
-        "records_per_second": records / ref_median,
-        "mb_per_second": size / 1e6 / ref_median,
-        "peak_rss_mib_median": statistics.median(rss),
-        "worker_peak_rss_mib_median": statistics.median(worker_rss),
+        "load_before": load_before,
+        "load_after": _load(),
+        "baseline_seconds_median": statistics.median(base["seconds"] for base, _ in pairs),
+        "reference_seconds_median": seconds,
+        "ratio_median": statistics.median(ref["seconds"] / base["seconds"] for base, ref in pairs),
+        "reference_cpu_seconds_median": statistics.median(ref["cpu_seconds"] for ref in reference),
+        "records_per_second": records / seconds,
+        "us_per_record": seconds / records * 1e6,
+        "peak_rss_mib_max": max(ref["peak_rss_mib"] for ref in reference),
+        "peak_pss_mib_max": max(ref["peak_pss_mib"] for ref in reference),
+        "output_bytes": reference[0]["output_bytes"],
+        "package_hash": _same_hash(reference),
     }
 
 
-def main(argv: list[str] | None = None) -> int:
+def bench_cases(runs: int) -> dict[str, Any]:
+    """The cases on the 100k store, each alternating with the request it is compared with."""
+    store = store_for(BLOCK)
+    results: dict[str, Any] = {"records": BLOCK, "load_before": _load()}
+    for name, (request, against, against_name) in CASES.items():
+        pairs = []
+        for _ in range(runs):
+            other = measure("reference", store, against)
+            case = measure("reference", store, request)
+            pairs.append((other, case))
+        ratio = statistics.median(case["seconds"] / other["seconds"] for other, case in pairs)
+        results[name] = {
+            "seconds_median": statistics.median(case["seconds"] for _, case in pairs),
+            "against": against_name,
+            "against_seconds_median": statistics.median(other["seconds"] for other, _ in pairs),
+            "ratio_median": ratio,
+            "peak_rss_mib_max": max(case["peak_rss_mib"] for _, case in pairs),
+        }
+        print(f"  {name}: {results[name]['seconds_median']:.2f} s, {ratio:.3f}x {against_name} "
+              "(same run)", flush=True)  # fmt: skip
+    results["load_after"] = _load()
+    return results
+
+
+def _table(scales: list[dict[str, Any]]) -> str:
+    lines = [
+        "| records | store GB | json.loads s | reference s | ratio | records/s | us/record "
+        "| CPU s | peak RSS MiB | peak PSS MiB | load before -> after |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    lines += [
+        f"| {r['records']:,} | {r['store_bytes'] / 1e9:.2f} | "
+        f"{r['baseline_seconds_median']:.2f} | {r['reference_seconds_median']:.2f} | "
+        f"{r['ratio_median']:.2f}x | {r['records_per_second']:,.0f} | "
+        f"{r['us_per_record']:.2f} | {r['reference_cpu_seconds_median']:.1f} | "
+        f"{r['peak_rss_mib_max']:.0f} | {r['peak_pss_mib_max']:.0f} | "
+        f"{r['load_before']} -> {r['load_after']} |"
+        for r in scales
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `python -m tools.bench.reference`."""
-    parser = argparse.ArgumentParser(prog="python -m tools.bench.reference", description=__doc__)
-    parser.add_argument("--records", type=int, nargs="+", default=[100_000, 1_000_000])
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench.reference",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--records", type=int, nargs="+",
+                        default=[100_000, 1_000_000, 10_000_000])  # fmt: skip
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--child", nargs=2, metavar=("MODE", "STORE"), help=argparse.SUPPRESS)
+    parser.add_argument("--keep", action="store_true", help="keep stores above 1M records")
+    parser.add_argument("--skip-cases", action="store_true", help="only the scales")
+    parser.add_argument("--child", nargs=3, metavar=("MODE", "STORE", "REQUEST"),
+                        help=argparse.SUPPRESS)  # fmt: skip
     args = parser.parse_args(argv)
     if args.child:
         _child(*args.child)
         return 0
-    results = []
+    scales = []
     for records in args.records:
-        print(f"scale {records:,} records, {args.runs} runs", flush=True)
-        results.append(bench_scale(records, args.runs))
+        print(f"scale {records:,} records, {args.runs} runs (load {_load()})", flush=True)
+        scales.append(bench_scale(records, args.runs, keep=args.keep))
+    cases = None
+    if not args.skip_cases:
+        print(f"cases on {BLOCK:,} records, {args.runs} runs each (load {_load()})", flush=True)
+        cases = bench_cases(args.runs)
     summary = {
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
         "request": REQUEST,
-        "scales": results,
-        "targets": {"ratio_max": 2.0, "peak_rss_mib_max_at_1M": 1024},
+        "scales": scales,
+        "cases": cases,
+        "targets": {
+            "ratio_max_at_1M": RATIO_MAX_AT_1M,
+            "peak_mib_max": PEAK_MIB_MAX,
+            "cliff_overhead_max": CLIFF_OVERHEAD_MAX,
+        },
     }
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "reference.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     print()
-    print(
-        "| records | store MB | baseline s | reference s | ratio | records/s | MB/s "
-        "| RSS MiB (main) | RSS MiB (largest worker) |"
-    )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for r in results:
-        print(
-            f"| {r['records']:,} | {r['store_bytes'] / 1e6:.0f} | "
-            f"{r['baseline_seconds_median']:.2f} | {r['reference_seconds_median']:.2f} | "
-            f"{r['ratio_median']:.2f}x | {r['records_per_second']:,.0f} | "
-            f"{r['mb_per_second']:.1f} | {r['peak_rss_mib_median']:.0f} | "
-            f"{r['worker_peak_rss_mib_median']:.0f} |"
-        )
+    print(_table(scales))
+    if cases is not None:
+        print()
+        print("| case (100k records) | seconds | compared with | its seconds | ratio (same run) |")
+        print("|---|---:|---|---:|---:|")
+        for name in CASES:
+            case = cases[name]
+            seconds, against = case["seconds_median"], case["against_seconds_median"]
+            print(f"| {name} | {seconds:.2f} | {case['against']} | {against:.2f} | "
+                  f"{case['ratio_median']:.3f}x |")  # fmt: skip
+    print(f"\nwrote {(OUT / 'reference.json').relative_to(ROOT)}")
     return 0
 
 

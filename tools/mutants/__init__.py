@@ -1,17 +1,20 @@
 """The mutation gallery: single-fault copies of the reference that measure the suite's power.
 
 Each mutant (:data:`MUTANTS`) is the reference controller with ONE deliberate deviation from
-one clause, declared with the clauses and interpretations it violates. It runs as its own
-adapter process::
+one clause, declared with the clauses and interpretations it violates: either a *source patch*
+(one anchor snippet of one file of ``reference/`` and its replacement, applied to a copy of the
+package) or a *wrapper* of the public ``reference.memory_read`` (``_registry.py``). Nothing here
+imports a private module of the reference, so behaviour-preserving refactors of the reference
+leave the gallery working, and a refactor that removes an anchor makes it fail loudly, naming
+the mutant, the file and the anchor (``_patch.py``). Each mutant runs as its own adapter::
 
-    python -m tools.mutants.serve NAME        # phase6-adapter/1, like the reference
+    python -m tools.mutants.adapter NAME        # phase6-adapter/1, like the reference
 
-which applies the patch in that process only and then serves the unchanged reference loop; the
-reference's files are never edited. ``python -m tools.mutants`` (``nox -s mutants``)
-certifies every mutant and writes the kill matrix to ``reports/mutants/``; the section
-provider ``conformance.report._suite_strength`` puts its kill rate into a compliance report.
+``python -m tools.mutants`` (``nox -s mutants``) certifies every mutant and writes the kill
+matrix to ``reports/mutants/``; the section provider ``conformance.report._suite_strength`` puts its
+kill rate into a compliance report.
 
-Importing this package never imports ``reference``: patches import it when applied.
+Importing this package never imports ``reference``.
 """
 
 from __future__ import annotations
@@ -47,4 +50,4 @@ def adapter_spec(name: str) -> str:
     import shlex
     import sys
 
-    return "cmd:" + shlex.join([sys.executable, "-m", "tools.mutants.serve", name])
+    return "cmd:" + shlex.join([sys.executable, "-m", "tools.mutants.adapter", name])

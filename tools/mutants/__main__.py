@@ -2,12 +2,16 @@
 
     python -m tools.mutants [--jobs N] [--full] [--only NAME ...] [--out DIR]
     python -m tools.mutants --list
+    python -m tools.mutants --anchors         # every source patch still applies
 
 Writes the run's ``kill-matrix.json`` and ``kill-matrix.md`` to ``reports/mutants/`` (git-ignored,
-or ``--out``) and prints the matrix. ``--check`` also fails when the published matrix
-(``specs/kill-matrix.{json,md}``, read by every report's ``suite_strength`` section) differs from
-this run's reproducible projection; ``--write`` rewrites it. Exit status: 0 every mutant killed
-(and, with ``--check``, the published matrix current), 1 otherwise, 2 usage error.
+or ``--out``) and prints the matrix. Before anything runs, every source patch is applied to the
+current reference: an anchor that does not occur exactly once fails the run, naming the mutant,
+the file and the anchor (``--anchors`` does only that). ``--check`` also fails when the
+published matrix (``specs/kill-matrix.{json,md}``, read by every report's ``suite_strength``
+section) differs from this run's reproducible projection; ``--write`` rewrites it. Exit status:
+0 every mutant killed (and, with ``--check``, the published matrix current), 1 otherwise, 2 usage
+error.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from tools.mutants._matrix import (
     render_table,
     write_matrix,
 )
+from tools.mutants._patch import anchor_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLISHED = specs_dir() / "kill-matrix.json"
@@ -60,6 +65,9 @@ def _parser() -> argparse.ArgumentParser:
         "--out", type=Path, default=Path("reports/mutants"), help="output directory"
     )
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument(
+        "--anchors", action="store_true", help="only check that every source patch applies"
+    )
     publish = parser.add_mutually_exclusive_group()
     publish.add_argument(
         "--check",
@@ -75,7 +83,9 @@ def _parser() -> argparse.ArgumentParser:
 def _list() -> None:
     for mutant in MUTANTS.values():
         violates = ", ".join([*mutant.clauses, *mutant.interpretations])
-        print(f"{mutant.name:42} {mutant.stage:10} {violates}\n{'':42} {mutant.summary}")
+        change = mutant.patch
+        form = "wrapper" if change is None else f"patch reference/{change.file}"
+        print(f"{mutant.name:42} {mutant.stage:10} {violates}\n{'':42} {form}: {mutant.summary}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -85,6 +95,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _list()
         return 0
     names = args.only or list(MUTANTS)
+    problems = anchor_problems([MUTANTS[name] for name in names])
+    for problem in problems:
+        print(f"MUTANT DOES NOT APPLY: {problem}", file=sys.stderr)
+    if problems or args.anchors:
+        if not problems:
+            print(f"all {len(names)} mutants apply to the current reference")
+        return 1 if problems else 0
     corpus = load_corpus()
     print(f"certifying {len(names)} mutants against {len(corpus)} vectors, {args.jobs} at a time")
     started = time.perf_counter()

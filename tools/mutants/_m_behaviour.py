@@ -9,38 +9,61 @@ import os
 import socket
 import subprocess
 import tempfile
-import time
-from collections.abc import Iterator
 from typing import Any
 
-from tools.mutants._patch import replace, wrap
-from tools.mutants._registry import Witness, mutant
+from tools.mutants._registry import Reader, SourcePatch, Witness, Wrapper, mutant, patch
 
 _UNIX_EPOCH_S = 62_135_596_800
-_KEEP: list[bytes] = []
+#: The reader's block loop, from the first read to the split of a block into lines.
+_SPLIT = """\
+        blocks = self._blocks()
+        while True:
+            if carry:
+                block, carry = carry, b""
+            else:
+                block = next(blocks, b"")
+                if not block:
+                    break
+            start = offset
+            size = len(rest) + len(block)
+            lines = block.split(b"\\n")
+            if rest:  # the partial line carried over joins the block's first piece
+                lines[0] = rest + lines[0]
+            rest = lines.pop()
+"""
+_SPLIT_PER_BLOCK = """\
+        blocks = (  # 64 KiB blocks
+            read[at : at + 65536] for read in self._blocks() for at in range(0, len(read), 65536)
+        )
+        while True:
+            if carry:
+                block, carry = carry, b""
+            else:
+                block = next(blocks, b"")
+                if not block:
+                    break
+            start = offset
+            size = len(rest) + len(block)
+            lines = block.split(b"\\n")
+            rest = b""  # each block is split on its own: a line crossing its end breaks in two
+            if not lines[-1]:
+                lines.pop()
+"""
 
 
-def _split_lf(data: bytes) -> list[bytes]:
-    """Lines of ``data`` split on LF only, each keeping its LF."""
-    lines = data.split(b"\n")
-    out = [line + b"\n" for line in lines[:-1]]
-    return [*out, lines[-1]] if lines[-1] else out
-
-
-def _after_read(action: Any) -> None:
+def _after_read(action: Any) -> Wrapper:
     """Run ``action(request, normalized store paths)`` after every successful read."""
-    from reference import _controller
-    from reference._paths import normalize_path
 
-    def make(original: Any) -> Any:
-        def read_package(request: Any) -> Any:
-            result = original(request)
-            action(request, sorted({normalize_path(p) for p in request.store_paths}))
+    def wrap(read: Reader) -> Reader:
+        def deviant(request: Any) -> dict[str, Any]:
+            result = read(request)
+            if "receipt" in result:
+                action(request, list(result["receipt"]["data"]["store_paths"]))
             return result
 
-        return read_package
+        return deviant
 
-    wrap(_controller, "read_package", make)
+    return wrap
 
 
 @mutant(
@@ -50,23 +73,24 @@ def _after_read(action: Any) -> None:
     probes=("clock",),
     witness=Witness(env={"TZ": "<+14>-14"}),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Record timestamps are read as local time (the TZ variable shifts every age)."""
-    from reference import _records
-    from reference._timestamps import parse_utc as original
-
-    def parse(text: str) -> Any:
-        parsed = original(text)
-        if parsed is None:
-            return None
-        seconds = parsed[1] // 10**9 - _UNIX_EPOCH_S
-        try:
-            offset = time.localtime(seconds).tm_gmtoff
-        except (OverflowError, OSError, ValueError):
-            offset = 0
-        return parsed[0], parsed[1] - offset * 10**9
-
-    replace(_records, "parse_utc", parse)
+    return patch(
+        "_records.py",
+        "parse_ts: Final = parse_utc\n",
+        "def parse_ts(text: str) -> Any:\n"
+        "    import time\n"
+        "\n"
+        "    parsed = parse_utc(text)\n"
+        "    if parsed is None:\n"
+        "        return None\n"
+        f"    seconds = parsed[1] // 10**9 - {_UNIX_EPOCH_S}\n"
+        "    try:\n"
+        "        offset = time.localtime(seconds).tm_gmtoff\n"
+        "    except (OverflowError, OSError, ValueError):\n"
+        "        offset = 0\n"
+        "    return parsed[0], parsed[1] - offset * 10**9\n\n\n",
+    )
 
 
 @mutant(
@@ -75,14 +99,14 @@ def _() -> None:
     probes=("read-only",),
     effect="side-effect",
 )
-def _() -> None:
+def _() -> Wrapper:
     """Every store's modification time is set to now after reading it."""
 
     def touch(request: Any, stores: list[str]) -> None:
         for store in stores:
             os.utime(store)
 
-    _after_read(touch)
+    return _after_read(touch)
 
 
 @mutant(
@@ -91,7 +115,7 @@ def _() -> None:
     probes=("read-only",),
     effect="side-effect",
 )
-def _() -> None:
+def _() -> Wrapper:
     """Every store is opened for appending (nothing is written) after reading it."""
 
     def reopen(request: Any, stores: list[str]) -> None:
@@ -99,7 +123,7 @@ def _() -> None:
             with open(store, "ab"):
                 pass
 
-    _after_read(reopen)
+    return _after_read(reopen)
 
 
 @mutant(
@@ -108,7 +132,7 @@ def _() -> None:
     probes=("read-only",),
     effect="side-effect",
 )
-def _() -> None:
+def _() -> Wrapper:
     """A cache file per request is written to the temp directory and left there."""
 
     def cache(request: Any, stores: list[str]) -> None:
@@ -117,7 +141,7 @@ def _() -> None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(repr(stores))
 
-    _after_read(cache)
+    return _after_read(cache)
 
 
 @mutant(
@@ -126,13 +150,13 @@ def _() -> None:
     probes=("read-only",),
     effect="side-effect",
 )
-def _() -> None:
+def _() -> Wrapper:
     """A helper program (`true`) is run for every request."""
 
     def run(request: Any, stores: list[str]) -> None:
         subprocess.run(["true"], check=False)
 
-    _after_read(run)
+    return _after_read(run)
 
 
 @mutant(
@@ -141,7 +165,7 @@ def _() -> None:
     probes=("network",),
     effect="side-effect",
 )
-def _() -> None:
+def _() -> Wrapper:
     """A telemetry datagram is sent to 127.0.0.1:9 for every request (failures ignored)."""
 
     def send(request: Any, stores: list[str]) -> None:
@@ -151,7 +175,7 @@ def _() -> None:
         except OSError:
             pass
 
-    _after_read(send)
+    return _after_read(send)
 
 
 @mutant(
@@ -160,7 +184,7 @@ def _() -> None:
     probes=("network",),
     effect="side-effect",
 )
-def _() -> None:
+def _() -> Wrapper:
     """Every request makes a loopback TCP connection (it fails where there is no network)."""
 
     def connect(request: Any, stores: list[str]) -> None:
@@ -170,7 +194,7 @@ def _() -> None:
         ):
             pass
 
-    _after_read(connect)
+    return _after_read(connect)
 
 
 @mutant(
@@ -180,24 +204,14 @@ def _() -> None:
     effect="side-effect",
     witness=Witness(big_store=True),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Each store is read into memory whole (and its lines kept) before records are parsed."""
-    from reference import _package
-
-    def iter_lines(
-        path: str, index: int, start: int = 0, end: int | None = None
-    ) -> Iterator[tuple[int, bytes]]:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        lines = _split_lf(data[start:end])
-        _KEEP[:] = lines
-        offset = start
-        for line in lines:
-            if line.strip(b" \t\r\n"):
-                yield offset, line
-            offset += len(line)
-
-    replace(_package, "iter_lines", iter_lines)
+    return patch(
+        "_reader.py",
+        "    return Store(path, index, fd, opened.st_size)\n",
+        '    _open.__dict__["kept"] = os.pread(fd, opened.st_size, 0).split(b"\\n")\n'
+        "    return Store(path, index, fd, opened.st_size)\n",
+    )
 
 
 @mutant(
@@ -206,26 +220,7 @@ def _() -> None:
     probes=("streaming", "environment"),
     witness=Witness(long_lines=True),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """The store is read in 64 KiB blocks and each block is split on its own: a line crossing a
     block boundary becomes two broken lines."""
-    from reference import _package
-
-    block = 65_536
-
-    def iter_lines(
-        path: str, index: int, start: int = 0, end: int | None = None
-    ) -> Iterator[tuple[int, bytes]]:
-        with open(path, "rb") as handle:
-            handle.seek(start)
-            offset = start
-            while end is None or offset < end:
-                data = handle.read(block)
-                if not data:
-                    break
-                for piece in _split_lf(data):
-                    if piece.strip(b" \t\r\n"):
-                        yield offset, piece
-                    offset += len(piece)
-
-    replace(_package, "iter_lines", iter_lines)
+    return patch("_reader.py", _SPLIT, _SPLIT_PER_BLOCK)

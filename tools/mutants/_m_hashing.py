@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-from typing import Any
+from tools.mutants._registry import SourcePatch, mutant, patch
 
-from tools.mutants._patch import replace, wrap
-from tools.mutants._registry import mutant
-
-
-def _python_json(value: Any) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def _record_hash_variant(change: Any) -> None:
-    """Wrap record_hash_of in the records module: ``change(original, *args)``."""
-    from reference import _records
-
-    wrap(_records, "record_hash_of", lambda original: lambda *args: change(original, *args))
+_PREIMAGE = (
+    '    preimage: dict[str, Any] = {"memory_id": memory_id, "refs": refs, "tags": tags, '
+    '"text": text}\n'
+)
 
 
 @mutant(
@@ -26,155 +15,90 @@ def _record_hash_variant(change: Any) -> None:
     clauses=("S6-HASH-01", "S6-OUT-24"),
     interpretations=("INT-02",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """record_hash also covers the store_path the record was read from."""
-    from reference import _package
-    from reference._canonical import canonical_bytes, sha256_hex
-
-    current = [""]
-
-    def make_lines(original: Any) -> Any:
-        def iter_lines(path: str, *args: Any) -> Iterator[tuple[int, bytes]]:
-            for item in original(path, *args):
-                current[0] = path
-                yield item
-
-        return iter_lines
-
-    wrap(_package, "iter_lines", make_lines)
-
-    def change(
-        original: Any, memory_id: str, text: str, tags: Any, refs: Any, ts: Any, plain: bool = False
-    ) -> str:
-        preimage = {
-            "memory_id": memory_id,
-            "refs": refs,
-            "tags": tags,
-            "text": text,
-            "store_path": current[0],
-        }
-        if ts is not None:
-            preimage["ts_utc"] = ts[0]
-        return sha256_hex(canonical_bytes(preimage))
-
-    _record_hash_variant(change)
+    return patch("_records.py", _PREIMAGE, _PREIMAGE + '    preimage["store_path"] = store_path\n')
 
 
 @mutant("record-hash-null-ts", clauses=("S6-HASH-01",), interpretations=("INT-02",))
-def _() -> None:
+def _() -> SourcePatch:
     """A record without a valid ts_utc hashes with "ts_utc": null instead of omitting the key."""
-    from reference._canonical import canonical_bytes, sha256_hex
-
-    def change(
-        original: Any, memory_id: str, text: str, tags: Any, refs: Any, ts: Any, plain: bool = False
-    ) -> str:
-        if ts is not None:
-            return str(original(memory_id, text, tags, refs, ts, plain))
-        preimage = {
-            "memory_id": memory_id,
-            "refs": refs,
-            "tags": tags,
-            "text": text,
-            "ts_utc": None,
-        }
-        return sha256_hex(canonical_bytes(preimage))
-
-    _record_hash_variant(change)
+    return patch(
+        "_records.py",
+        '    if ts is not None:\n        preimage["ts_utc"] = ts[0]\n',
+        '    preimage["ts_utc"] = None if ts is None else ts[0]\n',
+    )
 
 
 @mutant("record-hash-stripped-text", clauses=("S6-HASH-01",), interpretations=("INT-02",))
-def _() -> None:
+def _() -> SourcePatch:
     """record_hash covers the text with leading and trailing whitespace stripped."""
-    from reference._text import strip_white_space
-
-    def change(original: Any, memory_id: str, text: str, *rest: Any) -> str:
-        return str(original(memory_id, strip_white_space(text), *rest))
-
-    _record_hash_variant(change)
+    return patch(
+        "_records.py",
+        _PREIMAGE,
+        "    from reference._text import strip_white_space\n\n"
+        + _PREIMAGE.replace('"text": text}', '"text": strip_white_space(text)}'),
+    )
 
 
 @mutant("record-hash-python-json", clauses=("S6-HASH-02",), interpretations=("INT-01", "INT-17"))
-def _() -> None:
+def _() -> SourcePatch:
     """record_hash is computed over Python's json.dumps(sort_keys=True) instead of RFC 8785."""
-    from reference._canonical import sha256_hex
-
-    def change(
-        original: Any, memory_id: str, text: str, tags: Any, refs: Any, ts: Any, plain: bool = False
-    ) -> str:
-        preimage = {"memory_id": memory_id, "refs": refs, "tags": tags, "text": text}
-        if ts is not None:
-            preimage["ts_utc"] = ts[0]
-        return sha256_hex(_python_json(preimage))
-
-    _record_hash_variant(change)
+    return patch(
+        "_records.py",
+        "    if plain or not refs:\n"
+        "        return sha256_hex(orjson.dumps(preimage, option=_SORT))\n"
+        "    return sha256_hex(canonical_bytes(preimage))",
+        "    import json\n\n"
+        '    text_form = json.dumps(preimage, sort_keys=True, separators=(",", ":"), '
+        "ensure_ascii=False)\n"
+        "    return sha256_hex(text_form.encode())",
+    )
 
 
 @mutant("keys-sorted-by-code-point", clauses=("S6-HASH-02",), interpretations=("INT-01",))
-def _() -> None:
+def _() -> SourcePatch:
     """Canonical JSON sorts object keys by code point instead of UTF-16 code units."""
-    from reference import _canonical
-
-    def safe(value: Any) -> bool:
-        kind = type(value)
-        if kind is str or kind is bool or value is None:
-            return True
-        if kind is int:
-            return bool(-(2**53) <= value <= 2**53)
-        if kind is list:
-            return all(safe(item) for item in value)
-        if kind is dict:
-            return all(type(k) is str and safe(v) for k, v in value.items())
-        return False
-
-    replace(_canonical, "_fast_path_safe", safe)
+    return patch(
+        "_canonical.py",
+        "type(key) is str and key.isascii() and _fast_path_safe(item)",
+        "type(key) is str and _fast_path_safe(item)",
+    )
 
 
 @mutant(
     "package-hash-without-excerpt", clauses=("S6-HASH-09", "S6-OUT-25"), interpretations=("INT-03",)
 )
-def _() -> None:
+def _() -> SourcePatch:
     """package_hash leaves the selected items' excerpts out."""
-    from reference import _package
-
-    def make(original: Any) -> Any:
-        return lambda item: original({**item, "excerpt": ""})
-
-    wrap(_package, "_selected_bytes", make)
+    return patch("_package.py", '            dump(item["excerpt"]),', '            dump(""),')
 
 
 @mutant("package-hash-without-dropped", clauses=("S6-HASH-09",), interpretations=("INT-03",))
-def _() -> None:
+def _() -> SourcePatch:
     """package_hash leaves selection.dropped out."""
-    from reference import _package
-
-    def make(original: Any) -> Any:
-        def chunks(package: dict[str, Any]) -> list[bytes]:
-            selection = {**package["selection"], "dropped": []}
-            return list(original({**package, "selection": selection}))
-
-        return chunks
-
-    wrap(_package, "canonical_package_chunks", make)
+    return patch("_package.py", "        if canonical:\n", "        if canonical and False:\n")
 
 
 @mutant(
     "package-hash-python-floats", clauses=("S6-HASH-08", "S6-HASH-10"), interpretations=("INT-01",)
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Scores enter package_hash in Python's float form (2.0, 1e-06) instead of RFC 8785's."""
-    from reference import _package
-
-    replace(_package, "jcs_number", lambda value: json.dumps(value).encode())
+    return patch(
+        "_package.py",
+        '            jcs_number(item["score"]),',
+        '            repr(item["score"]).encode("ascii"),',
+    )
 
 
 @mutant(
     "package-hash-uppercase-hex", clauses=("S6-HASH-08", "S6-OUT-21"), interpretations=("INT-03",)
 )
-def _() -> None:
+def _() -> SourcePatch:
     """package_hash is written in uppercase hex."""
-    from reference import _controller
-
-    def make(original: Any) -> Any:
-        return lambda package: str(original(package)).upper()
-
-    wrap(_controller, "package_hash", make)
+    return patch(
+        "_package.py",
+        "        return self.digest.hexdigest()",
+        "        return self.digest.hexdigest().upper()",
+    )

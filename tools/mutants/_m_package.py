@@ -3,80 +3,57 @@ CONTRACT, ERROR HANDLING stores, VERSIONING; INT-11..INT-13, INT-45)."""
 
 from __future__ import annotations
 
-import locale
-import os
-from typing import Any
+from tools.mutants._registry import SourcePatch, Witness, mutant, patch
 
-from tools.mutants._patch import replace, wrap
-from tools.mutants._registry import Witness, mutant
-
-
-def _stores_variant(change: Any) -> None:
-    """Wrap the controller's normalize/dedupe/sort of store paths: ``change(original, paths)``."""
-    from reference import _controller
-
-    wrap(_controller, "ordered_unique", lambda original: lambda paths: change(original, paths))
+_SORTED = "    return sorted(first.items())"
 
 
 @mutant("controller-version-wrong", clauses=("S6-VER-01", "S6-OUT-22"))
-def _() -> None:
+def _() -> SourcePatch:
     """controller_version is "phase6-v1.1"."""
-    from reference import _controller
-
-    replace(_controller, "CONTROLLER_VERSION", "phase6-v1.1")
+    return patch(
+        "_package.py",
+        'CONTROLLER_VERSION: Final = "phase6-v1"',
+        'CONTROLLER_VERSION: Final = "phase6-v1.1"',
+    )
 
 
 @mutant("query-raw-normalized", clauses=("S6-OUT-02",), interpretations=("INT-11",))
-def _() -> None:
+def _() -> SourcePatch:
     """query.raw holds the normalized query instead of the query as given."""
-    from reference import _controller
-    from reference._package import package_hash
-    from reference._text import normalize
-
-    def make(original: Any) -> Any:
-        def read_package(request: Any) -> Any:
-            package, receipt = original(request)
-            package["query"]["raw"] = normalize(package["query"]["raw"])
-            package["package_hash"] = package_hash(package)
-            receipt["data"]["package_hash"] = package["package_hash"]
-            return package, receipt
-
-        return read_package
-
-    wrap(_controller, "read_package", make)
+    return patch(
+        "_controller.py",
+        '        query = {"raw": request.query, "query_hash": query_hash(request.query)}',
+        "        from reference._text import normalize\n\n"
+        '        query = {"raw": normalize(request.query), '
+        '"query_hash": query_hash(request.query)}',
+    )
 
 
 @mutant("store-paths-unsorted", clauses=("S6-READ-05",), interpretations=("INT-12",))
-def _() -> None:
+def _() -> SourcePatch:
     """Stores are read in request order (normalized, deduplicated) instead of sorted order."""
-    from reference._paths import normalize_path
-
-    def change(original: Any, paths: list[str]) -> list[tuple[str, int]]:
-        first: dict[str, int] = {}
-        for index, path in enumerate(paths):
-            first.setdefault(normalize_path(path), index)
-        return list(first.items())
-
-    _stores_variant(change)
+    return patch("_paths.py", _SORTED, "    return list(first.items())")
 
 
 @mutant("store-paths-not-normalized", clauses=("S6-READ-04",), interpretations=("INT-12",))
-def _() -> None:
+def _() -> SourcePatch:
     """Store paths are used exactly as given ('./a//b.jsonl' stays as is)."""
-    from reference import _paths
-
-    replace(_paths, "normalize_path", lambda path: path)
+    return patch(
+        "_paths.py",
+        "    normalized = posixpath.normpath(path)\n",
+        "    return path\n    normalized = posixpath.normpath(path)\n",
+    )
 
 
 @mutant("store-paths-not-deduplicated", clauses=("S6-READ-04",), interpretations=("INT-12",))
-def _() -> None:
+def _() -> SourcePatch:
     """Two spellings of one store are read twice (normalized, sorted, not deduplicated)."""
-    from reference._paths import normalize_path
-
-    def change(original: Any, paths: list[str]) -> list[tuple[str, int]]:
-        return sorted((normalize_path(path), index) for index, path in enumerate(paths))
-
-    _stores_variant(change)
+    return patch(
+        "_paths.py",
+        _SORTED,
+        "    return sorted((normalize_path(path), index) for index, path in enumerate(paths))",
+    )
 
 
 @mutant(
@@ -84,23 +61,24 @@ def _() -> None:
     clauses=("S6-READ-04", "S6-READ-08"),
     interpretations=("INT-12", "INT-45"),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Store paths are made absolute (os.path.abspath) before use and in the package."""
-
-    def change(original: Any, paths: list[str]) -> list[tuple[str, int]]:
-        return sorted((os.path.abspath(p), i) for p, i in original(paths))
-
-    _stores_variant(change)
+    return patch(
+        "_paths.py",
+        _SORTED,
+        '    return sorted((__import__("os").path.abspath(p), i) for p, i in first.items())',
+    )
 
 
 @mutant("missing-store-skipped", clauses=("S6-ERR-05", "S6-ERR-06"), interpretations=("INT-13",))
-def _() -> None:
+def _() -> SourcePatch:
     """A store path that does not exist is skipped (partial success) instead of failing."""
-
-    def change(original: Any, paths: list[str]) -> list[tuple[str, int]]:
-        return [(p, i) for p, i in original(paths) if "\0" not in p and os.path.lexists(p)]
-
-    _stores_variant(change)
+    return patch(
+        "_paths.py",
+        _SORTED,
+        "    return sorted(item for item in first.items()\n"
+        '                  if "\\0" not in item[0] and __import__("os").path.lexists(item[0]))',
+    )
 
 
 @mutant(
@@ -110,17 +88,19 @@ def _() -> None:
     probes=("environment",),
     witness=Witness(env={"LC_ALL": "en_US.UTF-8"}),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Store paths are sorted with the process locale's collation (strcoll), not by code point."""
-    try:
-        locale.setlocale(locale.LC_ALL, "")
-    except locale.Error:
-        locale.setlocale(locale.LC_ALL, "C")
-
-    def change(original: Any, paths: list[str]) -> list[tuple[str, int]]:
-        return sorted(original(paths), key=lambda item: locale.strxfrm(item[0]))
-
-    _stores_variant(change)
+    return patch(
+        "_paths.py",
+        _SORTED,
+        "    import locale\n"
+        "\n"
+        "    try:\n"
+        '        locale.setlocale(locale.LC_ALL, "")\n'
+        "    except locale.Error:\n"
+        '        locale.setlocale(locale.LC_ALL, "C")\n'
+        "    return sorted(first.items(), key=lambda item: locale.strxfrm(item[0]))",
+    )
 
 
 @mutant(
@@ -128,24 +108,27 @@ def _() -> None:
     clauses=("S6-DET-04", "S6-READ-01", "S6-INPUT-02"),
     probes=("environment",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Every other *.jsonl file beside a requested store is read as well."""
-
-    def change(original: Any, paths: list[str]) -> list[tuple[str, int]]:
-        chosen = original(paths)
-        known = {p for p, _ in chosen}
-        extra = []
-        for path, index in chosen:
-            folder = os.path.dirname(path)
-            try:
-                names = os.listdir(folder or ".")
-            except OSError:
-                continue
-            for name in names:
-                sibling = os.path.join(folder, name) if folder else name
-                if name.endswith(".jsonl") and sibling not in known and os.path.isfile(sibling):
-                    known.add(sibling)
-                    extra.append((sibling, index))
-        return sorted(chosen + extra)
-
-    _stores_variant(change)
+    return patch(
+        "_paths.py",
+        _SORTED,
+        "    import os\n"
+        "\n"
+        "    chosen = sorted(first.items())\n"
+        "    known = {p for p, _ in chosen}\n"
+        "    extra = []\n"
+        "    for path, index in chosen:\n"
+        "        folder = os.path.dirname(path)\n"
+        "        try:\n"
+        '            names = os.listdir(folder or ".")\n'
+        "        except OSError:\n"
+        "            continue\n"
+        "        for name in names:\n"
+        "            sibling = os.path.join(folder, name) if folder else name\n"
+        '            if name.endswith(".jsonl") and sibling not in known '
+        "and os.path.isfile(sibling):\n"
+        "                known.add(sibling)\n"
+        "                extra.append((sibling, index))\n"
+        "    return sorted(chosen + extra)",
+    )

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from tools.mutants._patch import wrap
-from tools.mutants._registry import mutant
+from tools.mutants._registry import Reader, SourcePatch, Wrapper, mutant, patch
+
+_COUNT = '            "selected_count": len(package["selection"]["selected"]),\n'
 
 
-def _receipt_variant(change: Any) -> None:
-    from reference import _controller
+def _on_receipt(change: Any) -> Wrapper:
+    """A wrapper that changes the receipt of a successful read: change(receipt, result, request)."""
 
-    def make(original: Any) -> Any:
-        return lambda package, paths: change(original(package, paths), package)
+    def wrap(read: Reader) -> Reader:
+        def deviant(request: Any) -> dict[str, Any]:
+            result = read(request)
+            if "receipt" in result:
+                change(result["receipt"], result, request)
+            return result
 
-    wrap(_controller, "build_receipt", make)
+        return deviant
+
+    return wrap
 
 
 @mutant(
@@ -23,14 +30,14 @@ def _receipt_variant(change: Any) -> None:
     interpretations=("INT-43",),
     probes=("receipt",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """The receipt's data also lists the selected excerpts."""
-
-    def change(receipt: dict[str, Any], package: dict[str, Any]) -> dict[str, Any]:
-        receipt["data"]["excerpts"] = [i["excerpt"] for i in package["selection"]["selected"]]
-        return receipt
-
-    _receipt_variant(change)
+    return patch(
+        "_receipt.py",
+        _COUNT,
+        _COUNT
+        + '            "excerpts": [i["excerpt"] for i in package["selection"]["selected"]],\n',
+    )
 
 
 @mutant(
@@ -39,41 +46,34 @@ def _() -> None:
     interpretations=("INT-43",),
     probes=("receipt",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """The receipt's data also lists the selected memory_ids."""
-
-    def change(receipt: dict[str, Any], package: dict[str, Any]) -> dict[str, Any]:
-        receipt["data"]["memory_ids"] = [i["memory_id"] for i in package["selection"]["selected"]]
-        return receipt
-
-    _receipt_variant(change)
+    return patch(
+        "_receipt.py",
+        _COUNT,
+        _COUNT
+        + '            "memory_ids": [i["memory_id"] for i in package["selection"]["selected"]],\n',
+    )
 
 
 @mutant("receipt-count-includes-dropped", clauses=("S6-RCPT-05",), interpretations=("INT-43",))
-def _() -> None:
+def _() -> Wrapper:
     """data.selected_count counts selected and dropped candidates."""
 
-    def change(receipt: dict[str, Any], package: dict[str, Any]) -> dict[str, Any]:
-        receipt["data"]["selected_count"] += len(package["selection"]["dropped"])
-        return receipt
+    def change(receipt: dict[str, Any], result: dict[str, Any], request: Any) -> None:
+        receipt["data"]["selected_count"] += len(result["package"]["selection"]["dropped"])
 
-    _receipt_variant(change)
+    return _on_receipt(change)
 
 
 @mutant("receipt-store-paths-as-given", clauses=("S6-RCPT-04",), interpretations=("INT-43",))
-def _() -> None:
+def _() -> Wrapper:
     """data.store_paths is the request's list as given, not normalized, deduplicated and sorted."""
-    from reference import _controller
 
-    def make(original: Any) -> Any:
-        def read_package(request: Any) -> Any:
-            package, receipt = original(request)
-            receipt["data"]["store_paths"] = list(request.store_paths)
-            return package, receipt
+    def change(receipt: dict[str, Any], result: dict[str, Any], request: Any) -> None:
+        receipt["data"]["store_paths"] = list(request["store_paths"])
 
-        return read_package
-
-    wrap(_controller, "read_package", make)
+    return _on_receipt(change)
 
 
 @mutant(
@@ -82,18 +82,17 @@ def _() -> None:
     interpretations=("INT-43", "INT-44"),
     probes=("receipt",),
 )
-def _() -> None:
+def _() -> Wrapper:
     """A failed call answers with the error and a receipt recording the failure."""
-    from reference import _serve
 
-    def make(original: Any) -> Any:
-        def memory_read(request: Any) -> dict[str, Any]:
-            result: dict[str, Any] = original(request)
+    def wrap(read: Reader) -> Reader:
+        def deviant(request: Any) -> dict[str, Any]:
+            result = read(request)
             if "error" in result:
                 data = {"error": result["error"]["code"]}
                 result["receipt"] = {"kind": "memory.read", "data": data}
             return result
 
-        return memory_read
+        return deviant
 
-    wrap(_serve, "memory_read", make)
+    return wrap

@@ -3,61 +3,30 @@ INT-14..INT-25)."""
 
 from __future__ import annotations
 
-import builtins
-import json
-import re
-import types
-from collections.abc import Iterator
-from datetime import datetime, timedelta
 from typing import Any
 
-from tools.mutants._patch import replace, shadow_builtin, wrap
-from tools.mutants._registry import mutant
+from tools.mutants._registry import Reader, SourcePatch, Wrapper, mutant, patch
 
-_BOM = b"\xef\xbb\xbf"
-_OFFSET = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d{1,9})?([+-])(\d\d):(\d\d)$")
-
-
-def _orjson_shim(loads: Any) -> Any:
-    """An object standing in for the orjson module inside reference._records: same API,
-    another ``loads``."""
-    import orjson
-
-    shim = types.SimpleNamespace(
-        **{name: getattr(orjson, name) for name in dir(orjson) if not name.startswith("__")}
-    )
-    shim.loads = loads
-    return shim
+_NORMALIZE_TAGS = "    return sorted(set(map(str.lower, tags)))"
+_LOAD_LINE = "load_line: Final = orjson.loads\n"
+_PARSE_TS = "parse_ts: Final = parse_utc\n"
 
 
-def _wrap_parse(change: Any) -> None:
-    """Wrap the record parser the package assembler calls: ``change(original, raw)``."""
-    from reference import _package
-
-    wrap(_package, "parse_record", lambda original: lambda raw: change(original, raw))
+def _load_line(body: str) -> SourcePatch:
+    """Replace the one JSON parser both passes use by a function with this body."""
+    return patch("_records.py", _LOAD_LINE, f"def load_line(raw: bytes) -> Any:\n{body}\n\n\n")
 
 
 @mutant("tags-not-lowercased", clauses=("S6-READ-12",), interpretations=("INT-25",))
-def _() -> None:
+def _() -> SourcePatch:
     """Tags are deduplicated and sorted but keep their case."""
-    from reference import _records
-
-    def keep(tag: Any) -> str:
-        if type(tag) is not str:
-            raise TypeError("not a string")
-        return tag
-
-    shadow_builtin(
-        _records, "map", lambda f, items: builtins.map(keep if f is str.lower else f, items)
-    )
+    return patch("_records.py", _NORMALIZE_TAGS, "    return sorted(set(map(str.__str__, tags)))")
 
 
 @mutant("tags-not-deduplicated", clauses=("S6-READ-11",), interpretations=("INT-25",))
-def _() -> None:
+def _() -> SourcePatch:
     """Tags are lowercased and sorted but duplicates are kept."""
-    from reference import _records
-
-    shadow_builtin(_records, "set", list)
+    return patch("_records.py", _NORMALIZE_TAGS, "    return sorted(map(str.lower, tags))")
 
 
 @mutant(
@@ -66,80 +35,72 @@ def _() -> None:
     interpretations=("INT-25",),
     probes=("environment",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Tags are lowercased and deduplicated but left in set order (hash-seed dependent)."""
-    from reference import _records
-
-    shadow_builtin(_records, "sorted", list)
+    return patch("_records.py", _NORMALIZE_TAGS, "    return list(set(map(str.lower, tags)))")
 
 
 @mutant("bom-accepted", clauses=("S6-REC-01",), interpretations=("INT-15",))
-def _() -> None:
+def _() -> SourcePatch:
     """A line starting with a UTF-8 BOM is read as if the BOM were not there."""
-    _wrap_parse(lambda original, raw: original(raw[3:] if raw.startswith(_BOM) else raw))
+    return _load_line(
+        '    return orjson.loads(raw[3:] if raw.startswith(b"\\xef\\xbb\\xbf") else raw)'
+    )
 
 
 @mutant("nan-accepted", clauses=("S6-REC-01",), interpretations=("INT-15",))
-def _() -> None:
+def _() -> SourcePatch:
     """NaN, Infinity and -Infinity are accepted as JSON numbers (Python's json module)."""
-    import orjson
-
-    from reference import _records
-
-    def reject(constant: str) -> Any:
-        raise ValueError(constant)
-
-    def loads(raw: bytes) -> Any:
-        try:
-            return orjson.loads(raw)
-        except orjson.JSONDecodeError as error:
-            try:
-                text = raw.decode("utf-8")
-                value = json.loads(text)
-            except ValueError:
-                raise error from None
-            try:
-                json.loads(text, parse_constant=reject)
-            except ValueError as exc:
-                if str(exc) in ("NaN", "Infinity", "-Infinity"):
-                    try:
-                        orjson.dumps(value)  # lone surrogates stay invalid
-                    except TypeError:
-                        raise error from None
-                    return value
-            raise error from None
-
-    replace(_records, "orjson", _orjson_shim(loads))
+    return _load_line(
+        "    import json\n"
+        "    try:\n"
+        "        return orjson.loads(raw)\n"
+        "    except orjson.JSONDecodeError as error:\n"
+        "        def reject(constant: str) -> Any:\n"
+        "            raise ValueError(constant)\n"
+        "        try:\n"
+        '            text = raw.decode("utf-8")\n'
+        "            value = json.loads(text)\n"
+        "        except ValueError:\n"
+        "            raise error from None\n"
+        "        try:\n"
+        "            json.loads(text, parse_constant=reject)\n"
+        "        except ValueError as exc:\n"
+        '            if str(exc) in ("NaN", "Infinity", "-Infinity"):\n'
+        "                try:\n"
+        "                    orjson.dumps(value)  # lone surrogates stay invalid\n"
+        "                except TypeError:\n"
+        "                    raise error from None\n"
+        "                return value\n"
+        "        raise error from None"
+    )
 
 
 @mutant(
     "duplicate-keys-first-wins", clauses=("S6-REC-01", "S6-HASH-01"), interpretations=("INT-16",)
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Of duplicate member names in a line, the first occurrence wins."""
-    import orjson
-
-    from reference import _records
-
-    def first_wins(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for key, value in pairs:
-            out.setdefault(key, value)
-        return out
-
-    def loads(raw: bytes) -> Any:
-        orjson.loads(raw)  # same validity as the reference
-        return json.loads(raw, object_pairs_hook=first_wins)
-
-    replace(_records, "orjson", _orjson_shim(loads))
+    return _load_line(
+        "    import json\n"
+        "    orjson.loads(raw)  # same validity as the reference\n"
+        "    def first_wins(pairs: Any) -> Any:\n"
+        "        out: dict[str, Any] = {}\n"
+        "        for key, value in pairs:\n"
+        "            out.setdefault(key, value)\n"
+        "        return out\n"
+        "    return json.loads(raw, object_pairs_hook=first_wins)"
+    )
 
 
 @mutant("no-depth-limit", clauses=("S6-REC-01", "S6-REC-10"), interpretations=("INT-18",))
-def _() -> None:
+def _() -> SourcePatch:
     """Lines nested deeper than 64 levels are accepted (no pinned depth limit)."""
-    from reference import _records
-
-    replace(_records, "text_too_deep", lambda raw: False)
+    return patch(
+        "_records.py",
+        '    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:\n        return False\n',
+        "    return False\n",
+    )
 
 
 @mutant(
@@ -147,101 +108,79 @@ def _() -> None:
     clauses=("S6-REC-07", "S6-REC-08", "S6-REC-04"),
     interpretations=("INT-22",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """A record member tags, refs or ts_utc whose value is null is treated as absent."""
-    import orjson
-
-    from reference import _records
-
-    def loads(raw: bytes) -> Any:
-        value = orjson.loads(raw)
-        if type(value) is dict:
-            for name in ("tags", "refs", "ts_utc"):
-                if name in value and value[name] is None:
-                    del value[name]
-        return value
-
-    replace(_records, "orjson", _orjson_shim(loads))
+    return patch(
+        "_records.py",
+        '    tags = get("tags", _NO_TAGS)\n    refs = get("refs", _NO_REFS)\n'
+        '    ts_raw = get("ts_utc", "")\n',
+        '    tags = _NO_TAGS if get("tags") is None else get("tags")\n'
+        '    refs = _NO_REFS if get("refs") is None else get("refs")\n'
+        '    ts_raw = "" if get("ts_utc") is None else get("ts_utc")\n',
+    )
 
 
-@mutant("empty-memory-id-accepted", clauses=("S6-REC-03",), interpretations=("INT-22",))
-def _() -> None:
-    """A record whose memory_id is the empty string is accepted."""
-    import orjson
-
-    from reference._records import Invalid, record_hash_of
-
-    def change(original: Any, raw: bytes) -> Any:
-        result = original(raw)
-        if not isinstance(result, Invalid):
-            return result
-        try:
-            value = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            return result
-        if type(value) is not dict or value.get("memory_id") != "":
-            return result
-        again = original(orjson.dumps({**value, "memory_id": "\ue000"}))
-        if isinstance(again, Invalid):
-            return result
-        _, text, tags, ts, _ = again
-        return ("", text, tags, ts, record_hash_of("", text, tags, value.get("refs", []), ts))
-
-    _wrap_parse(change)
+@mutant("empty-memory-id-rejected", clauses=("S6-REC-03",), interpretations=("INT-22",))
+def _() -> SourcePatch:
+    """A record whose memory_id is the empty string is dropped as invalid_record_schema (the
+    reading INT-22 held before its re-pin: "string (required)" admits "")."""
+    return patch(
+        "_records.py",
+        "        type(memory_id) is str\n        and type(text) is str\n",
+        "        type(memory_id) is str\n        and memory_id\n        and type(text) is str\n",
+    )
 
 
 @mutant("empty-text-invalid", clauses=("S6-REC-06",))
-def _() -> None:
+def _() -> SourcePatch:
     """A record whose text is the empty string is dropped as invalid_record_schema."""
-    from reference._records import Invalid, _raw_hash
-
-    def change(original: Any, raw: bytes) -> Any:
-        result = original(raw)
-        if not isinstance(result, Invalid) and result[1] == "":
-            return Invalid((result[0], _raw_hash(raw)))
-        return result
-
-    _wrap_parse(change)
+    return patch(
+        "_records.py",
+        "        and type(text) is str\n",
+        '        and type(text) is str\n        and text != ""\n',
+    )
 
 
 @mutant("refs-non-objects-accepted", clauses=("S6-REC-09",), interpretations=("INT-22",))
-def _() -> None:
+def _() -> SourcePatch:
     """refs elements that are not objects (strings, numbers) are accepted."""
-    from reference import _records
-
-    def make(original: Any) -> Any:
-        return lambda refs: False if any(type(r) is not dict for r in refs) else original(refs)
-
-    wrap(_records, "_refs_plain", make)
+    return patch(
+        "_records.py",
+        "        if type(ref) is not dict:\n            return None\n",
+        "        if type(ref) is not dict:\n            return False\n",
+    )
 
 
 @mutant("invalid-line-fails-call", clauses=("S6-REC-10", "S6-REC-11"), interpretations=("INT-15",))
-def _() -> None:
+def _() -> Wrapper:
     """An invalid line fails the whole call (store_not_readable) instead of being dropped."""
-    from reference._errors import StoreError
-    from reference._records import Invalid
 
-    def change(original: Any, raw: bytes) -> Any:
-        result = original(raw)
-        if isinstance(result, Invalid):
-            raise StoreError("store_not_readable", "/store_paths/0", "a store line is not a record")
-        return result
+    def wrap(read: Reader) -> Reader:
+        def deviant(request: Any) -> dict[str, Any]:
+            result = read(request)
+            dropped = result.get("package", {}).get("selection", {}).get("dropped", [])
+            if any(entry["reason"] == "invalid_record_schema" for entry in dropped):
+                message = "/store_paths/0: a store line is not a record"
+                error = {"code": "store_not_readable", "message": message,
+                         "path": "/store_paths/0", "clause": "S6-ERR-06"}  # fmt: skip
+                return {"error": error}
+            return result
 
-    _wrap_parse(change)
+        return deviant
+
+    return wrap
 
 
 @mutant(
     "invalid-line-memory-id-empty", clauses=("S6-REC-11", "S6-OUT-17"), interpretations=("INT-19",)
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Dropped invalid lines always carry memory_id "" (even when the object has a string one)."""
-    from reference._records import Invalid
-
-    def change(original: Any, raw: bytes) -> Any:
-        result = original(raw)
-        return Invalid(("", result[1])) if isinstance(result, Invalid) else result
-
-    _wrap_parse(change)
+    return patch(
+        "_records.py",
+        '    return Invalid((memory_id if type(memory_id) is str else "", raw_hash(raw)))',
+        '    return Invalid(("", raw_hash(raw)))',
+    )
 
 
 @mutant(
@@ -249,69 +188,55 @@ def _() -> None:
     clauses=("S6-REC-11", "S6-OUT-18"),
     interpretations=("INT-19", "INT-14"),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """The raw-line hash of an invalid CRLF line includes the CR."""
-    from reference import _records
-    from reference._canonical import sha256_hex
-
-    replace(_records, "_raw_hash", lambda raw: sha256_hex(raw[:-1] if raw.endswith(b"\n") else raw))
+    return patch(
+        "_records.py",
+        '    if raw[-1:] == b"\\r":\n        raw = raw[:-1]\n    return sha256_hex(raw)',
+        "    return sha256_hex(raw)",
+    )
 
 
 @mutant("blank-lines-are-records", clauses=("S6-REC-01", "S6-REC-11"), interpretations=("INT-14",))
-def _() -> None:
+def _() -> SourcePatch:
     """Empty and whitespace-only lines are dropped as invalid_record_schema, not skipped."""
-    from reference import _package
-
-    def iter_lines(
-        path: str, index: int, start: int = 0, end: int | None = None
-    ) -> Iterator[tuple[int, bytes]]:
-        offset = start
-        with open(path, "rb") as handle:
-            handle.seek(start)
-            for line in handle:
-                if end is not None and offset >= end:
-                    break
-                yield offset, line
-                offset += len(line)
-
-    replace(_package, "iter_lines", iter_lines)
+    return patch("_reader.py", "    return not line.strip(_BLANK)", "    return False")
 
 
 @mutant("ts-offsets-converted", clauses=("S6-REC-04", "S6-SCORE-15"), interpretations=("INT-20",))
-def _() -> None:
+def _() -> SourcePatch:
     """ts_utc with a non-UTC offset (+02:00) is converted to UTC instead of being invalid."""
-    from reference import _records
-    from reference._timestamps import parse_utc as original
-
-    def parse(text: str) -> Any:
-        parsed = original(text)
-        match = _OFFSET.match(text) if parsed is None else None
-        if match is None:
-            return parsed
-        base = original(f"{match[1]}{match[2] or ''}Z")
-        if base is None:
-            return None
-        sign = 1 if match[3] == "+" else -1
-        shift = sign * (int(match[4]) * 3600 + int(match[5]) * 60) * 10**9
-        ns = base[1] - shift
-        moment = datetime(1, 1, 1) + timedelta(microseconds=ns // 1000)
-        fraction = f"{ns % 10**9:09d}".rstrip("0")
-        return (
-            moment.strftime("%Y-%m-%dT%H:%M:%S") + (f".{fraction}" if fraction else "") + "Z",
-            ns,
-        )
-
-    replace(_records, "parse_utc", parse)
+    return patch(
+        "_records.py",
+        _PARSE_TS,
+        "def parse_ts(text: str) -> Any:\n"
+        "    import re\n"
+        "    from datetime import datetime, timedelta\n"
+        "    parsed = parse_utc(text)\n"
+        '    match = re.match(r"^(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d)(\\.\\d{1,9})?'
+        '([+-])(\\d\\d):(\\d\\d)$", text) if parsed is None else None\n'
+        "    if match is None:\n"
+        "        return parsed\n"
+        "    base = parse_utc(f\"{match[1]}{match[2] or ''}Z\")\n"
+        "    if base is None:\n"
+        "        return None\n"
+        '    sign = 1 if match[3] == "+" else -1\n'
+        "    shift = sign * (int(match[4]) * 3600 + int(match[5]) * 60) * 10**9\n"
+        "    ns = base[1] - shift\n"
+        "    moment = datetime(1, 1, 1) + timedelta(microseconds=ns // 1000)\n"
+        '    fraction = f"{ns % 10**9:09d}".rstrip("0")\n'
+        '    stamp = moment.strftime("%Y-%m-%dT%H:%M:%S")\n'
+        '    return stamp + (f".{fraction}" if fraction else "") + "Z", ns\n\n\n',
+    )
 
 
 @mutant("ts-not-normalized", clauses=("S6-READ-09", "S6-HASH-01"), interpretations=("INT-21",))
-def _() -> None:
+def _() -> SourcePatch:
     """The record's ts_utc enters record_hash as written, not in normalized form."""
-    from reference import _records
-    from reference._timestamps import parse_utc as original
-
-    def parse(text: str) -> Any:
-        parsed = original(text)
-        return None if parsed is None else (text, parsed[1])
-
-    replace(_records, "parse_utc", parse)
+    return patch(
+        "_records.py",
+        _PARSE_TS,
+        "def parse_ts(text: str) -> Any:\n"
+        "    parsed = parse_utc(text)\n"
+        "    return None if parsed is None else (text, parsed[1])\n\n\n",
+    )

@@ -3,13 +3,11 @@ HANDLING; INT-40..INT-42, specs/errors.md)."""
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import os
 from typing import Any
 
-from tools.mutants._patch import replace, shadow_builtin, wrap
-from tools.mutants._registry import Witness, mutant
+from tools.mutants._registry import Reader, SourcePatch, Witness, Wrapper, mutant, patch
 
 _GROUP_MEMBERS = {
     "budget": ("max_excerpt_tokens", "per_item_max_excerpt_tokens", "max_items"),
@@ -20,39 +18,43 @@ _GROUP_MEMBERS = {
 _TOP_LEVEL = ("query", "store_paths", "budget", "scoring", "trust_filter", "now_utc")
 
 
-def _set_check(group: str, member: str, check: Any) -> None:
-    """Swap the check function of one member in the reference's validation table."""
-    from reference import _request
+def _on_request(change: Any) -> Wrapper:
+    """A wrapper that rewrites the request (when it is an object) before reading."""
 
-    code, members = _request._GROUPS[group]
-    rows = tuple((m, check if m == member else c, d) for m, c, d in members)
-    if rows == members:  # pragma: no cover - the member vanished from the table
-        raise AttributeError(f"no member {member!r} in group {group!r}")
-    _request._GROUPS[group] = (code, rows)
+    def wrap(read: Reader) -> Reader:
+        def deviant(request: Any) -> dict[str, Any]:
+            return read(change(dict(request)) if type(request) is dict else request)
+
+        return deviant
+
+    return wrap
 
 
-def _set_default(group: str, member: str, default: Any) -> None:
-    from reference import _request
+def _on_error_message(suffix: Any) -> Wrapper:
+    """A wrapper that appends ``suffix()`` to every error message."""
 
-    code, members = _request._GROUPS[group]
-    rows = tuple((m, c, default if m == member else d) for m, c, d in members)
-    _request._GROUPS[group] = (code, rows)
+    def wrap(read: Reader) -> Reader:
+        def deviant(request: Any) -> dict[str, Any]:
+            result = read(request)
+            if "error" in result:
+                result["error"]["message"] += suffix()
+            return result
+
+        return deviant
+
+    return wrap
 
 
 @mutant("error-precedence-budget-first", clauses=("S6-ERR-01",), interpretations=("INT-40",))
-def _() -> None:
+def _() -> SourcePatch:
     """The budget is validated before query and store_paths (wrong error precedence)."""
-    from reference import _controller, _request
-
-    def make(original: Any) -> Any:
-        def validate(request: Any) -> Any:
-            if type(request) is dict:
-                _request._group(request, "budget")
-            return original(request)
-
-        return validate
-
-    wrap(_controller, "validate_request", make)
+    return patch(
+        "_request.py",
+        "    query = _query(request)\n    store_paths = _store_paths(request)\n"
+        '    budget = _group(request, "budget")\n',
+        '    budget = _group(request, "budget")\n    query = _query(request)\n'
+        "    store_paths = _store_paths(request)\n",
+    )
 
 
 @mutant(
@@ -60,112 +62,81 @@ def _() -> None:
     clauses=("S6-INPUT-03", "S6-INPUT-05"),
     interpretations=("INT-41",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """An integral float such as 10.0 is rejected where an int is required."""
-    from reference._errors import InvalidRequestError
-
-    def strict(code: str, path: str, value: Any) -> int:
-        if type(value) is not int or not 1 <= value <= 2**53 - 1:
-            raise InvalidRequestError(code, path, f"{path}: must be an integer")
-        return value
-
-    for member in _GROUP_MEMBERS["budget"]:
-        _set_check("budget", member, strict)
-    _set_check("scoring", "recency_half_life_days", strict)
+    return patch(
+        "_request.py",
+        "    if type(value) is float and value.is_integer():\n        value = int(value)\n",
+        "",
+    )
 
 
 @mutant("bool-accepted-as-int", clauses=("S6-INPUT-03", "S6-ERR-04"), interpretations=("INT-41",))
-def _() -> None:
+def _() -> SourcePatch:
     """true and false are accepted as the integers 1 and 0 (Python's bool is an int)."""
-    from reference import _request
-
-    original = _request._positive_int
-
-    def lenient(code: str, path: str, value: Any) -> int:
-        return int(original(code, path, int(value) if type(value) is bool else value))
-
-    for member in _GROUP_MEMBERS["budget"]:
-        _set_check("budget", member, lenient)
+    return patch(
+        "_request.py",
+        "    if type(value) is float and value.is_integer():\n",
+        "    if type(value) is bool:\n        value = int(value)\n"
+        "    if type(value) is float and value.is_integer():\n",
+    )
 
 
 @mutant("zero-budget-accepted", clauses=("S6-ERR-04", "S6-INPUT-03"))
-def _() -> None:
+def _() -> SourcePatch:
     """budget.max_excerpt_tokens = 0 is accepted (the check is >= 0, not > 0)."""
-    from reference import _request
-
-    original = _request._positive_int
-
-    def non_negative(code: str, path: str, value: Any) -> int:
-        if value == 0 and type(value) in (int, float):
-            return 0
-        return int(original(code, path, value))
-
-    _set_check("budget", "max_excerpt_tokens", non_negative)
+    return patch(
+        "_request.py",
+        '("max_excerpt_tokens", _positive_int, ...),',
+        '("max_excerpt_tokens", lambda code, path, value: 0 if value == 0 and type(value) in '
+        "(int, float) else _positive_int(code, path, value), ...),",
+    )
 
 
 @mutant("blank-query-accepted", clauses=("S6-ERR-02", "S6-INPUT-01"), interpretations=("INT-11",))
-def _() -> None:
+def _() -> SourcePatch:
     """A query that is empty only after trimming White_Space is accepted."""
-    from reference import _request
-    from reference._errors import InvalidRequestError
-
-    def query(request: Any) -> str:
-        value = request.get("query")
-        if type(value) is not str or not value:
-            raise InvalidRequestError(
-                "invalid_query", "/query", "/query: must be a non-empty string"
-            )
-        return str(_request._unicode("invalid_query", "/query", value))
-
-    replace(_request, "_query", query)
+    return patch(
+        "_request.py",
+        "    if not normalize(query):\n",
+        "    if not query:\n",
+    )
 
 
 @mutant("request-null-as-absent", clauses=("S6-DET-01",), interpretations=("INT-42",))
-def _() -> None:
+def _() -> Wrapper:
     """An optional request member whose value is null is treated as absent (default applied)."""
-    from reference import _controller
 
-    def make(original: Any) -> Any:
-        def validate(request: Any) -> Any:
-            if type(request) is dict:
-                request = {
-                    k: v
-                    for k, v in request.items()
-                    if v is not None or k in ("query", "store_paths", "budget")
+    def change(request: dict[str, Any]) -> dict[str, Any]:
+        request = {
+            k: v
+            for k, v in request.items()
+            if v is not None or k in ("query", "store_paths", "budget")
+        }
+        for group in ("budget", "scoring", "trust_filter"):
+            body = request.get(group)
+            if type(body) is dict:
+                request[group] = {
+                    k: v for k, v in body.items() if v is not None or k == "max_excerpt_tokens"
                 }
-                for group in ("budget", "scoring", "trust_filter"):
-                    body = request.get(group)
-                    if type(body) is dict:
-                        request[group] = {
-                            k: v
-                            for k, v in body.items()
-                            if v is not None or k == "max_excerpt_tokens"
-                        }
-            return original(request)
+        return request
 
-        return validate
-
-    wrap(_controller, "validate_request", make)
+    return _on_request(change)
 
 
 @mutant("unknown-members-ignored", clauses=("S6-DET-01", "S6-ERR-01"), interpretations=("INT-42",))
-def _() -> None:
+def _() -> Wrapper:
     """Request members the INPUT CONTRACT does not define are silently ignored."""
-    from reference import _controller
 
-    def make(original: Any) -> Any:
-        def validate(request: Any) -> Any:
-            if type(request) is dict:
-                request = {k: v for k, v in request.items() if k in _TOP_LEVEL}
-                for group, members in _GROUP_MEMBERS.items():
-                    body = request.get(group)
-                    if type(body) is dict:
-                        request[group] = {k: v for k, v in body.items() if k in members}
-            return original(request)
+    def change(request: dict[str, Any]) -> dict[str, Any]:
+        request = {k: v for k, v in request.items() if k in _TOP_LEVEL}
+        for group, members in _GROUP_MEMBERS.items():
+            body = request.get(group)
+            if type(body) is dict:
+                request[group] = {k: v for k, v in body.items() if k in members}
+        return request
 
-        return validate
-
-    wrap(_controller, "validate_request", make)
+    return _on_request(change)
 
 
 @mutant(
@@ -173,32 +144,34 @@ def _() -> None:
     clauses=("S6-INPUT-11",),
     interpretations=("INT-08",),
 )
-def _() -> None:
+def _() -> Wrapper:
     """An empty scoring.query_terms list is treated as absent: terms are derived from the query."""
-    from reference import _controller
 
-    def make(original: Any) -> Any:
-        def validate(request: Any) -> Any:
-            validated = original(request)
-            if validated.query_terms == ():
-                validated = dataclasses.replace(validated, query_terms=None)
-            return validated
+    def change(request: dict[str, Any]) -> dict[str, Any]:
+        scoring = request.get("scoring")
+        if type(scoring) is dict and scoring.get("query_terms") == []:
+            request["scoring"] = {k: v for k, v in scoring.items() if k != "query_terms"}
+        return request
 
-        return validate
-
-    wrap(_controller, "validate_request", make)
+    return _on_request(change)
 
 
 @mutant("default-max-items-20", clauses=("S6-INPUT-05",), interpretations=("INT-30",))
-def _() -> None:
+def _() -> SourcePatch:
     """budget.max_items defaults to 20 instead of 50."""
-    _set_default("budget", "max_items", 20)
+    return patch(
+        "_request.py", '("max_items", _positive_int, 50),', '("max_items", _positive_int, 20),'
+    )
 
 
 @mutant("default-deny-list-empty", clauses=("S6-INPUT-12",), interpretations=("INT-39",))
-def _() -> None:
+def _() -> SourcePatch:
     """trust_filter.deny_classifications defaults to [] instead of ["malicious"]."""
-    _set_default("trust_filter", "deny_classifications", ())
+    return patch(
+        "_request.py",
+        '("deny_classifications", _string_list, ("malicious",)),',
+        '("deny_classifications", _string_list, ()),',
+    )
 
 
 @mutant(
@@ -206,21 +179,10 @@ def _() -> None:
     clauses=("S6-ERR-07",),
     probes=("errors-repeat",),
 )
-def _() -> None:
+def _() -> Wrapper:
     """Error messages carry a per-process call counter ("... (error #3)")."""
-    from reference._errors import MemoryReadError
-
     counter = itertools.count(1)
-
-    def make(original: Any) -> Any:
-        def to_json(self: Any) -> dict[str, str]:
-            body: dict[str, str] = original(self)
-            body["message"] += f" (error #{next(counter)})"
-            return body
-
-        return to_json
-
-    wrap(MemoryReadError, "to_json", make)
+    return _on_error_message(lambda: f" (error #{next(counter)})")
 
 
 @mutant(
@@ -228,19 +190,9 @@ def _() -> None:
     clauses=("S6-ERR-07",),
     probes=("errors-repeat",),
 )
-def _() -> None:
+def _() -> Wrapper:
     """Error messages name the process ID ("... [pid 4242]"): stable in a process, not across."""
-    from reference._errors import MemoryReadError
-
-    def make(original: Any) -> Any:
-        def to_json(self: Any) -> dict[str, str]:
-            body: dict[str, str] = original(self)
-            body["message"] += f" [pid {os.getpid()}]"
-            return body
-
-        return to_json
-
-    wrap(MemoryReadError, "to_json", make)
+    return _on_error_message(lambda: f" [pid {os.getpid()}]")
 
 
 @mutant(
@@ -249,11 +201,13 @@ def _() -> None:
     interpretations=("INT-40",),
     probes=("errors-repeat",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Of several unknown members, the first in set iteration order (hash seed) is reported."""
-    from reference import _request
-
-    shadow_builtin(_request, "sorted", lambda items: list(set(items)))
+    return patch(
+        "_request.py",
+        "    return sorted(key for key in members if key not in known)",
+        "    return list({key for key in members if key not in known})",
+    )
 
 
 @mutant(
@@ -262,19 +216,14 @@ def _() -> None:
     probes=("environment",),
     witness=Witness(env={"PHASE6_MAX_ITEMS": "1"}),
 )
-def _() -> None:
+def _() -> Wrapper:
     """An absent budget.max_items defaults to $PHASE6_MAX_ITEMS when that variable is set."""
-    from reference import _controller
 
-    def make(original: Any) -> Any:
-        def validate(request: Any) -> Any:
-            validated = original(request)
-            budget = request.get("budget") if type(request) is dict else None
-            configured = os.environ.get("PHASE6_MAX_ITEMS")
-            if configured and type(budget) is dict and "max_items" not in budget:
-                validated = dataclasses.replace(validated, max_items=int(configured))
-            return validated
+    def change(request: dict[str, Any]) -> dict[str, Any]:
+        budget = request.get("budget")
+        configured = os.environ.get("PHASE6_MAX_ITEMS")
+        if configured and type(budget) is dict and "max_items" not in budget:
+            request["budget"] = {**budget, "max_items": int(configured)}
+        return request
 
-        return validate
-
-    wrap(_controller, "validate_request", make)
+    return _on_request(change)

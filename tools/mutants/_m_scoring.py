@@ -3,99 +3,68 @@ INT-36, INT-37)."""
 
 from __future__ import annotations
 
-import dataclasses
-import math
-import time
-from collections.abc import Callable
-from typing import Any
+from tools.mutants._registry import SourcePatch, mutant, patch
 
-from tools.mutants._patch import replace, wrap
-from tools.mutants._registry import mutant
-
+_HAYSTACK = "        haystack = normalize(text) if self.phrases else text.lower()"
+_NOW = "        recency_now_ns=now[1] if recency and now is not None else None,"
 #: Nanoseconds from 0001-01-01T00:00:00Z (the reference's timestamp origin) to the Unix epoch.
-_UNIX_EPOCH_NS = 62_135_596_800 * 10**9
-_NS_PER_DAY = 86_400 * 10**9
-
-
-def _score_variant(
-    *,
-    haystack: Callable[[str], str] | None = None,
-    base: Callable[[tuple[str, ...], str], int] | None = None,
-    bonus: float = 0.5,
-) -> None:
-    """Replace Scorer.score by the reference's formula with one part changed."""
-    from reference import _scoring
-    from reference._text import normalize
-
-    def score(self: Any, text: str, tags: list[str], ts: Any, exact: bool = False) -> float:
-        terms = self.terms
-        matched = overlap = 0
-        if terms:
-            hay = haystack(text) if haystack else normalize(text)
-            matched = base(terms, hay) if base else len([t for t in terms if t in hay])
-            if self.enable_tag_overlap and tags:
-                overlap = len(self.term_set.intersection(tags))
-        return float((matched + overlap * bonus) + self.recency_bonus(ts, exact))
-
-    replace(_scoring.Scorer, "score", score)
-
-
-def _scorer_variant(change: Callable[[Any, Any], Any]) -> None:
-    """Wrap the controller's scorer factory: ``change(request, scorer) -> scorer``."""
-    from reference import _controller
-
-    def make(original: Any) -> Any:
-        return lambda request: change(request, original(request))
-
-    wrap(_controller, "_scorer", make)
+_UNIX_EPOCH_NS = "62_135_596_800 * 10**9"
 
 
 @mutant("tag-bonus-one", clauses=("S6-SCORE-11",))
-def _() -> None:
+def _() -> SourcePatch:
     """Each query term equal to a tag adds 1.0 instead of 0.5."""
-    _score_variant(bonus=1.0)
+    return patch("_scoring.py", "TAG_BONUS: Final = 0.5", "TAG_BONUS: Final = 1.0")
 
 
 @mutant(
     "base-counts-occurrences", clauses=("S6-SCORE-07", "S6-SCORE-08"), interpretations=("INT-10",)
 )
-def _() -> None:
+def _() -> SourcePatch:
     """The base score counts every occurrence of every term, not the terms that occur."""
-    _score_variant(base=lambda terms, hay: sum(hay.count(term) for term in terms))
+    return patch(
+        "_scoring.py",
+        "        return len([term for term in self.terms if term in haystack])",
+        "        return sum(haystack.count(term) for term in self.terms)",
+    )
 
 
 @mutant("text-not-lowercased-for-matching", clauses=("S6-SCORE-07",), interpretations=("INT-09",))
-def _() -> None:
+def _() -> SourcePatch:
     """Terms are matched against the collapsed candidate text without lowercasing it."""
-    from reference._text import collapse
-
-    _score_variant(haystack=collapse)
+    return patch(
+        "_scoring.py",
+        _HAYSTACK,
+        "        from reference._text import collapse\n\n        haystack = collapse(text)",
+    )
 
 
 @mutant("text-not-collapsed-for-matching", clauses=("S6-SCORE-07",), interpretations=("INT-09",))
-def _() -> None:
+def _() -> SourcePatch:
     """Terms are matched against the lowercased text without collapsing whitespace runs."""
-    _score_variant(haystack=str.lower)
+    return patch("_scoring.py", _HAYSTACK, "        haystack = text.lower()")
 
 
 @mutant("tag-overlap-ignores-switch", clauses=("S6-SCORE-09", "S6-INPUT-10"))
-def _() -> None:
+def _() -> SourcePatch:
     """The tag bonus is applied even when enable_tag_overlap is false."""
-    _scorer_variant(lambda request, scorer: dataclasses.replace(scorer, enable_tag_overlap=True))
+    return patch(
+        "_scoring.py",
+        "        return self.enable_tag_overlap and bool(self.terms)",
+        "        return bool(self.terms)",
+    )
 
 
 @mutant(
     "recency-ignores-switch", clauses=("S6-SCORE-12", "S6-INPUT-07"), interpretations=("INT-36",)
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Recency applies whenever now_utc is given, even with enable_recency_weight false."""
-
-    def change(request: Any, scorer: Any) -> Any:
-        if request.now_utc is not None:
-            return dataclasses.replace(scorer, recency_now_ns=request.now_utc[1])
-        return scorer
-
-    _scorer_variant(change)
+    return patch(
+        "_controller.py",
+        "    recency = request.enable_recency_weight and now is not None",
+        "    recency = now is not None",
+    )
 
 
 @mutant(
@@ -103,15 +72,14 @@ def _() -> None:
     clauses=("S6-INPUT-15", "S6-SCORE-13"),
     interpretations=("INT-36",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """With recency enabled and no now_utc, 'now' defaults to 1970-01-01 instead of disabling it."""
-
-    def change(request: Any, scorer: Any) -> Any:
-        if request.enable_recency_weight and request.now_utc is None:
-            return dataclasses.replace(scorer, recency_now_ns=_UNIX_EPOCH_NS)
-        return scorer
-
-    _scorer_variant(change)
+    return patch(
+        "_controller.py",
+        _NOW,
+        "        recency_now_ns=now[1] if recency and now is not None else "
+        f"({_UNIX_EPOCH_NS} if request.enable_recency_weight else None),",
+    )
 
 
 @mutant(
@@ -120,71 +88,58 @@ def _() -> None:
     interpretations=("INT-37",),
     probes=("clock",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """With recency enabled and no now_utc, 'now' is read from the system clock."""
-
-    def change(request: Any, scorer: Any) -> Any:
-        if request.enable_recency_weight and request.now_utc is None:
-            return dataclasses.replace(scorer, recency_now_ns=time.time_ns() + _UNIX_EPOCH_NS)
-        return scorer
-
-    _scorer_variant(change)
+    return patch(
+        "_controller.py",
+        _NOW,
+        "        recency_now_ns=now[1] if recency and now is not None else "
+        f'(__import__("time").time_ns() + {_UNIX_EPOCH_NS} '
+        "if request.enable_recency_weight else None),",
+    )
 
 
 @mutant("half-life-fixed-30", clauses=("S6-SCORE-16", "S6-INPUT-08"))
-def _() -> None:
+def _() -> SourcePatch:
     """recency_half_life_days is ignored: the half-life is always 30 days."""
-    _scorer_variant(lambda request, scorer: dataclasses.replace(scorer, half_life_days=30))
-
-
-def _recency_variant(weight: Callable[[float, int], float]) -> None:
-    from reference import _scoring
-
-    def recency_bonus(self: Any, ts: Any, exact: bool = True) -> float:
-        if self.recency_now_ns is None or ts is None:
-            return 0.0
-        return weight((self.recency_now_ns - ts[1]) / _NS_PER_DAY, self.half_life_days)
-
-    replace(_scoring.Scorer, "recency_bonus", recency_bonus)
+    return patch(
+        "_controller.py",
+        "        half_life_days=request.recency_half_life_days,",
+        "        half_life_days=30,",
+    )
 
 
 @mutant("recency-future-unclamped", clauses=("S6-SCORE-17",), interpretations=("INT-35",))
-def _() -> None:
+def _() -> SourcePatch:
     """A future ts_utc gets a weight above 1 (0.5 ** negative age is not clamped)."""
-    from reference._scoring import exact_half_pow
-
-    _recency_variant(lambda age, half: exact_half_pow(age / half) if age else 1.0)
+    return patch("_scoring.py", "        if age_days <= 0:", "        if age_days == 0:")
 
 
 @mutant("age-in-whole-days", clauses=("S6-SCORE-14",), interpretations=("INT-35",))
-def _() -> None:
+def _() -> SourcePatch:
     """age_days is floored to whole days."""
-    from reference._scoring import exact_half_pow
-
-    _recency_variant(lambda age, half: exact_half_pow(math.floor(age) / half) if age > 0 else 1.0)
+    return patch(
+        "_scoring.py",
+        "        age_days = (self.recency_now_ns - ts[1]) / _NS_PER_DAY",
+        "        age_days = (self.recency_now_ns - ts[1]) // _NS_PER_DAY",
+    )
 
 
 @mutant("platform-pow", clauses=("S6-SCORE-16", "S6-SCORE-01"), interpretations=("INT-04",))
-def _() -> None:
+def _() -> SourcePatch:
     """The recency weight uses the platform's pow (0.5 ** e), not the correctly rounded value."""
-    from reference import _scoring
-
-    replace(_scoring, "exact_half_pow", lambda exponent: 0.5**exponent)
+    return patch(
+        "_scoring.py",
+        "    try:\n        return _exact_memo[exponent]",
+        "    return float(0.5**exponent)\n    try:\n        return _exact_memo[exponent]",
+    )
 
 
 @mutant("score-sum-reordered", clauses=("S6-SCORE-18",), interpretations=("INT-04",))
-def _() -> None:
+def _() -> SourcePatch:
     """The score is summed as base + (tag_bonus + recency_bonus), not left to right."""
-    from reference import _scoring
-    from reference._text import normalize
-
-    def score(self: Any, text: str, tags: list[str], ts: Any, exact: bool = False) -> float:
-        matched = overlap = 0
-        if self.terms:
-            hay = normalize(text)
-            matched = len([t for t in self.terms if t in hay])
-            if self.enable_tag_overlap and tags:
-                overlap = len(self.term_set.intersection(tags))
-        return float(matched + (overlap * 0.5 + self.recency_bonus(ts, exact)))
-
-    replace(_scoring.Scorer, "score", score)
+    return patch(
+        "_scoring.py",
+        "    return (base + overlap * TAG_BONUS) + weight",
+        "    return base + (overlap * TAG_BONUS + weight)",
+    )

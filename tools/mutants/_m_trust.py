@@ -2,59 +2,75 @@
 
 from __future__ import annotations
 
-from typing import Any
+from tools.mutants._registry import SourcePatch, mutant, patch
 
-from tools.mutants._patch import replace, shadow_builtin, wrap
-from tools.mutants._registry import mutant
+_ACTIVE = "        return bool(self.memory_ids or self.record_hashes)\n"
+_DENIES_BODY = "        return memory_id in self.memory_ids or record_hash in self.record_hashes\n"
+_EITHER_KEY = (
+    '        if memory_id is not None:  # INT-39: either key matches ("" included, INT-22)\n'
+    "            ids.add(memory_id)\n"
+    "        if record_hash is not None:\n"
+    "            hashes.add(record_hash)\n"
+)
 
 
 @mutant("trust-ignores-record-hash", clauses=("S6-TRUST-04",), interpretations=("INT-39",))
-def _() -> None:
+def _() -> SourcePatch:
     """Snapshot entries naming only a record_hash deny nothing."""
-    from reference._trust import TrustFilter
-
-    def denies(self: Any, memory_id: str, record_hash: str) -> bool:
-        return memory_id in self.memory_ids or (memory_id, record_hash) in self.pairs
-
-    replace(TrustFilter, "denies", denies)
+    return patch(
+        "_trust.py",
+        _DENIES_BODY,
+        "        return memory_id in self.memory_ids\n",
+    )
 
 
 @mutant(
-    "trust-either-key-matches", clauses=("S6-TRUST-03", "S6-ACC-06"), interpretations=("INT-39",)
+    "trust-both-keys-required", clauses=("S6-TRUST-03", "S6-ACC-06"), interpretations=("INT-39",)
 )
-def _() -> None:
-    """An entry naming memory_id and record_hash denies a candidate matching either one."""
-    from reference import _controller
-    from reference._trust import TrustFilter
-
-    def make(original: Any) -> Any:
-        def load(path: Any, deny: Any) -> Any:
-            found = original(path, deny)
-            return TrustFilter(
-                found.memory_ids | {m for m, _ in found.pairs},
-                found.record_hashes | {h for _, h in found.pairs},
-                frozenset(),
-            )
-
-        return load
-
-    wrap(_controller, "load_trust_filter", make)
+def _() -> SourcePatch:
+    """An entry naming memory_id and record_hash denies only a candidate matching both (the
+    conjunction INT-39 read before its re-pin: a rewritten copy of a flagged memory comes back)."""
+    return patch(
+        "_trust.py",
+        _EITHER_KEY,
+        "        if memory_id is not None and record_hash is not None:\n"
+        "            pairs.add((memory_id, record_hash))\n"
+        "        elif memory_id is not None:\n"
+        "            ids.add(memory_id)\n"
+        "        elif record_hash is not None:\n"
+        "            hashes.add(record_hash)\n",
+        (
+            "    hashes: set[str] = set()\n",
+            "    hashes: set[str] = set()\n    pairs: set = set()\n",
+        ),
+        (
+            "    return TrustFilter(frozenset(ids), frozenset(hashes))\n",
+            "    return _Pairs(frozenset(ids), frozenset(hashes), frozenset(pairs))\n\n\n"
+            "class _Pairs(TrustFilter):\n"
+            "    __slots__ = ('pairs',)\n"
+            "    def __init__(self, ids, hashes, pairs):\n"
+            "        super().__init__(ids, hashes)\n"
+            "        object.__setattr__(self, 'pairs', pairs)\n"
+            "    @property\n"
+            "    def active(self):\n"
+            "        return bool(self.memory_ids or self.record_hashes or self.pairs)\n"
+            "    def denies(self, memory_id, record_hash, tags):\n"
+            "        return (memory_id in self.memory_ids or record_hash in self.record_hashes\n"
+            "                or (memory_id, record_hash) in self.pairs)\n",
+        ),
+    )
 
 
 @mutant(
     "trust-classification-case-insensitive", clauses=("S6-TRUST-05",), interpretations=("INT-39",)
 )
-def _() -> None:
+def _() -> SourcePatch:
     """Classifications match the deny list case-insensitively ('Malicious' is denied)."""
-    from reference import _trust
-
-    class Caseless(set[Any]):
-        def __contains__(self, item: object) -> bool:
-            if isinstance(item, str):
-                return any(isinstance(x, str) and x.lower() == item.lower() for x in self)
-            return super().__contains__(item)
-
-    shadow_builtin(_trust, "set", Caseless)
+    return patch(
+        "_trust.py",
+        "        if classification not in denied:",
+        "        if classification.lower() not in {d.lower() for d in denied}:",
+    )
 
 
 @mutant(
@@ -62,61 +78,39 @@ def _() -> None:
     clauses=("S6-TRUST-07", "S6-INPUT-13"),
     interpretations=("INT-38",),
 )
-def _() -> None:
+def _() -> SourcePatch:
     """A trust_snapshot_path that does not exist disables filtering instead of failing."""
-    from reference import _controller
-    from reference._errors import TrustSnapshotError
-    from reference._trust import TrustFilter
-
-    def make(original: Any) -> Any:
-        def load(path: Any, deny: Any) -> Any:
-            try:
-                return original(path, deny)
-            except TrustSnapshotError as error:
-                if error.code == "trust_snapshot_not_found":
-                    return TrustFilter()
-                raise
-
-        return load
-
-    wrap(_controller, "load_trust_filter", make)
+    return patch(
+        "_trust.py",
+        "    document = _read_snapshot(normalize_path(snapshot_path))\n",
+        "    try:\n"
+        "        document = _read_snapshot(normalize_path(snapshot_path))\n"
+        "    except TrustSnapshotError as error:\n"
+        '        if error.code == "trust_snapshot_not_found":\n'
+        "            return TrustFilter()\n"
+        "        raise\n",
+    )
 
 
 @mutant("trust-infers-from-tags", clauses=("S6-TRUST-02", "S6-TRUST-06", "S6-TRUST-07"))
-def _() -> None:
+def _() -> SourcePatch:
     """Records tagged 'malicious' are dropped as trust_denied even without a snapshot."""
-    from reference import _package
-    from reference._reader import read_line_at
-    from reference._records import parse_record
-
-    def make(original: Any) -> Any:
-        def read_chunk(chunk: Any, scorer: Any, trust: Any) -> tuple[list[Any], list[Any]]:
-            entries, candidates = original(chunk, scorer, trust)
-            flagged = set()
-            for c in candidates:
-                record: Any = parse_record(read_line_at(chunk[1], c[5]))
-                if "malicious" in record[2]:
-                    flagged.add(id(c))
-            if not flagged:
-                return entries, candidates
-            entries = [
-                (e[3], e[4], e[2], _package.TRUST_DENIED) if id(e) in flagged else e
-                for e in entries
-            ]
-            return entries, [c for c in candidates if id(c) not in flagged]
-
-        return read_chunk
-
-    wrap(_package, "_read_chunk", make)
+    return patch(
+        "_trust.py",
+        _ACTIVE,
+        "        return True\n",
+        (
+            _DENIES_BODY,
+            '        return "malicious" in tags or ' + _DENIES_BODY.lstrip()[len("return ") :],
+        ),
+    )
 
 
 @mutant("trust-snapshot-validated-lazily", clauses=("S6-INPUT-13",), interpretations=("INT-38",))
-def _() -> None:
+def _() -> SourcePatch:
     """The snapshot is not read (nor validated) when deny_classifications is empty."""
-    from reference import _controller
-    from reference._trust import TrustFilter
-
-    def make(original: Any) -> Any:
-        return lambda path, deny: TrustFilter() if not deny else original(path, deny)
-
-    wrap(_controller, "load_trust_filter", make)
+    return patch(
+        "_trust.py",
+        "    if snapshot_path is None:\n        return TrustFilter()\n",
+        "    if snapshot_path is None or not deny:\n        return TrustFilter()\n",
+    )

@@ -1,4 +1,4 @@
-"""``python -m tools.mutants.smoke``: does each mutant change behaviour at all?
+"""``python -m tools.mutants.equivalence``: does each mutant change behaviour at all?
 
 A fast, in-process check (a forked child per mutant, no adapter protocol) that every mutant
 deviates from the reference on at least one input, so no mutant is an accidental copy of the
@@ -9,7 +9,7 @@ expectation (or from the reference, for inputs without one), or a side effect se
 hook (a write, a process, an internet socket), a file left in TMPDIR, or peak memory growing
 with a large store.
 
-    python -m tools.mutants.smoke [--json FILE] [NAME ...]
+    python -m tools.mutants.equivalence [--json FILE] [NAME ...]
 
 Exit status 0 when every mutant deviates, 1 otherwise.
 """
@@ -31,14 +31,17 @@ from pathlib import Path
 from typing import Any
 
 from conformance import compare_result, first_difference, load_corpus, materialize
-from tools.mutants._registry import Mutant
+from tools.mutants._patch import patched_copy
+from tools.mutants._registry import Mutant, Reader
 
 __all__ = ["Input", "main", "smoke"]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+#: Side effects a mutant may not have.  Not os.fork: the reference forks readers for a large
+#: store (they write only to their pipes, which the audit hook does not see as files).
 _EFFECT_EVENTS = frozenset({
     "os.utime", "os.chmod", "os.rename", "os.remove", "os.truncate", "os.mkdir", "os.link",
-    "subprocess.Popen", "os.posix_spawn", "os.exec", "os.system", "os.fork",
+    "subprocess.Popen", "os.posix_spawn", "os.exec", "os.system",
     "socket.connect", "socket.sendto", "socket.bind", "socket.sendmsg",
 })  # fmt: skip
 _CHILD_TIMEOUT = 120.0
@@ -142,13 +145,25 @@ def _reset_peak() -> None:
         pass
 
 
-def _run(request_json: bytes, root: str) -> Any:
-    from reference import _serve
+def _load(mutant: Mutant | None, copies: Path) -> Reader:
+    """The reference's memory_read, or the mutant's: the patched copy imported in place of the
+    reference (this child process only), or the wrapper around the reference."""
+    if mutant is not None and mutant.patch is not None:
+        sys.path.insert(0, str(patched_copy(mutant, copies)))
+        for name in [name for name in sys.modules if name.split(".")[0] == "reference"]:
+            del sys.modules[name]
+    from reference import memory_read
 
+    if mutant is None or mutant.patch is not None:
+        return memory_read
+    return mutant.wrapper()(memory_read)
+
+
+def _run(read: Reader, request_json: bytes, root: str) -> Any:
     previous = os.getcwd()
     os.chdir(root)
     try:
-        return vars(_serve)["memory_read"](json.loads(request_json))
+        return read(json.loads(request_json))
     finally:
         os.chdir(previous)
 
@@ -172,9 +187,9 @@ def _ordered(mutant: Mutant, inputs: list[Input]) -> list[Input]:
 
 
 def _child(
-    mutant: Mutant | None, inputs: list[Input], baseline: dict[str, Any], tmp: str
+    mutant: Mutant | None, inputs: list[Input], baseline: dict[str, Any], tmp: str, copies: Path
 ) -> dict[str, Any]:
-    """In a forked child: apply the mutant, try inputs until one deviates."""
+    """In a forked child: load the mutant, try inputs until one deviates."""
     sys.dont_write_bytecode = True
     os.environ["TMPDIR"] = tmp
     tempfile.tempdir = None
@@ -182,7 +197,7 @@ def _child(
         os.environ.update(mutant.witness.env)
         if "TZ" in mutant.witness.env:
             time.tzset()
-        mutant.apply()
+    read = _load(mutant, copies)
     observer = _Observer(tmp)
     sys.addaudithook(observer)
     results: dict[str, Any] = {}
@@ -194,7 +209,7 @@ def _child(
         before = _peak_kib()
         observer.active = True
         try:
-            result = _run(item.request_json, item.root)
+            result = _run(read, item.request_json, item.root)
         except Exception as exc:
             result = {"crash": f"{type(exc).__name__}: {exc}"}
         finally:
@@ -239,13 +254,14 @@ def _fork(
     if pid == 0:  # pragma: no cover - runs in the child
         os.close(read_end)
         try:
-            payload = json.dumps(_child(mutant, inputs, baseline, tmp), default=str).encode()
+            found = _child(mutant, inputs, baseline, tmp, workdir / "copies")
+            payload = json.dumps(found, default=str).encode()
         except BaseException as exc:
             payload = json.dumps(
                 {
                     "changed": True,
                     "input": None,
-                    "evidence": f"apply failed: {exc!r}",
+                    "evidence": f"loading the mutant failed: {exc!r}",
                     "error": True,
                 }
             ).encode()
@@ -265,7 +281,7 @@ def smoke(names: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
     from tools.mutants import MUTANTS
 
     chosen = [MUTANTS[name] for name in (names or MUTANTS)]
-    workdir = Path(tempfile.mkdtemp(prefix="phase6-mutant-smoke-"))
+    workdir = Path(tempfile.mkdtemp(prefix="phase6-mutant-equivalence-"))
     try:
         inputs = _inputs(workdir)
         baseline = _fork(None, inputs, {}, workdir).get("results", {})
@@ -276,7 +292,9 @@ def smoke(names: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point."""
-    parser = argparse.ArgumentParser(prog="python -m tools.mutants.smoke", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.mutants.equivalence", description=__doc__
+    )
     parser.add_argument("names", nargs="*", help="mutants (default: all)")
     parser.add_argument("--json", type=Path, help="write the findings here")
     args = parser.parse_args(argv)

@@ -1,0 +1,130 @@
+"""Selection under the budget (TOKEN BUDGETING; TRUNCATION "Global selection under budget"),
+and the shortlist that finds it in one read of the stores with bounded memory.
+
+"Selection MUST stop when: used_excerpt_tokens would exceed max_excerpt_tokens, OR selected
+count reaches max_items" (S6-TOK-04/05; INT-26 stop, not skip; INT-27 max_items first).  So
+only a prefix of the ranked candidates can matter: the selected ones and the one that stops
+selection.  The shortlist keeps a superset of that prefix while the stores are read: every
+now and then it orders what it holds exactly and forgets what ranks after the prefix's last
+candidate, which no later candidate can bring back.  Its size is bounded by max_items, and by
+the budget once the budget is exhausted, never by the stores.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from reference._ordering import HI, LO, TOKENS, TS, Candidate, HashOf, exact_order, reject_below
+
+__all__ = [
+    "BUDGET_EXHAUSTED",
+    "INVALID_RECORD",
+    "MAX_ITEMS_REACHED",
+    "REASONS",
+    "TRUST_DENIED",
+    "Budget",
+    "Selection",
+    "Shortlist",
+    "select",
+]
+
+#: The closed set of drop reasons (INT-27): spec-given, then the kit's max_items_reached.
+INVALID_RECORD: Final = "invalid_record_schema"  # S6-REC-11
+TRUST_DENIED: Final = "trust_denied"  # S6-TRUST-08
+BUDGET_EXHAUSTED: Final = "budget_exhausted"  # S6-TRUNC-12
+MAX_ITEMS_REACHED: Final = "max_items_reached"  # INT-27
+REASONS: Final = (INVALID_RECORD, TRUST_DENIED, BUDGET_EXHAUSTED, MAX_ITEMS_REACHED)
+
+_MIN_LIMIT: Final = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The budget a package is assembled under (S6-TRUNC-04 already applied)."""
+
+    max_excerpt_tokens: int
+    per_item_max_excerpt_tokens: int
+    max_items: int
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """What the selection rules make of candidates in rank order."""
+
+    selected: tuple[int, ...]  # positions of the selected candidates, in rank order
+    reason: str  # the reason every other candidate is dropped with ...
+    reasons: dict[int, str]  # ... unless its position has one here
+    kept: int  # the first `kept` candidates can matter; the rest never can
+    full: bool  # True when a candidate ranked after those could not be selected either
+
+
+def select(ranked: Sequence[Candidate], budget: Budget) -> Selection:
+    """TRUNCATION "Global selection under budget", S6-TRUNC-09: "Iterate candidates in sorted
+    order" -- with TOKEN BUDGETING's stop rules."""
+    used = 0
+    chosen: list[int] = []
+    reasons: dict[int, str] = {}
+    for position, item in enumerate(ranked):
+        # S6-TOK-05: "Selection MUST stop when ... selected count reaches max_items"; the
+        # max_items check comes first (INT-27).
+        if len(chosen) == budget.max_items:
+            return Selection(tuple(chosen), MAX_ITEMS_REACHED, reasons, position, True)
+        tokens = item[TOKENS]
+        # S6-TRUNC-11: "if used + excerpt_tokens <= max_excerpt_tokens => select"; else
+        # S6-TOK-04 "Selection MUST stop" -- stop, not skip (INT-26, erratum).
+        if used + tokens > budget.max_excerpt_tokens:
+            return Selection(tuple(chosen), BUDGET_EXHAUSTED, reasons, position + 1, True)
+        used += tokens
+        chosen.append(position)
+    full = len(chosen) >= budget.max_items
+    return Selection(tuple(chosen), MAX_ITEMS_REACHED, reasons, len(ranked), full)
+
+
+class Shortlist:
+    """The candidates that may still be selected or stop selection, in bounded memory.
+
+    `floor` and the tie keys let the reader discard most lines before building a candidate:
+    a fast score below `floor` ranks after the prefix's last candidate whatever its exact score.
+    """
+
+    __slots__ = ("approximate", "budget", "floor", "hash_of", "items", "limit", "tie_score",
+                 "tie_ts")  # fmt: skip
+
+    def __init__(self, budget: Budget, hash_of: HashOf, *, approximate: bool) -> None:
+        self.budget = budget
+        self.hash_of = hash_of
+        self.approximate = approximate  # scores may be inexact (recency is on)
+        self.items: list[Candidate] = []
+        self.limit = _MIN_LIMIT
+        self.floor = -math.inf
+        self.tie_score = math.nan  # an exact candidate scoring this ...
+        self.tie_ts = 0  # ... with a larger ts key ranks after the prefix
+
+    def add(self, item: Candidate) -> None:
+        """Keep a candidate (ordering and trimming when enough have come in)."""
+        self.items.append(item)
+        if len(self.items) >= self.limit:
+            self.ranked()
+
+    def extend(self, items: Sequence[Candidate]) -> None:
+        """Keep several candidates (another reader's shortlist)."""
+        for item in items:
+            self.add(item)
+
+    def ranked(self) -> list[Candidate]:
+        """The kept candidates in exact rank order, trimmed to those that can matter."""
+        ranked = exact_order(self.items, self.hash_of)
+        stop = select(ranked, self.budget)
+        del ranked[stop.kept :]
+        self.items = ranked
+        self.limit = max(_MIN_LIMIT, 2 * stop.kept)
+        if stop.full and ranked:
+            last = ranked[-1]
+            self.floor = reject_below(last) if self.approximate else last[LO]
+            exact = last[LO] == last[HI]
+            self.tie_score = last[LO] if exact else math.nan
+            self.tie_ts = last[TS]
+        return list(ranked)
