@@ -23,7 +23,7 @@ Parallel families (:func:`run_properties` with ``jobs`` > 1): the families are d
 report order, to ``jobs`` worker processes (started with ``spawn``, so nothing of the parent's
 state travels), each of which opens its own adapter once and runs its share. A family's run
 depends only on the seed, its example count and the implementation, not on which process
-draws it (local-constant harvesting is off, :func:`_kit_constants_only`), so the results are
+draws it (local-constant harvesting is off, :func:`kit_constants_only`), so the results are
 the ones a serial run gives, in the same order.
 """
 
