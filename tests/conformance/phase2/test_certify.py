@@ -5,21 +5,28 @@ for implementations that misbehave (a result, never a harness crash)."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import importlib
 import io
 import json
 import shlex
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
+from paths import FAKES as FAKE_PROGRAMS
 from phase2_fakes import CONTROLS, FAKES
 from phase2_service import commands, serve
 
 from conformance.cli import main
 
 REFERENCE = "python:reference.phase2:run_vector_call"
+#: The hostile --load / --dump / --job command of the adapter tests (a mode per argument).
+FAKE_COMMANDS = FAKE_PROGRAMS / "phase2_command.py"
 #: fake -> the property its fault breaks (the only one that fails); its clause is the fake's
 #: BREAKS, which must also be among the clauses of the vectors that failed.
 BROKEN_PROPERTY = {
@@ -232,7 +239,7 @@ class TestMisbehaving:
             *selected(*FEW, "id:p2-budget-h003"),
             "--no-sections",
             "--timeout",
-            "2",
+            "1",
         )
         assert code == 1, out
         errors = {r["id"]: r["error"]["kind"] for r in report["results"] if r["error"]}
@@ -252,13 +259,42 @@ class TestMisbehaving:
             tmp_path / "r",
             "--no-sections",
             "--max-consecutive-failures",
-            "3",
+            "2",
         )
         assert code == 1, out
         assert report["footer"]["broken_reason"]
         totals = report["footer"]["totals"]
-        assert totals["errored"] == 3
-        assert totals["skipped"] == totals["total"] - 3
+        assert totals["errored"] == 2
+        assert totals["skipped"] == totals["total"] - 2
+
+    def test_service_answering_html_errs(self, tmp_path: Path) -> None:
+        """A web server that is not a Phase 2 service (404 pages in HTML): every vector errs
+        with a protocol error, exit 1, and the report is written."""
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        fake = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_COMMANDS))}"
+        try:
+            with contextlib.redirect_stderr(io.StringIO()):  # the server's access log
+                code, out, report = certify(
+                    f"http:http://127.0.0.1:{server.server_address[1]}",
+                    tmp_path / "r",
+                    "--load",
+                    f"{fake} ok",
+                    "--dump",
+                    f"{fake} state",
+                    "--no-sections",
+                    *selected("id:p2-budget-h00[12]"),
+                )
+        finally:
+            server.shutdown()
+            server.server_close()
+            thread.join(10)
+        assert code == 1, out
+        kinds = [r["error"]["kind"] for r in report["results"]]
+        assert kinds == ["protocol", "protocol"]
+        assert "not JSON" in report["results"][0]["error"]["message"]
 
     def test_spec006_adapter_is_adapter_broken(self, tmp_path: Path) -> None:
         """A SPEC-006 implementation fails the Phase 2 handshake: adapter broken, exit 1."""
