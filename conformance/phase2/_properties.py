@@ -145,11 +145,11 @@ def _check(name: str, example: Example, observer: _Observer) -> str | None:
     b = observer.observe(fixture, example.call_b)
     if name == "trim-order":
         return trim_order_failure(_first(a), _first(b))
-    for call, observation in ((example.call_a, a), (example.call_b, b)):
+    for label, call, observation in (("A", example.call_a, a), ("B", example.call_b, b)):
         broken = property_failures(fixture, call, _first(observation), before=observation.before)
         message = next((message for prop, message in broken if prop == name), None)
         if message is not None:
-            return f"call {'A' if call is example.call_a else 'B'}: {message}"
+            return f"call {label}: {message}"
     return None
 
 
