@@ -23,7 +23,7 @@ Parallel families (:func:`run_properties` with ``jobs`` > 1): the families are d
 report order, to ``jobs`` worker processes (started with ``spawn``, so nothing of the parent's
 state travels), each of which opens its own adapter once and runs its share. A family's run
 depends only on the seed, its example count and the implementation, not on which process
-draws it (local-constant harvesting is off, :func:`_kit_constants_only`), so the results are
+draws it (local-constant harvesting is off, :func:`kit_constants_only`), so the results are
 the ones a serial run gives, in the same order.
 """
 
@@ -67,6 +67,7 @@ __all__ = [
     "PropertiesRun",
     "PropertySettings",
     "counterexample_vectors",
+    "kit_constants_only",
     "run_families",
     "run_properties",
 ]
@@ -291,8 +292,9 @@ def counterexample_vectors(
 
 
 @contextlib.contextmanager
-def _kit_constants_only() -> Iterator[None]:
-    """Make generation depend on the seed alone, not on which modules happen to be imported.
+def kit_constants_only() -> Iterator[None]:
+    """Make generation depend on the seed alone, not on which modules happen to be imported
+    (also used by the Phase 2 profile's properties, :mod:`conformance.phase2`).
 
     Hypothesis mixes literal constants harvested from every *local* module in ``sys.modules``
     (the implementer's adapter module, the test suite, ``__main__``) into generation, so the
@@ -438,7 +440,7 @@ def _attempt(
         return state.failures[-1] if state.failures else (None, None)
 
     try:
-        with _kit_constants_only(), enforcing(checks):
+        with kit_constants_only(), enforcing(checks):
             test()
     except PropertyFailure:
         return (failed(), *last())

@@ -140,6 +140,15 @@ class Certification:
     harness_faults: tuple[str, ...] = ()
     signatures: tuple[FailureSignature, ...] = ()
     vectors_dir: str | None = None
+    #: The profile certified (``phase6-v1``: SPEC-006 ``memory.read``; ``phase2-context``: the
+    #: Phase 2 memory engine, :mod:`conformance.phase2`), its spec and its contract.
+    profile: str = "phase6-v1"
+    spec: str = "SPEC-006"
+    contract: str = "phase6-v1"
+    #: Capability -> IDs of the vectors not run because the implementation does not declare
+    #: it (skipped, never a pass): the run is partial, and the verdict on what ran leaves them
+    #: out.
+    not_declared: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def totals(self) -> Totals:
@@ -169,6 +178,9 @@ class Certification:
         ]
         if skipped:
             reasons.append(f"sections skipped: {', '.join(skipped)}")
+        if self.not_declared:
+            counts = ", ".join(f"{cap} ({len(ids)})" for cap, ids in self.not_declared.items())
+            reasons.append(f"vectors not run, capability not declared: {counts}")
         if self.interrupted:
             reasons.append("interrupted")
         if self.harness_faults:
@@ -192,8 +204,9 @@ class Certification:
     @property
     def verdict(self) -> Verdict:
         """The verdict (see :func:`conformance._results.compute_verdict`)."""
+        undeclared = {i for ids in self.not_declared.values() for i in ids}
         return compute_verdict(
-            self.results,
+            [r for r in self.results if r.id not in undeclared],
             broken_reason=self.broken_reason,
             section_failures=self.failing_sections,
             section_pinned=self.section_pinned,

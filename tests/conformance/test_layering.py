@@ -31,9 +31,20 @@ ALLOWED: dict[str, frozenset[str]] = {
     "strategies": BOTTOM | {"readings", "corpus"},
     "properties": BOTTOM | {"readings", "corpus", "adapters", "run", "registers", "strategies"},
     "probes": BOTTOM | {"corpus", "adapters", "run", "registers"},
+    "phase2": BOTTOM | {"corpus", "registers", "adapters", "run", "properties"},
     "pytest_plugin": BOTTOM | {"corpus", "adapters", "run", "registers", "properties"},
     "cli": BOTTOM
-    | {"corpus", "registers", "adapters", "run", "report", "store", "properties", "probes"},
+    | {
+        "corpus",
+        "registers",
+        "adapters",
+        "run",
+        "report",
+        "store",
+        "properties",
+        "probes",
+        "phase2",
+    },
     "__main__": frozenset({"cli"}),
     "__init__": BOTTOM | {"corpus", "registers", "adapters", "run", "report"},
 }
