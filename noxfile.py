@@ -53,9 +53,10 @@ def _install(session: nox.Session, *groups: str) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Run the kit's own tests: unit tests, the whole corpus against the reference in process,
-    properties and snapshots (tests marked `slow` are left to `nox -s slow_tests`)."""
+    properties and snapshots (tests marked `slow` are left to `nox -s slow_tests`), one worker
+    process per core (pytest-xdist)."""
     _install(session, "test")
-    session.run("pytest", *session.posargs)
+    session.run("pytest", "-n", "auto", *session.posargs)
 
 
 @nox.session(default=False)

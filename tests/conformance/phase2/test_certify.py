@@ -127,7 +127,9 @@ class TestReference:
     @pytest.mark.slow
     def test_compliant_over_http(self, tmp_path: Path) -> None:
         """The reference service on 127.0.0.1, its SQLite database loaded, dumped and given jobs
-        by the reference's own commands: compliant over real HTTP, exit 0."""
+        by the reference's own commands: every hand-worked vector passes over real HTTP and the
+        properties pass; the run is partial only for the selection (exit 3). The whole corpus
+        goes over HTTP in ``nox -s certify_phase2``, which CI runs."""
         db = str(tmp_path / "engine.db")
         named = commands(db)
         with serve(db) as base:
@@ -140,10 +142,15 @@ class TestReference:
                 named["dump"],
                 "--job",
                 named["job"],
+                *selected("id:p2-*-h*"),
             )
-        assert code == 0, out
-        assert report["footer"]["verdict"]["value"] == "compliant"
-        assert report["footer"]["totals"]["passed"] == report["header"]["corpus"]["vectors"]
+        assert code == 3, out
+        totals = report["footer"]["totals"]
+        assert totals["passed"] == len(report["results"]) >= 80
+        assert {r["id"].split("-")[1] for r in report["results"]} >= {"budget", "compact"}
+        reasons = report["footer"]["partial_reasons"]
+        assert reasons, out
+        assert all("select" in reason for reason in reasons), reasons
         adapter = report["header"]["adapter"]
         assert adapter["kind"] == "http"
         assert adapter["commands"] == named
