@@ -7,6 +7,7 @@ S6-TRUST-02: "No inference, no heuristics, no "suspicious" scoring."
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ class TrustFilter:
 
     memory_ids: frozenset[str] = field(default_factory=frozenset)
     record_hashes: frozenset[str] = field(default_factory=frozenset)
+    #: The snapshot read (normalized path, byte length, SHA-256), for the assembly record.
+    snapshot: tuple[str, int, str] | None = None
 
     @property
     def active(self) -> bool:
@@ -49,7 +52,7 @@ def _invalid(why: str) -> TrustSnapshotError:
     return TrustSnapshotError("invalid_trust_snapshot", _PATH, f"{_PATH}: {why}")
 
 
-def _read_snapshot(path: str) -> Any:
+def _read_snapshot(path: str) -> tuple[Any, bytes]:
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL byte
@@ -71,7 +74,7 @@ def _read_snapshot(path: str) -> Any:
         raise _invalid(f"is not valid JSON ({exc.msg})") from None
     if text_too_deep(data):  # the snapshot follows the record JSON rules, INT-15..INT-18
         raise _invalid("nests deeper than 64 levels")
-    return document
+    return document, data
 
 
 def load_trust_filter(snapshot_path: str | None, deny: tuple[str, ...]) -> TrustFilter:
@@ -81,7 +84,8 @@ def load_trust_filter(snapshot_path: str | None, deny: tuple[str, ...]) -> Trust
     """
     if snapshot_path is None:
         return TrustFilter()
-    document = _read_snapshot(normalize_path(snapshot_path))
+    path = normalize_path(snapshot_path)
+    document, data = _read_snapshot(path)
     if type(document) is not dict:
         raise _invalid("must be a JSON object")
     if document.get("format") != SNAPSHOT_FORMAT:
@@ -112,4 +116,5 @@ def load_trust_filter(snapshot_path: str | None, deny: tuple[str, ...]) -> Trust
             ids.add(memory_id)
         if record_hash is not None:
             hashes.add(record_hash)
-    return TrustFilter(frozenset(ids), frozenset(hashes))
+    identity = (path, len(data), hashlib.sha256(data).hexdigest())
+    return TrustFilter(frozenset(ids), frozenset(hashes), identity)
