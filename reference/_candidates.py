@@ -38,14 +38,14 @@ def scan_chunk(
     trust: TrustFilter,
     per_item: int,
     shortlist: Shortlist,
-    digest: Digest | None = None,
+    store_digest: Digest | None = None,
 ) -> int:
     """Offer the chunk's candidates to `shortlist`; return the CRC-32 of the chunk's bytes.
 
-    `digest`, when given, is fed every byte of the chunk (the assembly record's store hash).
+    `store_digest`, when given, is fed every byte of the chunk (the assembly record's store hash).
     """
     store = stores[chunk.position]
-    reader = LineReader(store, chunk, hash_overlong=False, digest=digest)
+    reader = LineReader(store, chunk, hash_overlong=False, digest=store_digest)
     path = store.path
     term_count = scorer.term_count
     tag_overlap = scorer.tag_overlap

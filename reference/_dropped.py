@@ -178,7 +178,8 @@ def drop_chunk_audited(
                          "store_path": path, "reason": INVALID_RECORD}  # fmt: skip
                 entries.append(entry)
                 rows.append({"store": position, "line": number, "memory_id": "",
-                             "record_hash": entry["record_hash"], "outcome": INVALID_RECORD})  # fmt: skip
+                             "record_hash": entry["record_hash"],
+                             "outcome": INVALID_RECORD})  # fmt: skip
             number += 1
         for line in lines:
             start = offset

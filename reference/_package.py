@@ -66,13 +66,13 @@ from reference._workers import Readers
 
 __all__ = [
     "BUDGET_EXHAUSTED",
-    "Audit",
     "CONTROLLER_VERSION",
     "INVALID_RECORD",
     "MAX_ITEMS_REACHED",
     "PARALLEL_MIN_BYTES",
     "REASONS",
     "TRUST_DENIED",
+    "Audit",
     "Budget",
     "PackageHash",
     "assemble",
@@ -271,7 +271,8 @@ class _Passes:
             crc = 0
             offset = chunk.start
             while offset < chunk.end:
-                data = read_line(self.stores[position], min(BLOCK_BYTES, chunk.end - offset), offset)
+                size = min(BLOCK_BYTES, chunk.end - offset)
+                data = read_line(self.stores[position], offset, size)
                 self.digests[position].update(data)
                 crc = zlib.crc32(data, crc)
                 lines += data.count(b"\n")
