@@ -25,6 +25,8 @@ class Clause:
     quote: str
     summary: str
     verified_by: tuple[str, ...]
+    #: The seed document the clause quotes (SPEC-003's assembly-record clauses, issue 15).
+    spec: str = "SPEC-006"
 
     @property
     def by_vectors(self) -> bool:
@@ -33,8 +35,8 @@ class Clause:
 
     @property
     def by_other(self) -> tuple[str, ...]:
-        """The properties and probes the register names for this clause."""
-        return tuple(v for v in self.verified_by if v.startswith(("property:", "probe:")))
+        """The properties, probes and kit tests (``tests/...``) the register names."""
+        return tuple(v for v in self.verified_by if v.startswith(("property:", "probe:", "tests/")))
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,7 @@ def load_clauses(path: Path | str | None = None) -> tuple[Clause, ...]:
                     quote=raw.get("quote", ""),
                     summary=raw.get("summary", ""),
                     verified_by=tuple(raw.get("verified_by", ())),
+                    spec=raw.get("spec", "SPEC-006"),
                 )
             )
         except (KeyError, TypeError, ValueError) as exc:
