@@ -25,6 +25,7 @@ REPORTS = ROOT / "reports"
 TESTS = ROOT / "tests"
 JS_EXAMPLE = CONFORMANCE / "examples" / "javascript"
 MEMORY = ROOT / "adam_os_data" / "memory"
+AUDIT_SAMPLE = ROOT / "adam_os_data" / "audit"
 
 nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["tests", "lint", "typecheck"]
@@ -172,6 +173,21 @@ def store_check(session: nox.Session) -> None:
     _install(session)
     stores = sorted(str(p) for p in MEMORY.glob("*.jsonl") if p.name != "ledger.jsonl")
     session.run("python", "-m", "conformance", "store", "check", *stores, *session.posargs)
+
+
+@nox.session
+def audit_sample(session: nox.Session) -> None:
+    """Verify the sample assembly record (adam_os_data/audit/record.json) against the sample stores.
+
+    Checks every store identity and replays the recorded read (specs/audit.md); fails when a
+    sample store changed in place or the reference no longer gives the recorded package and
+    ranking. Regenerate after a deliberate change: `python -m reference
+    adam_os_data/audit/request.json --audit-out adam_os_data/audit/record.json`. Arguments after
+    `--` go to `python -m conformance audit verify` (e.g. `--json`, `--adapter`).
+    """
+    _install(session)
+    record = str((AUDIT_SAMPLE / "record.json").relative_to(ROOT))
+    session.run("python", "-m", "conformance", "audit", "verify", record, *session.posargs)
 
 
 @nox.session(default=False)
