@@ -46,6 +46,7 @@ from conformance.adapters._process import DEFAULT_MAX_LINE_BYTES, Implementation
 from conformance.adapters._protocol import (
     PROTOCOL,
     Handshake,
+    RunReply,
     check_run_reply,
     check_start_reply,
     check_stop_reply,
@@ -299,11 +300,20 @@ class SubprocessAdapter(Adapter):
 
     def run(self, request_json: bytes, root: Path) -> Any:
         """Send one ``run`` and return the result envelope (restarting first if needed)."""
+        return self._run(request_json, root, audit=False).result
+
+    def run_audited(self, request_json: bytes, root: Path) -> tuple[Any, Any]:
+        """Send one ``run`` asking for the assembly record (capability ``audit``):
+        (the result envelope, the record)."""
+        reply = self._run(request_json, root, audit=True)
+        return reply.result, reply.audit
+
+    def _run(self, request_json: bytes, root: Path, *, audit: bool) -> RunReply:
         self._ensure_started()
         self._seq += 1
         self.requests += 1
         seq = self._seq
-        message = run_message(seq, str(root), request_json)
+        message = run_message(seq, str(root), request_json, audit=audit)
         try:
             if self.validate:
                 validate_message("run", loads(message))
@@ -311,6 +321,7 @@ class SubprocessAdapter(Adapter):
                 self._exchange(message, self.timeout, what=f"reply to seq {seq}"),
                 seq,
                 validate=self.validate,
+                audit=audit,
             )
         except (AdapterCrashedError, AdapterTimeoutError, ProtocolError) as exc:
             raise self._fail(type(exc), exc.message, detail=exc.detail) from None
@@ -321,7 +332,7 @@ class SubprocessAdapter(Adapter):
                 detail=str(reply.internal_error.get("traceback", "")),
                 stderr_tail=self._process.stderr_tail(),
             )
-        return reply.result
+        return reply
 
 
 # ---------------------------------------------------------------------------- python

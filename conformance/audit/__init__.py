@@ -6,8 +6,10 @@ reported with its first differing line), then the request replayed by the refere
 adapter and its package_hash and ranking compared.
 
 May import: ``conformance._kit``, ``conformance._errors``, ``conformance._schemas``,
-``conformance.readings`` (the record hashes of changed lines) and ``conformance.adapters``
-(replay by any implementation). Never the reference: it is run as a subprocess.
+``conformance.readings`` (the record hashes of changed lines), ``conformance.adapters``
+(replay by any implementation), ``conformance.corpus`` and ``conformance.run`` (the report
+section ``audit``: the capability checked on vectors, `_section`). Never the reference: it is
+run as a subprocess.
 """
 
 from __future__ import annotations

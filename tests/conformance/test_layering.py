@@ -28,7 +28,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "run": BOTTOM | {"corpus", "adapters"},
     "report": BOTTOM | {"corpus", "run"},
     "store": BOTTOM | {"readings"},
-    "audit": BOTTOM | {"readings", "adapters"},
+    "audit": BOTTOM | {"readings", "adapters", "corpus", "run"},
     "strategies": BOTTOM | {"readings", "corpus"},
     "properties": BOTTOM | {"readings", "corpus", "adapters", "run", "registers", "strategies"},
     "probes": BOTTOM | {"corpus", "adapters", "run", "registers"},
