@@ -26,7 +26,7 @@ from reference._reader import close_stores, open_stores
 from reference._request import Request, validate_request
 from reference._request_json import loads_request
 from reference._scoring import TAG_BONUS, Scorer
-from reference._trust import TrustFilter, load_trust_filter
+from reference._trust import SnapshotIdentity, load_trust_filter
 
 __all__ = ["loads_request", "memory_read", "memory_read_to", "read_package", "write_result"]
 
@@ -73,12 +73,16 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _audit_parameters(
-    request: Request, scorer: Scorer, trust: TrustFilter, budget: Budget, writer: AuditWriter
+    request: Request,
+    scorer: Scorer,
+    read: list[SnapshotIdentity],
+    budget: Budget,
+    writer: AuditWriter,
 ) -> Audit:
     """S3-RET-03 / S3-SCORE-03: every retrieval and scoring parameter actually applied."""
     snapshot = None
-    if trust.snapshot is not None:
-        path, size, sha256 = trust.snapshot
+    if read:
+        path, size, sha256 = read[0]
         snapshot = {"path": path, "bytes": size, "sha256": sha256,
                     "deny_classifications": list(request.deny_classifications)}  # fmt: skip
     now = request.now_utc
@@ -113,7 +117,8 @@ def _write_package(
     if writer is not None:  # what a failure record can say of the stores from now on
         writer.stores = [(store.path, store.size, None) for store in stores]
     try:
-        trust = load_trust_filter(request.trust_snapshot_path, request.deny_classifications)
+        read: list[SnapshotIdentity] = []  # the snapshot read, if any (assembly record)
+        trust = load_trust_filter(request.trust_snapshot_path, request.deny_classifications, read)
         budget = Budget(
             max_excerpt_tokens=request.max_excerpt_tokens,
             # S6-TRUNC-04: "per_item_max_excerpt_tokens = min(per_item_max_excerpt_tokens,
@@ -127,7 +132,7 @@ def _write_package(
         scorer = _scorer(request)
         audit = None
         if writer is not None:
-            audit = _audit_parameters(request, scorer, trust, budget, writer)
+            audit = _audit_parameters(request, scorer, read, budget, writer)
         try:
             with _gc_paused():
                 return assemble(stores, scorer, trust, budget, query, envelope, audit)
