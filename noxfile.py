@@ -251,7 +251,8 @@ def bench(session: nox.Session) -> None:
     The streaming reference against a json.loads loop, in fresh processes: medians of 3 runs, the
     ratio within each run (target <= 1.5x at 1M), records/s, microseconds per record, peak memory
     of the process tree (target <= 256 MiB), the load average; then the cliff case (recency with
-    negligible weights) and max_items larger than the store. The 10M store (~4.2 GB) is generated
+    negligible weights) and max_items larger than the store; then the SPEC-003 assembly record
+    against the plain read on the 1M store (target <= 1.3x). The 10M store (~4.2 GB) is generated
     for the run and deleted after. Arguments after `--` go to `python -m tools bench`
     (e.g. `--records 100000 --runs 5`). Then the corpus certified in-process and through the
     subprocess adapter (targets >= 500 vectors/s, < 30 s). Results go to reports/bench/

@@ -27,7 +27,7 @@ from typing import Any
 from conformance._errors import HarnessError
 from conformance._kit import dumps, loads, read_bounded
 from conformance._schemas import schema_errors
-from conformance.adapters import open_adapter
+from conformance.adapters import SubprocessAdapter, open_adapter
 from conformance.audit._sources import GitSource, Source
 from conformance.readings import is_blank, read_line, split_lines
 
@@ -255,13 +255,17 @@ def reference_runner(request: dict[str, Any], cwd: Path) -> tuple[Any, Any, str]
 
 
 def adapter_runner(spec: str) -> Runner:
-    """Any implementation behind ``--adapter`` (package and envelope only)."""
+    """Any implementation behind ``--adapter``: with the capability ``audit`` its replayed
+    record is compared whole, otherwise its package (package_hash, selected items)."""
 
     def run(request: dict[str, Any], cwd: Path) -> tuple[Any, Any, str]:
         with open_adapter(spec) as adapter:
             handshake = adapter.start()
-            result = adapter.run(dumps(request), cwd)
-        return result, None, f"{handshake.name} {handshake.version}"
+            who = f"{handshake.name} {handshake.version}"
+            if "audit" in handshake.capabilities and isinstance(adapter, SubprocessAdapter):
+                result, record = adapter.run_audited(dumps(request), cwd)
+                return result, record, who
+            return adapter.run(dumps(request), cwd), None, who
 
     return run
 

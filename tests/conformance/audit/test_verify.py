@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from conformance.adapters import reference_adapter_spec
 from conformance.audit import first_differing_line
 from conformance.cli import main
 from reference import memory_read
@@ -142,6 +143,13 @@ class TestReplay:
         code, result = _verify(tree, "--adapter", "python:reference:memory_read")
         assert code == 0
         assert result["replay"]["ranking"] == "same (selected prefix only)"
+
+    def test_adapter_with_the_capability_replays_the_whole_record(self, tree: Path) -> None:
+        """An adapter declaring audit (the reference's serve) has its whole record compared."""
+        code, result = _verify(tree, "--adapter", reference_adapter_spec())
+        assert code == 0
+        assert result["replay"]["ranking"] == "same"
+        assert result["replay"]["differing_members"] == []
 
     def test_failure_record_replays_the_same_error(self, tmp_path: Path) -> None:
         """A failure record verifies when the replay fails with the same error."""
