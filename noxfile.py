@@ -9,8 +9,16 @@ kit runs through `python -m tools`. Output goes to the git-ignored `reports/`.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shlex
 import shutil
+import signal
+import socket
 import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import nox
@@ -26,6 +34,9 @@ TESTS = ROOT / "tests"
 JS_EXAMPLE = CONFORMANCE / "examples" / "javascript"
 MEMORY = ROOT / "adam_os_data" / "memory"
 AUDIT_SAMPLE = ROOT / "adam_os_data" / "audit"
+PHASE2_REPORT = REPORTS / "adamos-phase2-reference-http"
+#: Seconds the Phase 2 reference service gets to accept its first connection.
+PHASE2_START_TIMEOUT = 60.0
 
 nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["tests", "lint", "typecheck"]
@@ -81,6 +92,79 @@ def certify(session: nox.Session) -> None:
     """
     _install(session)
     session.run("python", "-m", "conformance", "certify", *session.posargs)
+
+
+@nox.session
+def certify_phase2(session: nox.Session) -> None:
+    """Certify the reference Phase 2 engine's HTTP endpoint end to end (profile phase2-context).
+
+    Starts `python -m reference.phase2 serve` (Starlette on uvicorn) on a free 127.0.0.1 port
+    over a fresh SQLite database, certifies it with `python -m conformance certify --profile
+    phase2-context --adapter http:...`, the engine's own `load`, `dump` and `job` commands on
+    that database as `--load`, `--dump` and `--job`, then stops the service. Writes
+    reports/adamos-phase2-reference-http/; arguments after `--` go to `certify` (e.g.
+    `--select`, `--report-dir`). `nox -s certify -- --profile phase2-context` certifies the
+    engine through the subprocess protocol instead.
+    """
+    session.install("-e", ".[phase2]")
+    python = str(Path(session.bin) / "python")
+    scratch = Path(tempfile.mkdtemp(prefix="phase2-certify-"))
+    db = str(scratch / "engine.db")
+    commands = {
+        option: f"{shlex.quote(python)} -m reference.phase2 {option} --db {shlex.quote(db)}"
+        for option in ("load", "dump", "job")
+    }
+    report = [] if "--report-dir" in session.posargs else ["--report-dir", str(PHASE2_REPORT)]
+    try:
+        with _phase2_service(session, python, db, scratch / "serve.log") as base:
+            session.run(
+                "python", "-m", "conformance", "certify", "--profile", "phase2-context",
+                "--adapter", f"http:{base}", "--load", commands["load"],
+                "--dump", commands["dump"], "--job", commands["job"], *report, *session.posargs,
+            )  # fmt: skip
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _phase2_service(session: nox.Session, python: str, db: str, log: Path) -> Iterator[str]:
+    """`reference.phase2 serve --db DB` on a free 127.0.0.1 port, in a session of its own;
+    yields its base URL once it accepts connections; stops its whole process group."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = [python, "-m", "reference.phase2", "serve", "--db", db, "--port", str(port)]
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            argv, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        deadline = time.monotonic() + PHASE2_START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                tail = log.read_text(errors="replace")[-2000:]
+                session.error(f"the Phase 2 service exited {process.returncode}:\n{tail}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    session.error(
+                        f"the Phase 2 service did not listen within {PHASE2_START_TIMEOUT} s"
+                    )
+                time.sleep(0.2)
+        session.log(f"Phase 2 reference service on 127.0.0.1:{port} (database {db})")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
 
 
 @nox.session

@@ -5,7 +5,7 @@
     python -m tools gen-vectors [--check]    the generated families only (--family NAME, --out DIR)
     python -m tools phase2-vectors [--check]  the Phase 2 profile's vectors
     python -m tools mutants [--check|--write] certify the mutation gallery, the kill matrix
-    python -m tools mutant-smoke             does every mutant change behaviour at all?
+    python -m tools mutant-equivalence       does every mutant change behaviour at all?
     python -m tools bench [--records N]      the reference against a json.loads baseline
     python -m tools bench-harness            certification throughput
     python -m tools samples [--check]        the sample stores in adam_os_data/memory/
@@ -35,7 +35,7 @@ TOOLS: dict[str, tuple[str, str]] = {
         "build vectors/phase2-context/ (Phase 2 profile, oracle-confirmed)",
     ),
     "mutants": ("tools.mutants.__main__", "certify every mutant; write / check the kill matrix"),
-    "mutant-smoke": ("tools.mutants.smoke", "in-process check that every mutant deviates"),
+    "mutant-equivalence": ("tools.mutants.equivalence", "every mutant deviates (in-process)"),
     "bench": ("tools.bench.reference", "benchmark the reference (json.loads baseline, RSS)"),
     "bench-harness": ("tools.bench.harness", "benchmark certification throughput"),
     "samples": ("tools.samples", "write / check the sample stores in adam_os_data/memory"),

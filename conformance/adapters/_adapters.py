@@ -26,9 +26,10 @@ import os
 import re
 import shlex
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, ClassVar, Literal, Self
 
 from conformance._errors import (
     AdapterCrashedError,
@@ -41,9 +42,12 @@ from conformance._errors import (
     SpawnError,
 )
 from conformance._kit import loads, slugify
+from conformance._schemas import PROTOCOL_SCHEMAS
 from conformance.adapters import _worker
 from conformance.adapters._process import DEFAULT_MAX_LINE_BYTES, ImplementationProcess
 from conformance.adapters._protocol import (
+    CAPABILITY,
+    CONTRACT,
     PROTOCOL,
     Handshake,
     RunReply,
@@ -60,7 +64,9 @@ from conformance.adapters._protocol import (
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
     "DEFAULT_TIMEOUT",
+    "STDERR_TAIL_BYTES",
     "Adapter",
+    "AdapterKind",
     "InProcessAdapter",
     "SubprocessAdapter",
     "open_adapter",
@@ -74,7 +80,7 @@ MAX_FAILED_RESTARTS = 3
 STDERR_TAIL_BYTES = 16 * 1024
 _STOP_GRACE = 2.0
 _ENDED = _worker.ENDED
-AdapterKind = Literal["python", "cmd"]
+AdapterKind = Literal["python", "cmd", "http"]
 
 
 def reference_adapter_spec() -> str:
@@ -143,9 +149,16 @@ class SubprocessAdapter(Adapter):
     """``cmd:<command line>``: a long-lived process speaking ``phase6-adapter/1``.
 
     ``max_line_bytes`` caps one protocol line (a reply); a longer one is a protocol error.
+    A profile other than SPEC-006's (the Phase 2 one, :mod:`conformance.phase2`) subclasses
+    this and sets the class attributes below: the contract and capability its handshake must
+    declare and the schemas ``--validate-protocol`` checks its messages against; it sends its
+    own ``run`` messages through :meth:`exchange_run`.
     """
 
     kind: AdapterKind = "cmd"
+    contract: ClassVar[str] = CONTRACT
+    capability: ClassVar[str] = CAPABILITY
+    schemas: ClassVar[Mapping[str, str]] = PROTOCOL_SCHEMAS
 
     def __init__(
         self,
@@ -200,7 +213,13 @@ class SubprocessAdapter(Adapter):
 
     def _check_start(self, reply: dict[str, Any]) -> Handshake:
         """Accept the ``start`` reply (a hook: the Python worker's refusal is a spawn error)."""
-        return check_start_reply(reply, validate=self.validate)
+        return check_start_reply(
+            reply,
+            validate=self.validate,
+            contract=self.contract,
+            capability=self.capability,
+            schemas=self.schemas,
+        )
 
     def start(self) -> Handshake:
         """Spawn the process and perform the handshake."""
@@ -219,7 +238,9 @@ class SubprocessAdapter(Adapter):
             raise SpawnError(f"cannot start {self.argv[0]!r}: {exc.strerror or exc}") from None
         try:
             if self.validate:
-                validate_message("start", loads(start_message()), error=HandshakeError)
+                validate_message(
+                    "start", loads(start_message()), error=HandshakeError, schemas=self.schemas
+                )
             reply = self._exchange(start_message(), self.start_timeout, what="start reply")
             handshake = self._check_start(reply)
         except AdapterError as exc:
@@ -300,27 +321,35 @@ class SubprocessAdapter(Adapter):
 
     def run(self, request_json: bytes, root: Path) -> Any:
         """Send one ``run`` and return the result envelope (restarting first if needed)."""
-        return self._run(request_json, root, audit=False).result
+        return self.exchange_run(lambda seq: run_message(seq, str(root), request_json))
 
     def run_audited(self, request_json: bytes, root: Path) -> tuple[Any, Any]:
-        """Send one ``run`` asking for the assembly record (capability ``audit``):
-        (the result envelope, the record)."""
-        reply = self._run(request_json, root, audit=True)
+        """Send one ``run`` asking for the assembly record (capability ``audit``,
+        specs/protocol.md section 4): (the result envelope, the record)."""
+        reply = self._exchange_reply(
+            lambda seq: run_message(seq, str(root), request_json, audit=True), audit=True
+        )
         return reply.result, reply.audit
 
-    def _run(self, request_json: bytes, root: Path, *, audit: bool) -> RunReply:
+    def exchange_run(self, message_for: Callable[[int], bytes]) -> Any:
+        """Send the ``run`` line ``message_for(seq)`` builds and return the reply's ``result``
+        (restarting first if needed): the one request exchange of every profile."""
+        return self._exchange_reply(message_for, audit=False).result
+
+    def _exchange_reply(self, message_for: Callable[[int], bytes], *, audit: bool) -> RunReply:
         self._ensure_started()
         self._seq += 1
         self.requests += 1
         seq = self._seq
-        message = run_message(seq, str(root), request_json, audit=audit)
+        message = message_for(seq)
         try:
             if self.validate:
-                validate_message("run", loads(message))
+                validate_message("run", loads(message), schemas=self.schemas)
             reply = check_run_reply(
                 self._exchange(message, self.timeout, what=f"reply to seq {seq}"),
                 seq,
                 validate=self.validate,
+                schemas=self.schemas,
                 audit=audit,
             )
         except (AdapterCrashedError, AdapterTimeoutError, ProtocolError) as exc:
@@ -350,6 +379,8 @@ class InProcessAdapter(SubprocessAdapter):
     """
 
     kind: AdapterKind = "python"
+    #: The contract the worker serves (:data:`conformance.adapters._worker.PROFILES`).
+    worker_contract: ClassVar[str] = CONTRACT
 
     def __init__(
         self,
@@ -381,17 +412,18 @@ class InProcessAdapter(SubprocessAdapter):
             paths.append(cwd)
         worker = _worker.__file__
         assert worker is not None
-        return [sys.executable, worker, spec.removeprefix("python:"), json.dumps(paths)]
+        target = spec.removeprefix("python:")
+        return [sys.executable, worker, target, json.dumps(paths), self.worker_contract]
 
     def _check_start(self, reply: dict[str, Any]) -> Handshake:
         if reply.get("ok") is False and isinstance(reply.get("error"), str):
             raise SpawnError(reply["error"])
         return super()._check_start(reply)
 
-    def run(self, request_json: bytes, root: Path) -> Any:
+    def exchange_run(self, message_for: Callable[[int], bytes]) -> Any:
         """Call the callable in the worker; a callable that ended the worker is named so."""
         try:
-            return super().run(request_json, root)
+            return super().exchange_run(message_for)
         except AdapterCrashedError as exc:
             said = [line for line in exc.stderr_tail.splitlines() if line.startswith(_ENDED)]
             if not said:
@@ -447,10 +479,12 @@ def spec_name(spec: str) -> str:
     """A short name for an adapter whose handshake failed: the program or script it runs.
 
     ``cmd:python -m reference serve`` -> ``reference``; ``cmd:node impl.js`` -> ``impl``;
-    ``python:pkg.mod:fn`` -> ``pkg``.
+    ``python:pkg.mod:fn`` -> ``pkg``; ``http:http://127.0.0.1:8080`` -> ``http-127.0.0.1-8080``.
     """
     if spec.startswith("python:"):
         return spec.removeprefix("python:").split(":")[0].split(".")[0] or "implementation"
+    if spec.startswith("http:"):  # a live service (the Phase 2 profile): its host and port
+        return slugify("http-" + spec.removeprefix("http:").partition("//")[2].split("/")[0])
     try:
         words = shlex.split(spec.removeprefix("cmd:"))
     except ValueError:

@@ -137,6 +137,56 @@ class ImplementationProcess:
             self._want_write(bool(pending))
             self._read_ready(wait=left)
 
+    def run_to_end(self, data: bytes, timeout: float, *, what: str, max_bytes: int) -> bytes:
+        """A one-shot command: write ``data`` to stdin and close it, then return everything
+        the command writes to stdout until it closes stdout or exits (the same poll loop as
+        :meth:`exchange`, under one deadline).
+
+        Raises :class:`AdapterTimeoutError` (not done within ``timeout``) and
+        :class:`ProtocolError` (more than ``max_bytes`` on stdout: reading stops there). A
+        command that exits without reading its stdin is not an error here: its exit status
+        says how it went (:meth:`exit_status`).
+        """
+        deadline = time.monotonic() + timeout
+        pending = memoryview(data)
+        if not pending:
+            self.close_stdin()
+        while True:
+            if pending:
+                try:
+                    pending = self._write_some(pending, what)
+                except AdapterCrashedError:  # it stopped reading: what it wrote still counts
+                    pending = memoryview(b"")
+                if not pending:
+                    self.close_stdin()
+            if len(self._buffer) > max_bytes:
+                self._buffer.clear()
+                raise ProtocolError(f"the {what} is longer than {max_bytes:,} bytes")
+            if not self._out_open:
+                break
+            if self.exited():  # what it wrote before it went (a child may hold stdout open)
+                self._drain_stdout(max_bytes)
+                if len(self._buffer) > max_bytes:
+                    continue
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AdapterTimeoutError(f"the {what} was not done within {timeout:g} s")
+            self._want_write(bool(pending))
+            self._read_ready(wait=left)
+        output = bytes(self._buffer)
+        self._buffer.clear()
+        self._scanned = 0
+        return output
+
+    def _drain_stdout(self, max_bytes: int) -> None:
+        """Read stdout while something comes at once, up to just over ``max_bytes``."""
+        while self._out_open and len(self._buffer) <= max_bytes:
+            before = len(self._buffer)
+            self._read_ready(wait=0.0)
+            if len(self._buffer) == before:
+                return
+
     def _last_line(self, what: str) -> bytes | None:
         """A line still in the pipe after the process went (read until nothing more comes)."""
         while True:

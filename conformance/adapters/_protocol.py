@@ -115,10 +115,15 @@ def stop_message() -> bytes:
 
 
 def validate_message(
-    kind: str, message: Any, *, error: type[ProtocolError | HandshakeError] = ProtocolError
+    kind: str,
+    message: Any,
+    *,
+    error: type[ProtocolError | HandshakeError] = ProtocolError,
+    schemas: Mapping[str, str] = PROTOCOL_SCHEMAS,
 ) -> None:
-    """Validate ``message`` against the protocol schema for ``kind`` (e.g. ``"run-reply"``)."""
-    problems = schema_errors(PROTOCOL_SCHEMAS[kind], message, limit=1)
+    """Validate ``message`` against the protocol schema for ``kind`` (e.g. ``"run-reply"``);
+    ``schemas`` maps message kinds to schema files (a profile's own run and replies)."""
+    problems = schema_errors(schemas[kind], message, limit=1)
     if problems:
         pointer, text = problems[0]
         raise error(f"{kind} message breaks its schema at {pointer or '/'!r}: {text}")
@@ -144,8 +149,19 @@ def parse_line(line: bytes, *, what: str) -> dict[str, Any]:
     return message
 
 
-def check_start_reply(message: dict[str, Any], *, validate: bool = False) -> Handshake:
-    """Accept a ``start`` reply or raise :class:`HandshakeError` saying what is wrong."""
+def check_start_reply(
+    message: dict[str, Any],
+    *,
+    validate: bool = False,
+    contract: str = CONTRACT,
+    capability: str = CAPABILITY,
+    schemas: Mapping[str, str] = PROTOCOL_SCHEMAS,
+) -> Handshake:
+    """Accept a ``start`` reply or raise :class:`HandshakeError` saying what is wrong.
+
+    ``contract`` and ``capability`` are what the profile certified requires (SPEC-006:
+    ``phase6-v1`` and ``memory.read``; Phase 2: ``phase2-context/1`` and ``phase2.context``).
+    """
     if message.get("ok") is False:
         raise HandshakeError(f"implementation refused the handshake: {message.get('error')!r}")
     if message.get("ok") is not True:
@@ -168,25 +184,30 @@ def check_start_reply(message: dict[str, Any], *, validate: bool = False) -> Han
             raise HandshakeError(f"implementation.{key} must be a non-empty string")
         if len(implementation[key]) > longest:
             raise HandshakeError(f"implementation.{key} is longer than {longest} characters")
-    if implementation.get("contract") != CONTRACT:
+    if implementation.get("contract") != contract:
         raise HandshakeError(
-            f"implementation.contract is {implementation.get('contract')!r}, expected {CONTRACT!r}"
+            f"implementation.contract is {implementation.get('contract')!r}, expected {contract!r}"
         )
     capabilities = message.get("capabilities")
     if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
         raise HandshakeError('start reply needs "capabilities": a list of strings')
-    if CAPABILITY not in capabilities:
-        raise HandshakeError(f"capabilities {capabilities!r} lack {CAPABILITY!r}")
+    if capability not in capabilities:
+        raise HandshakeError(f"capabilities {capabilities!r} lack {capability!r}")
     extra = set(message) - {"ok", "protocol", "implementation", "capabilities"}
     if extra:
         raise HandshakeError(f"start reply has unexpected members {sorted(extra)!r}")
     if validate:
-        validate_message("start-reply", message, error=HandshakeError)
+        validate_message("start-reply", message, error=HandshakeError, schemas=schemas)
     return Handshake(protocol, implementation, tuple(capabilities))
 
 
 def check_run_reply(
-    message: dict[str, Any], seq: int, *, validate: bool = False, audit: bool = False
+    message: dict[str, Any],
+    seq: int,
+    *,
+    validate: bool = False,
+    schemas: Mapping[str, str] = PROTOCOL_SCHEMAS,
+    audit: bool = False,
 ) -> RunReply:
     """Accept a ``run`` reply for request ``seq`` or raise :class:`ProtocolError`.
 
@@ -217,7 +238,7 @@ def check_run_reply(
             f"reply members {sorted(keys)!r}: expected {wanted} or seq + internal_error"
         )
     if validate:
-        validate_message("run-reply", message)
+        validate_message("run-reply", message, schemas=schemas)
     return reply
 
 

@@ -3,8 +3,11 @@
 Two users, one loop (:func:`serve`):
 
 - ``python:package.module:callable`` adapters: the harness starts this file as a script,
-  ``python _worker.py package.module:callable SYS_PATH_JSON``, and talks to it like to any
-  ``cmd:`` adapter. The callable runs in this worker, not in the harness: ``os._exit``, a
+  ``python _worker.py package.module:callable SYS_PATH_JSON [CONTRACT]``, and talks to it like
+  to any ``cmd:`` adapter. ``CONTRACT`` (default ``phase6-v1``) says what the callable
+  implements (:data:`PROFILES`): ``callable(request)`` run in the request's ``root``, or, for
+  the Phase 2 profile ``phase2-context/1``, ``callable(fixture, call)`` (specs/protocol.md,
+  P2.3). The callable runs in this worker, not in the harness: ``os._exit``, a
   signal it ignores, a crash of the interpreter or a hang end or stall the worker only, which
   the harness kills (with everything it started) and restarts;
 - ``phase6 serve package.module:callable`` (:mod:`conformance.adapters._serve`), for a Python
@@ -35,6 +38,8 @@ from typing import IO, Any
 __all__ = [
     "CAPABILITY",
     "CONTRACT",
+    "PHASE2_CONTRACT",
+    "PROFILES",
     "PROTOCOL",
     "ResolveError",
     "main",
@@ -47,6 +52,13 @@ __all__ = [
 PROTOCOL = "phase6-adapter/1"
 CONTRACT = "phase6-v1"
 CAPABILITY = "memory.read"
+PHASE2_CONTRACT = "phase2-context/1"
+#: contract -> the capabilities a Python callable declares for it (a callable answers every
+#: call of its profile).
+PROFILES: dict[str, tuple[str, ...]] = {
+    CONTRACT: (CAPABILITY,),
+    PHASE2_CONTRACT: ("phase2.context", "phase2.compact", "phase2.summarize"),
+}
 #: What the worker writes to stderr before it exits because the callable tried to end it.
 ENDED = "phase6 worker: the callable ended the process"
 
@@ -82,8 +94,9 @@ def resolve(target: str) -> Callable[[Any], Any]:
     return obj  # type: ignore[no-any-return]
 
 
-def python_metadata(module_name: str) -> dict[str, Any]:
-    """The ``implementation`` object of the handshake for a Python callable's package."""
+def python_metadata(module_name: str, contract: str = CONTRACT) -> dict[str, Any]:
+    """The ``implementation`` object of the handshake for a Python callable's package (named
+    after its top-level package; under another profile than SPEC-006's, after its module)."""
     top = module_name.split(".", maxsplit=1)[0]
     version = "unknown"
     with contextlib.suppress(Exception):
@@ -93,10 +106,10 @@ def python_metadata(module_name: str) -> dict[str, Any]:
             dist = importlib.metadata.packages_distributions().get(top, [top])[0]
             version = importlib.metadata.version(dist)
     return {
-        "name": top,
+        "name": top if contract == CONTRACT else module_name,
         "version": version or "unknown",
         "language": "python",
-        "contract": CONTRACT,
+        "contract": contract,
         "runtime": f"{sys.implementation.name} {sys.version.split()[0]}",
     }
 
@@ -106,13 +119,17 @@ def _line(message: dict[str, Any]) -> bytes:
     return json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
 
 
-def _run(function: Callable[[Any], Any], message: dict[str, Any]) -> bytes:
-    """The reply line to one ``run`` message (the callable runs with cwd = ``root``)."""
+def _run(function: Callable[..., Any], message: dict[str, Any], contract: str = CONTRACT) -> bytes:
+    """The reply line to one ``run`` message (the callable runs with cwd = ``root``; a Phase 2
+    callable gets the fixture and the call)."""
     seq = message.get("seq")
     old_cwd = os.getcwd()
     try:
-        os.chdir(message["root"])
-        result = function(message["request"])
+        if contract == PHASE2_CONTRACT:
+            result = function(message["fixture"], message["call"])
+        else:
+            os.chdir(message["root"])
+            result = function(message["request"])
         return _line({"seq": seq, "result": result})  # not JSON: fails here, not half-written
     except Exception as exc:
         return _line(
@@ -130,12 +147,13 @@ def _run(function: Callable[[Any], Any], message: dict[str, Any]) -> bytes:
 
 
 def serve(
-    function: Callable[[Any], Any] | None,
+    function: Callable[..., Any] | None,
     implementation: dict[str, Any],
     stdin: IO[bytes] | None = None,
     stdout: IO[bytes] | None = None,
     *,
     refusal: str | None = None,
+    contract: str = CONTRACT,
 ) -> int:
     """Answer protocol messages from ``stdin`` until ``stop`` or end of input; exit status.
 
@@ -171,12 +189,12 @@ def serve(
                 "ok": True,
                 "protocol": PROTOCOL,
                 "implementation": implementation,
-                "capabilities": [CAPABILITY],
+                "capabilities": list(PROFILES[contract]),
             }
             write(_line(reply))
         elif command == "run" and function is not None:
             try:
-                line = _run(function, message)
+                line = _run(function, message, contract)
             except BaseException as exc:  # SystemExit, KeyboardInterrupt: the callable quit
                 code = exc.code if isinstance(exc, SystemExit) else 1
                 status = code if isinstance(code, int) else 1
@@ -203,18 +221,23 @@ def private_channel() -> tuple[IO[bytes], IO[bytes]]:
 
 
 def main(argv: list[str]) -> int:
-    """``_worker.py TARGET SYS_PATH_JSON``: serve ``TARGET`` with the harness's ``sys.path``."""
+    """``_worker.py TARGET SYS_PATH_JSON [CONTRACT]``: serve ``TARGET`` with the harness's
+    ``sys.path``, under the profile of ``CONTRACT`` (default ``phase6-v1``)."""
     target = argv[1]
     sys.path[:] = [str(p) for p in json.loads(argv[2])]
+    contract = argv[3] if len(argv) > 3 else CONTRACT
     channel_in, channel_out = private_channel()
+    if contract not in PROFILES:
+        refusal = f"unknown contract {contract!r}"
+        return serve(None, {}, channel_in, channel_out, refusal=refusal, contract=CONTRACT)
     try:
-        function: Callable[[Any], Any] | None = resolve(target)
+        function: Callable[..., Any] | None = resolve(target)
     except ResolveError as exc:
         sys.stderr.write(exc.detail or exc.message + "\n")
-        return serve(None, {}, channel_in, channel_out, refusal=exc.message)
-    metadata = python_metadata(target.partition(":")[0])
+        return serve(None, {}, channel_in, channel_out, refusal=exc.message, contract=contract)
+    metadata = python_metadata(target.partition(":")[0], contract)
     try:
-        return serve(function, metadata, channel_in, channel_out)
+        return serve(function, metadata, channel_in, channel_out, contract=contract)
     except BrokenPipeError:  # the harness went away
         return 0
 

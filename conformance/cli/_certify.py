@@ -1,5 +1,10 @@
 """``phase6 certify`` and ``phase6 smoke``: certify an implementation; check an adapter quickly.
 
+``--profile`` says what is certified: SPEC-006 ``memory.read`` (``phase6-v1``, the default,
+:func:`conformance.run.certify`) or the Phase 2 memory engine (``phase2-context``,
+:func:`conformance.phase2.certify_phase2`, with the ``http:`` adapter's ``--load``, ``--dump``
+and ``--job``). Both end the same way: the same console summary, report files and exit codes.
+
 The console says, in this order: the totals, each section by name with its status, the top
 failure signatures ("what to fix first") with their reproduce commands, and the verdict line,
 which names the checks skipped on this machine and says "PARTIAL RUN, no verdict" for anything
@@ -21,6 +26,7 @@ from conformance._kit import one_line
 from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, reference_adapter_spec
 from conformance.cli._common import (
     ADAPTER_HELP,
+    ADAPTER_KINDS,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_PARTIAL,
@@ -36,6 +42,8 @@ from conformance.cli._common import (
     positive_float,
 )
 from conformance.corpus import load_corpus
+from conformance.phase2 import PROFILE as PHASE2_PROFILE
+from conformance.phase2 import certify_phase2
 from conformance.report import (
     build_report,
     default_report_dir,
@@ -56,6 +64,14 @@ from conformance.run import (
 
 #: Failure signatures printed on the console (the report has them all).
 _SIGNATURES = 5
+#: ``--profile`` values; the first is the default.
+PROFILES = ("phase6-v1", PHASE2_PROFILE)
+PHASE2_ADAPTER_HELP = (
+    "; with --profile phase2-context: 'python:package.module:callable' (callable(fixture, "
+    "call)), 'cmd:<command line>' speaking the Phase 2 protocol (default: the reference engine, "
+    "'cmd:python -m reference.phase2 serve-protocol'), or 'http:<base URL>' of a live service "
+    "with --load, --dump and --job"
+)
 
 __all__ = ["register"]
 
@@ -72,7 +88,34 @@ def register(commands: Subparsers) -> None:
         "or sections not run) in which nothing failed: only the published corpus with every "
         "section certifies.",
     )
-    parser.add_argument("--adapter", help=ADAPTER_HELP)
+    parser.add_argument(
+        "--profile",
+        choices=PROFILES,
+        default=PROFILES[0],
+        help="what is certified: SPEC-006 memory.read (phase6-v1, the default) or the Phase 2 "
+        "memory engine (phase2-context: its own corpus, adapters and report)",
+    )
+    parser.add_argument("--adapter", help=ADAPTER_HELP + PHASE2_ADAPTER_HELP)
+    phase2 = parser.add_argument_group(
+        "the http: adapter of --profile phase2-context (specs/protocol.md, P2.4)"
+    )
+    phase2.add_argument(
+        "--load",
+        metavar="CMD",
+        help="command replacing the service's database by the fixture in the file named as its "
+        "last argument (required with http:)",
+    )
+    phase2.add_argument(
+        "--dump",
+        metavar="CMD",
+        help="command printing the service's database state as JSON (required with http:)",
+    )
+    phase2.add_argument(
+        "--job",
+        metavar="CMD",
+        help="command running the job call read as JSON on stdin and printing its result; "
+        "without it, compact and summarize vectors are not run",
+    )
     parser.add_argument(
         "--select",
         action="append",
@@ -186,7 +229,22 @@ def register(commands: Subparsers) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     """Everything about the arguments that can be checked before the run, checked."""
-    check_adapter_spec(args.adapter)
+    phase2 = args.profile == PHASE2_PROFILE
+    check_adapter_spec(args.adapter, kinds=ADAPTER_KINDS + (("http:",) if phase2 else ()))
+    http = bool(args.adapter and args.adapter.startswith("http:"))
+    for option in ("load", "dump", "job"):
+        if getattr(args, option) is not None and not http:
+            raise UsageError(
+                f"--{option} names a command of the http: adapter "
+                f"(--profile {PHASE2_PROFILE} --adapter http:...)"
+            )
+    if http and (args.load is None or args.dump is None):
+        raise UsageError("the http: adapter needs --load CMD and --dump CMD")
+    if phase2 and (args.section or (args.jobs is not None and args.jobs > 1)):
+        raise UsageError(
+            f"--profile {PHASE2_PROFILE} runs one vector at a time and its own section "
+            "(properties): --section and --jobs do not apply"
+        )
     check_paths(
         directories=[("--vectors", args.vectors), ("--temp-dir", args.temp_dir)],
         writable=[("--temp-dir", args.temp_dir)]
@@ -250,6 +308,8 @@ def _print_summary(result: Certification, out: TextIO) -> None:
 
 def _certify(args: argparse.Namespace, out: TextIO) -> int:
     _check(args)
+    if args.profile == PHASE2_PROFILE:
+        return _certify_phase2(args, out)
     sections: dict[str, str] | None
     if args.no_sections:
         sections = {}
@@ -278,6 +338,39 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
         max_line_bytes=args.max_line_bytes,
         max_consecutive_failures=args.max_consecutive_failures,
     )
+    return _finish(result, args, report_dir, out)
+
+
+def _certify_phase2(args: argparse.Namespace, out: TextIO) -> int:
+    """``certify --profile phase2-context``: the same options, report and exit codes."""
+    options = dict(o.partition("=")[::2] for o in args.section_option)
+    report_dir = _report_dir(args)
+    result = certify_phase2(
+        args.adapter,
+        load=args.load,
+        dump=args.dump,
+        job=args.job,
+        vectors_dir=args.vectors,
+        select=args.select,
+        expected_failures=args.expected_failures,
+        timeout=args.timeout,
+        repeat=max(1, args.repeat),
+        fresh_every=args.fresh_every,
+        validate_protocol=args.validate_protocol,
+        sections=not args.no_sections,
+        section_options=options,
+        progress=make_progress(quiet=args.quiet, verbose=args.verbose),
+        temp_dir=args.temp_dir,
+        max_line_bytes=args.max_line_bytes,
+        max_consecutive_failures=args.max_consecutive_failures,
+    )
+    return _finish(result, args, report_dir, out)
+
+
+def _finish(
+    result: Certification, args: argparse.Namespace, report_dir: Path | None, out: TextIO
+) -> int:
+    """Print the summary and the verdict, write the report, and say the exit code."""
     verdict = result.verdict
     _print_summary(result, out)
     out.write(f"verdict: {one_line(verdict.line)}\n")

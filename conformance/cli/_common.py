@@ -21,6 +21,7 @@ from conformance._errors import UsageError
 
 __all__ = [
     "ADAPTER_HELP",
+    "ADAPTER_KINDS",
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_PARTIAL",
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
 else:
     Subparsers = argparse._SubParsersAction
 
+#: ``--adapter`` prefixes every profile accepts (the Phase 2 profile adds ``http:``).
+ADAPTER_KINDS = ("python:", "cmd:")
 ADAPTER_HELP = (
     "implementation under test: 'python:package.module:callable' or 'cmd:<command line>' "
     "(default: the bundled reference, 'cmd:python -m reference serve')"
@@ -105,12 +108,14 @@ def byte_size(text: str) -> int:
     return value
 
 
-def check_adapter_spec(spec: str | None) -> None:
-    """Refuse an ``--adapter`` string that cannot name an implementation, before anything runs."""
+def check_adapter_spec(spec: str | None, *, kinds: tuple[str, ...] = ADAPTER_KINDS) -> None:
+    """Refuse an ``--adapter`` string that cannot name an implementation, before anything runs
+    (``kinds``: the prefixes the profile certified accepts)."""
     if spec is None:
         return
-    if not spec.startswith(("python:", "cmd:")):
-        raise UsageError(f"--adapter {spec!r}: must start with 'python:' or 'cmd:'")
+    if not spec.startswith(kinds):
+        named = ", ".join(repr(k) for k in kinds[:-1]) + f" or {kinds[-1]!r}"
+        raise UsageError(f"--adapter {spec!r}: must start with {named}")
     if "\0" in spec:
         raise UsageError("--adapter: holds a NUL character")
 

@@ -11,6 +11,7 @@ would report it) and, when a property fails, the shrunk counterexamples as a vec
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -23,7 +24,9 @@ from conformance.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
+    MAX_JOBS,
     Subparsers,
+    bounded_int,
     check_adapter_spec,
     positive_float,
 )
@@ -67,6 +70,13 @@ def register(commands: Subparsers) -> None:
         "--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per request"
     )
     parser.add_argument(
+        "--jobs",
+        "-j",
+        type=bounded_int(1, MAX_JOBS),
+        default=None,
+        help="worker processes, each with its own adapter (default: CPUs; 1: serial)",
+    )
+    parser.add_argument(
         "--report-dir", type=Path, help="where to write (default reports/<implementation>/)"
     )
     parser.add_argument("--no-report", action="store_true", help="write no files")
@@ -84,6 +94,10 @@ def _line(result: FamilyResult) -> str:
         for vector in result.counterexamples:
             text += f"\n    counterexample vector: {vector['id']}"
     return text
+
+
+def _jobs(requested: int | None) -> int:
+    return requested if requested is not None else (os.cpu_count() or 1)
 
 
 def _properties(args: argparse.Namespace, out: TextIO) -> int:
@@ -104,7 +118,7 @@ def _properties(args: argparse.Namespace, out: TextIO) -> int:
             out.flush()
 
     try:
-        run = run_properties(spec, settings, on_result=report)
+        run = run_properties(spec, settings, on_result=report, jobs=_jobs(args.jobs))
         if run.broken is not None:
             out.write(f"adapter broken: {one_line(run.broken)}\n")
         passed = sum(r.outcome == "passed" for r in run.results)

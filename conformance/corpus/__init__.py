@@ -26,6 +26,7 @@ from conformance.corpus._select import (
     ExpectedFailureEntry,
     ExpectedFailures,
     Selector,
+    VectorMeta,
     load_expected_failures,
     select_vectors,
 )
@@ -48,6 +49,7 @@ from conformance.corpus._vectors import (
     Corpus,
     Vector,
     VectorFile,
+    canonical_digest,
     load_corpus,
     load_vector_file,
 )
@@ -74,7 +76,9 @@ __all__ = [
     "TreeStamps",
     "Vector",
     "VectorFile",
+    "VectorMeta",
     "Workspace",
+    "canonical_digest",
     "changes",
     "file_spec_from_json",
     "file_spec_json",

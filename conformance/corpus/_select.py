@@ -8,9 +8,12 @@
 ``interp:GLOB``     interpretation IDs, e.g. ``interp:INT-31``
 ``area:NAME``       the vector's area
 ``level:NAME``      ``required`` or ``pinned``
-``GLOB``            bare: a clause (``S6-...``), an interpretation (``INT-...``), a level, an
-                    area name, else a vector ID glob
+``GLOB``            bare: a clause (``S6-...``, ``P2-...``), an interpretation (``INT-...``,
+                    ``P2-INT-...``), a level, an area name, else a vector ID glob
 ==================  ==========================================================
+
+Selection works on anything shaped like a vector (:class:`VectorMeta`): the SPEC-006 corpus
+and the Phase 2 profile's (``conformance.phase2``) share it.
 
 Expected-failures file (protobuf's failure lists): one entry per line, ``<id or glob>  # reason``;
 blank lines and lines starting with ``#`` are ignored; every entry needs a reason. The file
@@ -25,17 +28,17 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from conformance._errors import ExpectedFailuresError, UsageError
 from conformance._kit import read_bounded
-from conformance.corpus._vectors import Vector
 
 __all__ = [
     "MAX_EXPECTED_FAILURES_BYTES",
     "ExpectedFailureEntry",
     "ExpectedFailures",
     "Selector",
+    "VectorMeta",
     "load_expected_failures",
     "select_vectors",
 ]
@@ -45,6 +48,40 @@ MAX_EXPECTED_FAILURES_BYTES = 8 * 1024 * 1024
 SelectorKind = Literal["id", "clause", "interp", "area", "level"]
 _LEVELS = ("required", "pinned")
 # A vector ID glob, or a section item such as ``property:<family>`` (the pytest plugin's items).
+#: Bare values naming an interpretation / a clause, by prefix (checked in this order).
+_INTERP_PREFIXES = ("INT-", "P2-INT-")
+_CLAUSE_PREFIXES = ("S6-", "P2-")
+
+
+class VectorMeta(Protocol):
+    """What selecting, judging and reporting read of a vector, whatever its profile."""
+
+    @property
+    def id(self) -> str:
+        """The stable vector ID."""
+
+    @property
+    def clauses(self) -> tuple[str, ...]:
+        """The clause IDs the vector names."""
+
+    @property
+    def interpretations(self) -> tuple[str, ...]:
+        """The interpretation IDs its expectation depends on."""
+
+    @property
+    def level(self) -> str:
+        """``required`` or ``pinned``."""
+
+    @property
+    def area(self) -> str:
+        """The vector's area."""
+
+    @property
+    def file(self) -> str:
+        """The file it comes from, relative to the corpus root."""
+
+
+_V = TypeVar("_V", bound=VectorMeta)
 _ENTRY = re.compile(r"^(?P<pattern>[a-z0-9*?\[][a-z0-9.:*?\[\]!-]*)\s*(?:#\s*(?P<reason>.*))?$")
 
 
@@ -68,17 +105,17 @@ class Selector:
             return cls(prefix, rest, text)  # type: ignore[arg-type]
         if not text:
             raise UsageError("--select needs a value")
-        if text.upper().startswith("S6-"):
-            return cls("clause", text.upper(), text)
-        if text.upper().startswith("INT-"):
+        if text.upper().startswith(_INTERP_PREFIXES):
             return cls("interp", text.upper(), text)
+        if text.upper().startswith(_CLAUSE_PREFIXES):
+            return cls("clause", text.upper(), text)
         if text in _LEVELS:
             return cls("level", text, text)
         if text in set(areas):
             return cls("area", text, text)
         return cls("id", text, text)
 
-    def matches(self, vector: Vector) -> bool:
+    def matches(self, vector: VectorMeta) -> bool:
         """Whether ``vector`` is selected by this value."""
         if self.kind == "id":
             return fnmatch.fnmatchcase(vector.id, self.pattern)
@@ -91,7 +128,7 @@ class Selector:
         return vector.level == self.pattern
 
 
-def select_vectors(vectors: Sequence[Vector], patterns: Sequence[str]) -> tuple[Vector, ...]:
+def select_vectors(vectors: Sequence[_V], patterns: Sequence[str]) -> tuple[_V, ...]:
     """The vectors any of ``patterns`` selects (all when none given), in input order.
 
     A pattern that selects nothing is a :class:`UsageError` (a typo must not pass silently).

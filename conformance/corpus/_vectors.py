@@ -41,6 +41,7 @@ __all__ = [
     "Corpus",
     "Vector",
     "VectorFile",
+    "canonical_digest",
     "load_corpus",
     "load_vector_file",
 ]
@@ -166,7 +167,8 @@ class Corpus:
         return tuple(sorted({v.area for v in self.vectors}))
 
 
-def _canonical_digest(value: Any) -> str:
+def canonical_digest(value: Any) -> str:
+    """SHA-256 hex of ``value`` as key-sorted compact ASCII JSON (a file's content digest)."""
     text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -242,7 +244,7 @@ def load_vector_file(
         description=document["description"],
         source=document["source"],
         vectors=tuple(vectors),
-        digest=_canonical_digest(document),
+        digest=canonical_digest(document),
     )
 
 

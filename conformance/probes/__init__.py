@@ -33,6 +33,7 @@ from conformance.probes import (
 from conformance.probes._context import ProbeContext
 from conformance.probes._launch import Launcher
 from conformance.probes._model import CheckResult, Probe
+from conformance.probes._streaming import proc_field_kib, process_tree
 from conformance.registers import load_clauses
 from conformance.run import Outcome, Section, SectionContext, SectionItem, worst_outcome
 
@@ -44,6 +45,8 @@ __all__ = [
     "ProbeRun",
     "certify_section",
     "clause_rollup",
+    "proc_field_kib",
+    "process_tree",
     "run_probes",
     "tool_report",
 ]

@@ -35,7 +35,7 @@ from conformance.probes._launch import ProbeRequest, adapter_pid, run_requests
 from conformance.probes._model import CheckResult, Probe
 from conformance.run import first_difference
 
-__all__ = ["PROBE"]
+__all__ = ["PROBE", "proc_field_kib", "process_tree"]
 
 NAME = "streaming"
 #: 2,048 records, each a short text plus a 16 KiB unknown member: a 32 MiB store whose records
@@ -77,7 +77,7 @@ def _hwm_kib(pid: int) -> int:
     return 0
 
 
-def _tree(root: int) -> list[int]:
+def process_tree(root: int) -> list[int]:
     """``root`` and its descendants, from /proc/<pid>/task/<tid>/children (every thread's)."""
     found: list[int] = []
     queue = [root]
@@ -97,7 +97,9 @@ def _tree(root: int) -> list[int]:
     return found
 
 
-def _field_kib(path: str, name: str) -> int | None:
+def proc_field_kib(path: str, name: str) -> int | None:
+    """The KiB figure of the line starting with ``name`` in a /proc file (``None``: no such
+    file or line; the process may have ended)."""
     try:
         with open(path, encoding="ascii", errors="replace") as handle:
             for line in handle:
@@ -110,14 +112,14 @@ def _field_kib(path: str, name: str) -> int | None:
 
 def _memory_kib(pid: int) -> int:
     """A process's share of memory: PSS (shared pages split among their sharers), else RSS."""
-    pss = _field_kib(f"/proc/{pid}/smaps_rollup", "Pss:")
+    pss = proc_field_kib(f"/proc/{pid}/smaps_rollup", "Pss:")
     if pss is not None:
         return pss
-    return _field_kib(f"/proc/{pid}/status", "VmRSS:") or 0
+    return proc_field_kib(f"/proc/{pid}/status", "VmRSS:") or 0
 
 
 def _tree_kib(root: int) -> int:
-    return sum(_memory_kib(pid) for pid in _tree(root))
+    return sum(_memory_kib(pid) for pid in process_tree(root))
 
 
 class _Sampler:

@@ -18,6 +18,13 @@ failure involved, with only that interpretation's inputs and checks: those that 
 the implementation reads differently, and the family's result is ``failed`` at level
 ``pinned`` naming them ("differs on pinned INT-x"), which does not count against the required
 verdict.
+
+Parallel families (:func:`run_properties` with ``jobs`` > 1): the families are dealt, in
+report order, to ``jobs`` worker processes (started with ``spawn``, so nothing of the parent's
+state travels), each of which opens its own adapter once and runs its share. A family's run
+depends only on the seed, its example count and the implementation, not on which process
+draws it (local-constant harvesting is off, :func:`kit_constants_only`), so the results are
+the ones a serial run gives, in the same order.
 """
 
 from __future__ import annotations
@@ -25,10 +32,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import multiprocessing
 import secrets
 import time
 import traceback
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -58,6 +67,7 @@ __all__ = [
     "PropertiesRun",
     "PropertySettings",
     "counterexample_vectors",
+    "kit_constants_only",
     "run_families",
     "run_properties",
 ]
@@ -282,8 +292,9 @@ def counterexample_vectors(
 
 
 @contextlib.contextmanager
-def _kit_constants_only() -> Iterator[None]:
-    """Make generation depend on the seed alone, not on which modules happen to be imported.
+def kit_constants_only() -> Iterator[None]:
+    """Make generation depend on the seed alone, not on which modules happen to be imported
+    (also used by the Phase 2 profile's properties, :mod:`conformance.phase2`).
 
     Hypothesis mixes literal constants harvested from every *local* module in ``sys.modules``
     (the implementer's adapter module, the test suite, ``__main__``) into generation, so the
@@ -429,7 +440,7 @@ def _attempt(
         return state.failures[-1] if state.failures else (None, None)
 
     try:
-        with _kit_constants_only(), enforcing(checks):
+        with kit_constants_only(), enforcing(checks):
             test()
     except PropertyFailure:
         return (failed(), *last())
@@ -553,8 +564,11 @@ def run_properties(
     config: PropertySettings | None = None,
     *,
     on_result: Callable[[FamilyResult], None] | None = None,
+    jobs: int = 1,
 ) -> PropertiesRun:
-    """Start the adapter ``adapter_spec`` names and run the property suite against it."""
+    """Start the adapter ``adapter_spec`` names and run the property suite against it, in
+    ``jobs`` worker processes when more than one family is chosen (each with its own adapter);
+    the results are those of a serial run, in report order."""
     config = (config or PropertySettings()).resolved()
     started = time.perf_counter()
     adapter = open_adapter(adapter_spec, timeout=config.timeout)
@@ -565,7 +579,12 @@ def run_properties(
             return PropertiesRun(
                 adapter_spec, {}, config, (), time.perf_counter() - started, exc.message
             )
-        results = run_families(adapter, config, on_result=on_result)
+        chosen = config.chosen()
+        if jobs > 1 and len(chosen) > 1:
+            adapter.close()  # the workers open their own: no idle adapter during the run
+            results = _run_in_workers(adapter_spec, config, chosen, jobs, on_result)
+        else:
+            results = run_families(adapter, config, on_result=on_result)
         return PropertiesRun(
             adapter_spec,
             dict(handshake.implementation),
@@ -575,3 +594,77 @@ def run_properties(
         )
     finally:
         adapter.close()
+
+
+def _worker_share(adapter_spec: str, config: PropertySettings) -> tuple[FamilyResult, ...]:
+    """In a worker process: open the adapter and run the families of ``config``."""
+    adapter = open_adapter(adapter_spec, timeout=config.timeout)
+    try:
+        adapter.start()
+    except HandshakeError as exc:
+        adapter.close()
+        return tuple(
+            _errored(family, config, f"the adapter failed to start again: {exc.message}")
+            for family in config.chosen()
+        )
+    try:
+        return run_families(adapter, config)
+    finally:
+        adapter.close()
+
+
+def _errored(family: Family, config: PropertySettings, message: str) -> FamilyResult:
+    return FamilyResult(
+        family=family.name,
+        outcome=Outcome.ERRORED,
+        clauses=family.clauses,
+        examples=config.examples_for(family),
+        calls=0,
+        duration_s=0.0,
+        seed=config.seed or 0,
+        message=message,
+        check="kit",
+    )
+
+
+def _run_in_workers(
+    adapter_spec: str,
+    config: PropertySettings,
+    chosen: tuple[Family, ...],
+    jobs: int,
+    on_result: Callable[[FamilyResult], None] | None,
+) -> tuple[FamilyResult, ...]:
+    """Deal ``chosen`` to ``jobs`` workers round-robin; collect in report order.
+
+    A worker that dies (or a fault of the kit inside it) errors its families, with the reason,
+    and the others' results stand: the section reports it, the run goes on.
+    """
+    shares = [chosen[i::jobs] for i in range(min(jobs, len(chosen)))]
+    by_name: dict[str, FamilyResult] = {}
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=len(shares), mp_context=context) as pool:
+        futures = [
+            (
+                share,
+                pool.submit(
+                    _worker_share,
+                    adapter_spec,
+                    replace(config, families=tuple(f.name for f in share)),
+                ),
+            )
+            for share in shares
+        ]
+        for share, future in futures:
+            try:
+                for result in future.result():
+                    by_name[result.family] = result
+            except Exception as exc:  # the worker process failed, not the implementation
+                for family in share:
+                    by_name[family.name] = _errored(
+                        family, config, f"kit error: a property worker failed: {exc!r}"
+                    )
+    results = tuple(by_name[family.name] for family in chosen)
+    if on_result is not None:
+        for result in results:
+            on_result(result)
+    return results

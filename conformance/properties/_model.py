@@ -19,14 +19,11 @@ the reference:
 from __future__ import annotations
 
 import decimal
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
-
-import rfc8785
 
 from conformance import readings
 from conformance.strategies import Scenario
@@ -55,15 +52,10 @@ class KitError(Exception):
     """The kit cannot model a generated scenario (a bug in the kit, never a verdict)."""
 
 
-def canonical(value: Any) -> bytes:
-    """INT-01: RFC 8785 (JCS) bytes of a JSON value."""
-    data: bytes = rfc8785.dumps(value)
-    return data
-
-
-def sha256_hex(data: bytes) -> str:
-    """Lowercase hex SHA-256 (S6-HASH-03, S6-HASH-04, S6-HASH-08)."""
-    return hashlib.sha256(data).hexdigest()
+#: INT-01's canonical form and the hex digest are shared by construction (conformance.readings):
+#: a model that canonicalized differently would test itself, not the implementation.
+canonical = readings.canonical
+sha256_hex = readings.sha256_hex
 
 
 def record_hash(normalized: Mapping[str, Any]) -> str:

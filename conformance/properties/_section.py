@@ -163,7 +163,7 @@ def write_counterexamples(run: PropertiesRun, report_dir: Path) -> Path | None:
 def certify_section(context: SectionContext) -> Section:
     """Section provider for ``certify``: the property suite against the adapter under test."""
     settings = settings_from_options(context.options, timeout=context.timeout)
-    run = run_properties(context.adapter_spec, settings)
+    run = run_properties(context.adapter_spec, settings, jobs=context.jobs)
     path = None
     if context.report_dir is not None:
         path = write_counterexamples(run, context.report_dir)

@@ -21,13 +21,16 @@ from conformance.registers._coverage import (
 )
 from conformance.registers._docs import render_clauses_markdown, render_interpretations_markdown
 from conformance.registers._registers import (
+    MAX_REGISTER_BYTES,
     Clause,
     Interpretation,
     load_clauses,
     load_interpretations,
+    read_register,
 )
 
 __all__ = [
+    "MAX_REGISTER_BYTES",
     "MIN_VECTORS",
     "Clause",
     "ClauseCoverage",
@@ -38,6 +41,7 @@ __all__ = [
     "coverage_json",
     "load_clauses",
     "load_interpretations",
+    "read_register",
     "render_clauses_markdown",
     "render_coverage_markdown",
     "render_interpretations_markdown",

@@ -80,11 +80,12 @@ def render_interpretations_markdown(register: Path, coverage: Coverage) -> str:
             lines.append("*Alternatives.*")
             lines += [f"- {alternative}" for alternative in entry["alternatives"]]
             lines.append("")
+        vectors = pinned.get(entry["id"], ())
+        if vectors or not entry.get("verified_by"):
+            lines += [f"*Pinned by vectors* ({_vector_list(vectors)})", ""]
         if entry.get("verified_by"):
             tests = ", ".join(f"`{test}`" for test in entry["verified_by"])
             lines += [f"*Pinned by tests* {tests}", ""]
-        else:
-            lines += [f"*Pinned by vectors* ({_vector_list(pinned.get(entry['id'], ()))})", ""]
     return "\n".join(lines)
 
 

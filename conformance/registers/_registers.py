@@ -11,7 +11,14 @@ from typing import Any
 from conformance._errors import RegisterError
 from conformance._kit import read_bounded, specs_dir
 
-__all__ = ["Clause", "Interpretation", "load_clauses", "load_interpretations"]
+__all__ = [
+    "MAX_REGISTER_BYTES",
+    "Clause",
+    "Interpretation",
+    "load_clauses",
+    "load_interpretations",
+    "read_register",
+]
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,9 @@ class Interpretation:
 MAX_REGISTER_BYTES = 8 * 1024 * 1024
 
 
-def _read(path: Path, expected_format: str) -> dict[str, Any]:
+def read_register(path: Path, expected_format: str) -> dict[str, Any]:
+    """A register file as a TOML document, read bounded, of the format expected (also the
+    Phase 2 profile's registers, ``specs/phase2/``)."""
     try:
         document = tomllib.loads(read_bounded(path, MAX_REGISTER_BYTES).decode("utf-8"))
     except OSError as exc:
@@ -73,7 +82,7 @@ def _read(path: Path, expected_format: str) -> dict[str, Any]:
 def load_clauses(path: Path | str | None = None) -> tuple[Clause, ...]:
     """Every clause of the register, in register order."""
     path = Path(path) if path is not None else specs_dir() / "clauses.toml"
-    document = _read(path, "phase6-clauses/1")
+    document = read_register(path, "phase6-clauses/1")
     clauses = []
     for index, raw in enumerate(document.get("clause", [])):
         try:
@@ -99,7 +108,7 @@ def load_clauses(path: Path | str | None = None) -> tuple[Clause, ...]:
 def load_interpretations(path: Path | str | None = None) -> tuple[Interpretation, ...]:
     """Every entry of the interpretation register, in register order."""
     path = Path(path) if path is not None else specs_dir() / "interpretations.toml"
-    document = _read(path, "phase6-interpretations/1")
+    document = read_register(path, "phase6-interpretations/1")
     try:
         return tuple(
             Interpretation(

@@ -39,6 +39,9 @@ _VERDICT_COLOURS = {
     "non-compliant": "#c62828",
     "adapter-broken": "#616161",
 }
+#: contract -> the prefix of its JUnit names (``phase6.<area>``); the contract names every
+#: rendering (titles, badge label), so a Phase 2 report never reads as a SPEC-006 one.
+_JUNIT_PREFIXES = {"phase6-v1": "phase6", "phase2-context/1": "phase2"}
 _OUTCOME_COLOURS = {
     "passed": "#2e8540",
     "failed": "#c62828",
@@ -75,6 +78,20 @@ def _implementation(report: Mapping[str, Any]) -> tuple[str, str, str]:
         _cap(implementation.get("version", "?"), 100),
         _cap(implementation.get("language", "?"), 100),
     )
+
+
+def _contract(report: Mapping[str, Any]) -> str:
+    """The contract certified: ``phase6-v1`` (also for reports that predate profiles) or
+    ``phase2-context/1``."""
+    contract = report["header"].get("contract")
+    return contract if contract in _JUNIT_PREFIXES else "phase6-v1"
+
+
+def _subject(report: Mapping[str, Any]) -> str:
+    """What was certified, in words: ``SPEC-006 memory.read`` or the Phase 2 memory engine."""
+    if _contract(report) == "phase2-context/1":
+        return "Phase 2 memory engine (phase2-context)"
+    return "SPEC-006 memory.read"
 
 
 def _partial(report: Mapping[str, Any]) -> list[str]:
@@ -179,7 +196,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
     verdict = footer["verdict"]
     totals = footer["totals"]
     partial = _partial(report)
-    out = [f"# phase6-v1 compliance: {_md_cell(name)} {_md_cell(version)}", ""]
+    out = [f"# {_contract(report)} compliance: {_md_cell(name)} {_md_cell(version)}", ""]
     if partial:
         out += [
             f"**Partial run, no verdict** ({_md_cell('; '.join(partial), 2000)}). On what ran: "
@@ -472,10 +489,10 @@ def _html(report: Mapping[str, Any]) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
-        f"<title>phase6-v1 compliance: {_e(name)} {_e(version)}</title>",
+        f"<title>{_contract(report)} compliance: {_e(name)} {_e(version)}</title>",
         f"<style>{_CSS}</style></head><body><main>",
-        f"<h1>phase6-v1 compliance: {_e(name)} {_e(version)}</h1>",
-        f"<div>SPEC-006 memory.read · {_e(language)} · kit {_e(header['kit']['name'])} "
+        f"<h1>{_contract(report)} compliance: {_e(name)} {_e(version)}</h1>",
+        f"<div>{_e(_subject(report))} · {_e(language)} · kit {_e(header['kit']['name'])} "
         f"{_e(header['kit']['version'])}</div>",
         f'<div class="verdict" style="background:{colour}">{banner}</div>',
         skipped + faults,
@@ -641,7 +658,7 @@ def _junit_vectors(root: ET.Element, report: Mapping[str, Any]) -> None:
             case = ET.SubElement(
                 suite,
                 "testcase",
-                classname=_x(f"phase6.{area}"),
+                classname=_x(f"{_JUNIT_PREFIXES[_contract(report)]}.{area}"),
                 name=_x(result["id"]),
                 time=f"{result.get('duration_ms', 0) / 1000:.4f}",
             )
@@ -715,7 +732,10 @@ def _junit_sections(root: ET.Element, report: Mapping[str, Any]) -> tuple[int, i
         informational = section.get("affects_verdict") is False
         for item in items:
             case = ET.SubElement(
-                suite, "testcase", classname=_x(f"phase6.section.{name}"), name=_x(item["id"])
+                suite,
+                "testcase",
+                classname=_x(f"{_JUNIT_PREFIXES[_contract(report)]}.section.{name}"),
+                name=_x(item["id"]),
             )
             outcome = str(item.get("outcome"))
             message = str(item.get("message", ""))
@@ -753,8 +773,9 @@ def _junit_verdict(root: ET.Element, report: Mapping[str, Any]) -> tuple[int, in
     Returns (failures, skipped) added."""
     verdict = report["footer"]["verdict"]
     partial = _partial(report)
-    suite = ET.SubElement(root, "testsuite", name="phase6.verdict", tests="1")
-    case = ET.SubElement(suite, "testcase", classname="phase6.verdict", name="certification")
+    verdict_name = f"{_JUNIT_PREFIXES[_contract(report)]}.verdict"
+    suite = ET.SubElement(root, "testsuite", name=verdict_name, tests="1")
+    case = ET.SubElement(suite, "testcase", classname=verdict_name, name="certification")
     if partial:
         ET.SubElement(
             case,
@@ -781,7 +802,7 @@ def render_junit(report: Mapping[str, Any]) -> str:
     per property family and per probe check), and the verdict as a testcase of its own."""
     name, version, _ = _implementation(report)
     totals = report["footer"]["totals"]
-    root = ET.Element("testsuites", name=_x(f"phase6-v1 {name} {version}"))
+    root = ET.Element("testsuites", name=_x(f"{_contract(report)} {name} {version}"))
     _junit_vectors(root, report)
     tests, failures, errors, skipped = _junit_sections(root, report)
     verdict_failures, verdict_skipped = _junit_verdict(root, report)
@@ -807,7 +828,8 @@ def _text_width(text: str) -> int:
 
 
 def render_badge(report: Mapping[str, Any]) -> str:
-    """A flat SVG badge: ``phase6-v1 | <verdict>``; a partial run never shows a verdict."""
+    """A flat SVG badge: ``<contract> | <verdict>`` (``phase6-v1 | compliant``,
+    ``phase2-context/1 | compliant``); a partial run never shows a verdict."""
     verdict = report["footer"]["verdict"]["value"]
     totals = report["footer"]["totals"]
     if _partial(report):
@@ -818,7 +840,7 @@ def render_badge(report: Mapping[str, Any]) -> str:
         if verdict == "non-compliant":
             value = f"non-compliant {totals['compliance'] * 100:.1f}%"
         colour = _VERDICT_COLOURS.get(verdict, "#616161")
-    label = "phase6-v1"
+    label = _contract(report)
     left, right = _text_width(label), _text_width(value)
     width = left + right
     return (

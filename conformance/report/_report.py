@@ -1,10 +1,11 @@
 """The compliance report: ``report.json`` (format ``phase6-report/1``) and its renderings.
 
-``report.json`` = ``header`` (kit version, corpus digest, adapter metadata, options, start
-time) + ``results`` (one per vector) + ``sections`` (extensible: properties, probes,
-suite_strength, ...) + ``footer`` (finish time, totals per outcome/level/area/clause, the
-verdict). A report without a footer is truncated (Bowtie). It validates against
-``specs/schemas/report.schema.json``; :func:`write_report` refuses to write one that does not.
+``report.json`` = ``header`` (kit version, the profile certified with its spec and contract,
+corpus digest, adapter metadata, options, start time) + ``results`` (one per vector) +
+``sections`` (extensible: properties, probes, suite_strength, ...) + ``footer`` (finish time,
+totals per outcome/level/area/clause, the verdict). A report without a footer is truncated
+(Bowtie). It validates against ``specs/schemas/report.schema.json``; :func:`write_report`
+refuses to write one that does not.
 
 The other files (``report.md``, ``report.html``, ``junit.xml``, ``badge.svg``) are pure
 functions of ``report.json`` (:mod:`conformance.report._render`), so ``phase6 report`` can
@@ -178,8 +179,9 @@ def build_report(certification: Certification) -> dict[str, Any]:
         "format": REPORT_FORMAT,
         "header": {
             "kit": {"name": KIT_NAME, "version": kit_version()},
-            "spec": "SPEC-006",
-            "contract": "phase6-v1",
+            "profile": cert.profile,
+            "spec": cert.spec,
+            "contract": cert.contract,
             "corpus": {
                 "digest": cert.corpus_digest,
                 "vectors": cert.corpus_vectors,

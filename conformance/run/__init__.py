@@ -24,7 +24,13 @@ from conformance.run._compare import (
     first_difference,
     render_diff,
 )
-from conformance.run._executor import Executor, RunConfig, default_temp_parent, fresh_sample
+from conformance.run._executor import (
+    Executor,
+    RunConfig,
+    default_temp_parent,
+    error_detail,
+    fresh_sample,
+)
 from conformance.run._judge import (
     broken_adapter_result,
     judged,
@@ -33,8 +39,8 @@ from conformance.run._judge import (
     with_expected_failure,
     with_fresh_process_check,
 )
-from conformance.run._pool import RunOutput, run_vectors
-from conformance.run._progress import LISTED, Progress, make_progress
+from conformance.run._pool import Breaker, RunOutput, run_vectors
+from conformance.run._progress import LISTED, NullProgress, Progress, make_progress
 from conformance.run._results import (
     FAILURE_CLAUSES,
     ErrorDetail,
@@ -74,6 +80,7 @@ __all__ = [
     "MISSING",
     "SECTION_PROVIDERS",
     "SIGNATURE_VERSION",
+    "Breaker",
     "Certification",
     "Difference",
     "ErrorDetail",
@@ -82,6 +89,7 @@ __all__ = [
     "Failure",
     "FailureKind",
     "FailureSignature",
+    "NullProgress",
     "Outcome",
     "Progress",
     "RunConfig",
@@ -98,6 +106,7 @@ __all__ = [
     "compare_result",
     "compute_verdict",
     "default_temp_parent",
+    "error_detail",
     "failure_signatures",
     "first_difference",
     "fix_first",

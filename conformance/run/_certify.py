@@ -20,6 +20,7 @@ import os
 import sys
 import traceback
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -139,6 +140,15 @@ class Certification:
     harness_faults: tuple[str, ...] = ()
     signatures: tuple[FailureSignature, ...] = ()
     vectors_dir: str | None = None
+    #: The profile certified (``phase6-v1``: SPEC-006 ``memory.read``; ``phase2-context``: the
+    #: Phase 2 memory engine, :mod:`conformance.phase2`), its spec and its contract.
+    profile: str = "phase6-v1"
+    spec: str = "SPEC-006"
+    contract: str = "phase6-v1"
+    #: Capability -> IDs of the vectors not run because the implementation does not declare
+    #: it (skipped, never a pass): the run is partial, and the verdict on what ran leaves them
+    #: out.
+    not_declared: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def totals(self) -> Totals:
@@ -170,6 +180,9 @@ class Certification:
         ]
         if skipped:
             reasons.append(f"sections skipped: {', '.join(skipped)}")
+        if self.not_declared:
+            counts = ", ".join(f"{cap} ({len(ids)})" for cap, ids in self.not_declared.items())
+            reasons.append(f"vectors not run, capability not declared: {counts}")
         if self.interrupted:
             reasons.append("interrupted")
         if self.harness_faults:
@@ -193,8 +206,9 @@ class Certification:
     @property
     def verdict(self) -> Verdict:
         """The verdict (see :func:`conformance._results.compute_verdict`)."""
+        undeclared = {i for ids in self.not_declared.values() for i in ids}
         return compute_verdict(
-            self.results,
+            [r for r in self.results if r.id not in undeclared],
             broken_reason=self.broken_reason,
             section_failures=self.failing_sections,
             section_pinned=self.section_pinned,
@@ -352,11 +366,7 @@ def certify(
             timeout=timeout,
             options=dict(section_options or {}),
         )
-        for index, (name, target) in enumerate(providers.items(), 1):
-            progress.section_started(name, index, len(providers))
-            section = run_section(name, target, context)
-            done_sections[name] = section
-            progress.section_finished(section)
+        done_sections = _run_sections(providers, context, progress)
     by_id = {v.id: v for v in chosen}
     signatures = failure_signatures(
         results,
@@ -393,6 +403,33 @@ def certify(
         signatures=signatures,
         vectors_dir=corpus_arg,
     )
+
+
+def _run_sections(
+    providers: Mapping[str, str], context: SectionContext, progress: Progress
+) -> dict[str, Section]:
+    """Run the section providers at the same time, one thread each; the sections in provider
+    order.
+
+    The providers spend their time in other processes (probes start the implementation under
+    watch; the property suite deals its families to worker processes), so one waiting thread
+    each overlaps them on the machine's cores. ``run_section`` turns a provider's exception
+    into an errored section, so a thread never fails; progress is reported from this thread
+    only, as each section finishes.
+    """
+    if not providers:
+        return {}
+    finished: dict[str, Section] = {}
+    with ThreadPoolExecutor(max_workers=len(providers), thread_name_prefix="section") as pool:
+        running = {}
+        for index, (name, target) in enumerate(providers.items(), 1):
+            progress.section_started(name, index, len(providers))
+            running[pool.submit(run_section, name, target, context)] = name
+        for future in as_completed(running):
+            section = future.result()
+            finished[running[future]] = section
+            progress.section_finished(section)
+    return {name: finished[name] for name in providers}
 
 
 def _size(vector: Vector) -> int:

@@ -33,7 +33,7 @@ from typing import Any
 from conformance._errors import AdapterError, CorpusError
 from conformance._kit import dumps, unicode_safe
 from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, Adapter, open_adapter
-from conformance.corpus import StampBudget, TreeStamps, Vector, Workspace, changes
+from conformance.corpus import StampBudget, TreeStamps, Vector, VectorMeta, Workspace, changes
 from conformance.run._compare import (
     MISSING,
     Difference,
@@ -51,7 +51,14 @@ from conformance.run._results import (
     VectorResult,
 )
 
-__all__ = ["UNPREPARABLE", "Executor", "RunConfig", "default_temp_parent", "fresh_sample"]
+__all__ = [
+    "UNPREPARABLE",
+    "Executor",
+    "RunConfig",
+    "default_temp_parent",
+    "error_detail",
+    "fresh_sample",
+]
 
 _SHOWN = 500
 #: The longest JSON Pointer kept in a failure (a member name can be megabytes long).
@@ -94,7 +101,7 @@ def default_temp_parent() -> str | None:
     return None
 
 
-def fresh_sample(vectors: Sequence[Vector], every: int) -> frozenset[str]:
+def fresh_sample(vectors: Sequence[VectorMeta], every: int) -> frozenset[str]:
     """IDs of every ``every``-th vector by sorted ID (empty when ``every`` is 0)."""
     if every <= 0:
         return frozenset()
@@ -111,7 +118,8 @@ def _shown(value: Any) -> str:
     return text if len(text) <= _SHOWN else text[:_SHOWN] + "..."
 
 
-def _error_detail(exc: AdapterError, *, context: str = "") -> ErrorDetail:
+def error_detail(exc: AdapterError, *, context: str = "") -> ErrorDetail:
+    """The report form of an adapter's misbehaviour (every string made valid Unicode, capped)."""
     message = f"{context}{exc.message}"
     return ErrorDetail(
         kind=ErrorKind(exc.kind),
@@ -212,7 +220,7 @@ class Executor:
                 try:
                     actual = self.adapter.run(vector.request_json, root)
                 except AdapterError as exc:
-                    error = _error_detail(exc, context=f"run {attempt + 1}: " if attempt else "")
+                    error = error_detail(exc, context=f"run {attempt + 1}: " if attempt else "")
                     break
                 runs += 1
                 changed = self._after(vector, before)
@@ -290,7 +298,7 @@ class Executor:
                     root, _ = self._fresh_root(vector)
                     actual = fresh.run(vector.request_json, root)
                 except AdapterError as exc:
-                    yield vector_id, None, _error_detail(exc, context="fresh process: ")
+                    yield vector_id, None, error_detail(exc, context="fresh process: ")
                     continue
                 except (CorpusError, OSError):
                     continue  # the files could not be laid out again: no fresh evidence

@@ -4,16 +4,18 @@ Every result of a certification is built here, whatever happened to its vector: 
 compared (:class:`~conformance.run._executor.Executor` hands over its failures or error),
 never run (the adapter's handshake failed, or the run was interrupted), re-run in a fresh
 process, or listed in an expected-failures file. Nothing else constructs a ``VectorResult``
-from a ``Vector``.
+from a vector: a SPEC-006 ``Vector`` or a Phase 2 one (``conformance.phase2``), anything
+shaped like :class:`~conformance.corpus.VectorMeta`.
 """
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from dataclasses import replace
 
 from conformance._errors import HandshakeError
-from conformance.corpus import ExpectedFailures, Vector
+from conformance.corpus import ExpectedFailures, VectorMeta
 from conformance.run._results import ErrorDetail, ErrorKind, Failure, Outcome, VectorResult
 
 __all__ = [
@@ -37,7 +39,7 @@ def reproduce_command(adapter: str, vector_id: str, *, vectors_dir: str | None =
 
 
 def judged(
-    vector: Vector,
+    vector: VectorMeta,
     *,
     failures: tuple[Failure, ...] = (),
     error: ErrorDetail | None = None,
@@ -51,12 +53,14 @@ def judged(
     )
 
 
-def skipped_result(vector: Vector, reason: str) -> VectorResult:
+def skipped_result(vector: VectorMeta, reason: str) -> VectorResult:
     """The result of a vector that was not run (never counts as a pass)."""
     return _result(vector, Outcome.SKIPPED, skip_reason=reason)
 
 
-def broken_adapter_result(vector: Vector, error: HandshakeError, adapter_spec: str) -> VectorResult:
+def broken_adapter_result(
+    vector: VectorMeta, error: HandshakeError, adapter_spec: str
+) -> VectorResult:
     """The result of a vector that could not run because the adapter's handshake failed."""
     detail = ErrorDetail(
         kind=ErrorKind(error.kind),
@@ -89,12 +93,18 @@ def with_expected_failure(
     adapter_spec: str,
     *,
     vectors_dir: str | None = None,
+    command_for: Callable[[str], str] | None = None,
 ) -> VectorResult:
     """Apply the expected-failures list (protobuf's failure lists) and attach the reproduce
     command to every result that did not simply pass (``vectors_dir``: a corpus other than the
-    kit's, named in the command)."""
+    kit's, named in the command; ``command_for``: the command for a vector ID, when a profile
+    reruns vectors differently from :func:`reproduce_command`)."""
     reason = expected.reason_for(result.id) if expected else None
-    command = reproduce_command(adapter_spec, result.id, vectors_dir=vectors_dir)
+    command = (
+        command_for(result.id)
+        if command_for is not None
+        else reproduce_command(adapter_spec, result.id, vectors_dir=vectors_dir)
+    )
     reproduce = None if result.outcome is Outcome.PASSED else command
     if reason is None:
         return replace(result, reproduce=reproduce or result.reproduce)
@@ -116,7 +126,7 @@ def with_expected_failure(
 
 
 def _result(
-    vector: Vector,
+    vector: VectorMeta,
     outcome: Outcome,
     *,
     failures: tuple[Failure, ...] = (),

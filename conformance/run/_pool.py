@@ -34,7 +34,7 @@ from conformance.run._judge import skipped_result, with_fresh_process_check
 from conformance.run._progress import NullProgress, Progress
 from conformance.run._results import ErrorKind, VectorResult
 
-__all__ = ["RunOutput", "run_vectors"]
+__all__ = ["Breaker", "RunOutput", "run_vectors"]
 
 #: Vectors per task handed to a worker (small enough for even load, large enough to be cheap).
 _CHUNK = 8
@@ -63,7 +63,7 @@ class RunOutput:
     stopped_after: int | None = None
 
 
-class _Breaker:
+class Breaker:
     """Counts breaking errors in a row; says why the run must stop once there are enough."""
 
     def __init__(self, limit: int):
@@ -109,7 +109,7 @@ def _run_serial(
     on_result: Callable[[VectorResult], None],
 ) -> _Outcome:
     outcome = _Outcome({})
-    breaker = _Breaker(config.max_consecutive_failures)
+    breaker = Breaker(config.max_consecutive_failures)
     executor = Executor(config, adapter, sample=sample)
     try:
         for vector in vectors:
@@ -195,7 +195,7 @@ def _run_parallel(
     for process in processes:
         process.start()
     outcome = _Outcome({})
-    breaker = _Breaker(config.max_consecutive_failures)
+    breaker = Breaker(config.max_consecutive_failures)
     pending = {f"w{index}" for index in range(workers)}
     crashes: list[str] = []
     try:

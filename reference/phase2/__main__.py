@@ -11,8 +11,9 @@
 
 URL: ``sqlite:///path.db``, a bare path, ``:memory:`` or ``postgresql://...``. ``load``, ``dump``
 and ``job`` are the commands the http adapter names (specs/protocol.md, P2.4). Exit status: 0
-success, 1 an invalid_job result or a 4xx answer (printed as JSON), 2 bad input or an unusable
-database.
+success (for ``job`` also an invalid_job result: the printed result says so, as P2.4 asks),
+1 an invalid_job result of ``compact`` / ``summarize`` or a 4xx answer (printed as JSON), 2 bad
+input or an unusable database.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m reference.phase2",
         description="Reference Phase 2 memory engine (profile phase2-context/1).",
-        epilog="Exit status: 0 success, 1 invalid_job or 4xx (printed), 2 bad input or database.",
+        epilog="Exit status: 0 success (job: also invalid_job, printed), 1 invalid_job of compact "
+        "or summarize, or 4xx (printed), 2 bad input or database.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="serve GET /v1/memory/context over HTTP (uvicorn)")
@@ -76,13 +78,15 @@ def _read_json(name: str) -> Any:
     return json.loads(data)
 
 
-def _run_job(url: str, call: Any) -> int:
+def _run_job(url: str, call: Any, *, refused: int = 1) -> int:
+    """Run the job call and print its result; ``refused``: the exit status of an invalid_job
+    result (0 for the http adapter's job command, protocol.md P2.4)."""
     if not isinstance(call, dict):
         raise ValueError("a job call is a JSON object")
     with open_store(url) as store:
         result = run_job(store, call, config=config_from_env(os.environ))
     _print(result)
-    return 1 if "error" in result else 0
+    return refused if "error" in result else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
                 _print(store.dump())
             return 0
         if args.command == "job":
-            return _run_job(args.db, json.loads(sys.stdin.read()))
+            return _run_job(args.db, json.loads(sys.stdin.read()), refused=0)
         if args.command == "compact":
             return _run_job(args.db, {"op": "compact", "now": args.now})
         if args.command == "summarize":

@@ -32,6 +32,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "strategies": BOTTOM | {"readings", "corpus"},
     "properties": BOTTOM | {"readings", "corpus", "adapters", "run", "registers", "strategies"},
     "probes": BOTTOM | {"corpus", "adapters", "run", "registers"},
+    "phase2": BOTTOM | {"corpus", "registers", "adapters", "run", "properties"},
     "pytest_plugin": BOTTOM | {"corpus", "adapters", "run", "registers", "properties"},
     "cli": BOTTOM
     | {
@@ -44,6 +45,7 @@ ALLOWED: dict[str, frozenset[str]] = {
         "properties",
         "probes",
         "audit",
+        "phase2",
     },
     "__main__": frozenset({"cli"}),
     "__init__": BOTTOM | {"corpus", "registers", "adapters", "run", "report"},

@@ -283,6 +283,7 @@ class TestPathologicalLines:
 
     CAP = 160 << 20
 
+    @pytest.mark.slow
     def test_gigabyte_without_newline(self, tmp_path: Path) -> None:
         """A 1 GiB store without a newline (sparse: no disk) is one invalid line, hashed as it
         streams, under a 160 MiB address-space cap."""

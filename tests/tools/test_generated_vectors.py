@@ -54,6 +54,7 @@ class TestDeterminism:
         assert all(builder.GENERATED_FILE.match(name) for name in first)
         assert len(first) == len(FAST)
 
+    @pytest.mark.slow
     def test_independent_of_hash_seed(self, tmp_path: Path) -> None:
         """Fresh processes with different PYTHONHASHSEEDs write the same bytes (no set order)."""
         outputs = []

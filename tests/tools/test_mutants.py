@@ -38,11 +38,11 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """``python -m tools.mutants.smoke`` over the whole gallery (fixed hash seed)."""
+    """``python -m tools.mutants.equivalence`` over the whole gallery (fixed hash seed)."""
     out = tmp_path_factory.mktemp("smoke") / "smoke.json"
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(
-        [sys.executable, "-m", "tools.mutants.smoke", "--json", str(out)],
+        [sys.executable, "-m", "tools.mutants.equivalence", "--json", str(out)],
         capture_output=True,
         text=True,
         env=env,
@@ -153,7 +153,7 @@ class TestServe:
     def test_unknown_mutant_is_a_usage_error(self) -> None:
         """`serve` with an unknown name exits 2."""
         done = subprocess.run(
-            [sys.executable, "-m", "tools.mutants.serve", "no-such-mutant"],
+            [sys.executable, "-m", "tools.mutants.adapter", "no-such-mutant"],
             capture_output=True,
             check=False,
         )

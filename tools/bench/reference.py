@@ -50,6 +50,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Final
 
+from conformance.probes import proc_field_kib, process_tree
+
 ROOT: Final = Path(__file__).resolve().parents[2]
 CACHE: Final = ROOT / ".bench"
 OUT: Final = ROOT / "reports" / "bench"
@@ -205,41 +207,12 @@ def _child(mode: str, store: str, request_json: str) -> None:
     print(json.dumps({"seconds": elapsed, "cpu_seconds": cpu, **figures}))
 
 
-def _tree(root: int) -> list[int]:
-    found, queue = [], [root]
-    while queue:
-        pid = queue.pop()
-        found.append(pid)
-        try:
-            tasks = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for task in tasks:
-            try:
-                with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as handle:
-                    queue += [int(child) for child in handle.read().split()]
-            except (OSError, ValueError):
-                continue
-    return found
-
-
-def _kib(path: str, name: str) -> int:
-    try:
-        with open(path, encoding="ascii", errors="replace") as handle:
-            for line in handle:
-                if line.startswith(name):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        pass
-    return 0
-
-
 def _watch(pid: int, done: threading.Event, peaks: dict[str, int]) -> None:
     """Sample the process tree of `pid` until `done`; keep the peak RSS and PSS sums."""
     while not done.is_set():
-        members = _tree(pid)
-        rss = sum(_kib(f"/proc/{p}/status", "VmRSS:") for p in members)
-        pss = sum(_kib(f"/proc/{p}/smaps_rollup", "Pss:") for p in members)
+        members = process_tree(pid)
+        rss = sum(proc_field_kib(f"/proc/{p}/status", "VmRSS:") or 0 for p in members)
+        pss = sum(proc_field_kib(f"/proc/{p}/smaps_rollup", "Pss:") or 0 for p in members)
         peaks["rss_kib"] = max(peaks.get("rss_kib", 0), rss)
         peaks["pss_kib"] = max(peaks.get("pss_kib", 0), pss)
         peaks["processes"] = max(peaks.get("processes", 0), len(members))

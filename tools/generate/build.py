@@ -45,7 +45,6 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 import jsonschema
-import orjson
 import referencing
 import referencing.jsonschema
 import rfc8785
@@ -61,8 +60,10 @@ from conformance import (
     load_corpus,
     open_adapter,
 )
+from conformance._kit import dumps, loads
+from tools.generate._errors import BuildError
 from tools.generate.families import FAMILIES
-from tools.generate.families._kit import Case
+from tools.generate.families._case import Case
 from tools.oracle import OracleUndefined, oracle_read
 
 __all__ = [
@@ -114,10 +115,6 @@ _AUTO_INTERPRETATIONS = {
 }
 
 
-class BuildError(Exception):
-    """A family is malformed, or its results break the independence rules."""
-
-
 @dataclass
 class FamilyOutput:
     """What one family produced: documents by file name, counts and time."""
@@ -140,19 +137,6 @@ def _register_ids() -> tuple[set[str], set[str]]:
 
 
 # ------------------------------------------------------------------------------ JSON
-
-
-def dumps(value: Json) -> bytes:
-    """Compact JSON bytes for the adapter (stdlib with escapes for lone surrogates, big ints)."""
-    try:
-        return orjson.dumps(value)
-    except TypeError:
-        return json.dumps(value, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode()
-
-
-def loads(data: bytes) -> Json:
-    """Parse JSON bytes (stdlib: keeps lone-surrogate escapes as they are)."""
-    return json.loads(data)
 
 
 @functools.cache

@@ -40,6 +40,8 @@ from typing import Any
 
 import rfc8785
 
+from tools.generate._errors import BuildError
+
 ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "vectors"
 SPECS = ROOT / "specs"
@@ -68,10 +70,6 @@ FAMILIES: tuple[tuple[str, str], ...] = (
 )
 ID_RE = re.compile(r"^(?P<prefix>[a-z]+)-h(?P<num>[0-9]{3})$")
 Json = Any
-
-
-class BuildError(Exception):
-    """A hand source is malformed."""
 
 
 def _sha256(data: bytes) -> str:

@@ -8,7 +8,7 @@ imports a private module of the reference, so behaviour-preserving refactors of 
 leave the gallery working, and a refactor that removes an anchor makes it fail loudly, naming
 the mutant, the file and the anchor (``_patch.py``). Each mutant runs as its own adapter::
 
-    python -m tools.mutants.serve NAME        # phase6-adapter/1, like the reference
+    python -m tools.mutants.adapter NAME        # phase6-adapter/1, like the reference
 
 ``python -m tools.mutants`` (``nox -s mutants``) certifies every mutant and writes the kill
 matrix to ``reports/mutants/``; the section provider ``conformance.report._suite_strength`` puts its
@@ -50,4 +50,4 @@ def adapter_spec(name: str) -> str:
     import shlex
     import sys
 
-    return "cmd:" + shlex.join([sys.executable, "-m", "tools.mutants.serve", name])
+    return "cmd:" + shlex.join([sys.executable, "-m", "tools.mutants.adapter", name])

@@ -18,6 +18,7 @@ class TestReference:
     """SPEC-006 as a whole: a compliant implementation passes every property (the reference is
     certified the way a stranger is, in-process and through its subprocess entry)."""
 
+    @pytest.mark.slow
     def test_every_family_passes_in_process(self) -> None:
         """Every family passes against python:reference:memory_read with the certification
         seed and a reduced example count."""
@@ -27,6 +28,7 @@ class TestReference:
         assert failing == {}
         assert run.counterexample_file() is None
 
+    @pytest.mark.slow
     def test_every_family_passes_in_a_subprocess(self) -> None:
         """Every family passes through the phase6-adapter/1 subprocess entry of the reference."""
         spec = f"cmd:{shlex.quote(sys.executable)} -m reference serve"
@@ -39,6 +41,7 @@ class TestJavaScriptExample:
     """The JavaScript example (conformance/examples/javascript) is a second implementation
     in another language; the property suite must not tell it apart from the reference."""
 
+    @pytest.mark.slow
     def test_every_family_passes(self) -> None:
         """Every family passes against the JavaScript example."""
         run = run_properties(JS_ADAPTER, PropertySettings(examples=15))

@@ -6,6 +6,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from conformance import load_corpus
 from conformance.cli import main
 
@@ -39,6 +41,7 @@ class TestCommand:
         assert document["section"]["status"] == "passed"
         assert not (tmp_path / "counterexamples").exists()
 
+    @pytest.mark.slow
     def test_failing_run_writes_counterexamples(self, tmp_path: Path) -> None:
         """Exit 1; the counterexample file is a corpus the harness can load and replay."""
         code, out = cli(

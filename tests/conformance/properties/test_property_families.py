@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,9 @@ from conformance.properties import (
     FAMILIES,
     INVARIANCES,
     Case,
+    FamilyResult,
     Probe,
+    PropertiesRun,
     PropertyFailure,
     PropertySettings,
     counterexample_vectors,
@@ -96,6 +99,30 @@ class TestRuns:
         second = run_properties("python:reference:memory_read", settings)
         assert [r.calls for r in first.results] == [r.calls for r in second.results]
         assert first.passed
+
+    def test_workers_give_the_serial_results(self) -> None:
+        """Families dealt to worker processes give a serial run's results, failures,
+        counterexamples and order included (only durations differ)."""
+        settings = PropertySettings(examples=20, families=("budget", "order", "receipt"))
+        spec = "python:property_fakes:reverse_selected"
+        serial = run_properties(spec, settings, jobs=1)
+        parallel = run_properties(spec, settings, jobs=2)
+
+        def timeless(run: PropertiesRun) -> list[FamilyResult]:
+            return [replace(r, duration_s=0.0) for r in run.results]
+
+        assert [r.family for r in parallel.results] == ["budget", "order", "receipt"]
+        assert timeless(parallel) == timeless(serial)
+        assert any(r.outcome == "failed" and r.counterexamples for r in parallel.results)
+
+    def test_a_worker_that_cannot_start_the_adapter_errors_its_families(self) -> None:
+        """With workers asked for, an adapter whose handshake fails is still reported broken
+        once, before any worker starts, not as a crash."""
+        run = run_properties(
+            "python:no_such_module_phase6:call", PropertySettings(examples=1), jobs=2
+        )
+        assert run.broken is not None
+        assert run.results == ()
 
     def test_broken_adapter(self) -> None:
         """An adapter whose handshake fails is reported broken, with no family results."""

@@ -154,6 +154,7 @@ class TestFuzz:
         report = load_report(tmp_path)
         assert report["results"][0]["failures"][0]["message"] == "\ud800.jsonl"
 
+    @pytest.mark.slow
     def test_ten_megabyte_strings(self, base: Certification, tmp_path: Path) -> None:
         """10 MB of text is stored whole in report.json and cut in the renderings."""
         big = "x" * 10_000_000

@@ -218,6 +218,7 @@ class TestInProcess:
 
 
 class TestParallel:
+    @pytest.mark.slow
     def test_workers_share_the_corpus(self, tmp_path: Path) -> None:
         """With two workers every vector is run once, results come back in corpus order."""
         vectors, table = write_corpus(tmp_path, copies=500)
@@ -230,6 +231,7 @@ class TestParallel:
         assert len(result.results) == 504
         assert result.requests >= 2 * 504
 
+    @pytest.mark.slow
     def test_parallel_failures_are_attributed(self, tmp_path: Path) -> None:
         """A crash inside a worker errors the right vector and the rest still pass."""
         vectors, table = write_corpus(tmp_path, copies=500)

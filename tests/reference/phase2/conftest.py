@@ -1,43 +1,19 @@
 """Fixtures of the Phase 2 engine tests: one database per test, on SQLite and on PostgreSQL.
 
 PostgreSQL comes from ``PHASE2_POSTGRES_URL`` (``.ci/run`` starts a server and exports it) or,
-when that is unset, from a private server this session starts with initdb + pg_ctl
-(``_postgres.py``). When neither works, every PostgreSQL case is skipped with the exact reason;
-it never passes silently.
+when that is unset, from a private server this session starts with initdb + pg_ctl: the
+``postgres_url`` fixture of ``tests/phase2_postgres.py``, re-exported here. When neither works,
+every PostgreSQL case is skipped with the exact reason; it never passes silently.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from phase2_postgres import fresh_schema, postgres_url
 
-from phase2._postgres import PostgresUnavailable, fresh_schema, start_server
-
-
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A PostgreSQL server URL: PHASE2_POSTGRES_URL, or a private server, or a skip with why."""
-    url = os.environ.get("PHASE2_POSTGRES_URL")
-    if url:
-        try:
-            import psycopg
-
-            psycopg.connect(url, connect_timeout=10).close()
-        except Exception as exc:
-            pytest.skip(f"PHASE2_POSTGRES_URL is set but unusable: {exc}")
-        yield url
-        return
-    try:
-        server = start_server()
-    except PostgresUnavailable as exc:
-        pytest.skip(f"PostgreSQL unavailable: {exc}")
-    try:
-        yield server.url
-    finally:
-        server.stop()
+__all__ = ["db_url", "postgres_url"]
 
 
 #: PostgreSQL cases start (or reach) a real server: they run with the slow tests (CI runs both).

@@ -2,7 +2,7 @@
 
 The vectors run through each fake's in-process entry, the way the harness will run any
 implementation (specs/protocol.md, P2.3), and are judged by the comparator and the invariants
-of tools/generate/phase2/_check.py.
+of the harness (conformance.phase2).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from phase2_fakes import CONTROLS, FAKES
 
-from phase2.fakes import CONTROLS, FAKES
-from tools.generate.phase2._check import compare, property_failures, trim_order_failure
+from conformance.phase2 import compare, property_failures, trim_order_failure
 from tools.generate.phase2.build import read_corpus
 
 CORPUS = read_corpus()
@@ -30,7 +30,7 @@ WITNESSES = {
 
 
 def _entry(name: str) -> tuple[Callable[[Any, Any], Any], str]:
-    module = importlib.import_module(f"phase2.fakes.{name}")
+    module = importlib.import_module(f"phase2_fakes.{name}")
     return module.run_vector_call, module.BREAKS
 
 

@@ -1,31 +1,27 @@
 """The preview endpoint over real HTTP: ``python -m reference.phase2 serve`` on 127.0.0.1,
 talked to with httpx (P2-API-01, P2-API-02, P2-API-10, P2-INT-15, P2-INT-20).
 
-The server runs in a subprocess on a free port, on a SQLite file and on PostgreSQL. Fixtures
-are loaded with the ``load`` command a user would name for the http adapter (and, for the whole
-corpus, through the same Store API that command uses), states read back the same way.
+The server runs in a subprocess on a free port (``tests/phase2_service.py``), on a SQLite file
+and on PostgreSQL. Fixtures are loaded with the ``load`` command a user would name for the http
+adapter (and, for the whole corpus, through the same Store API that command uses), states read
+back the same way. The query strings are the harness's (``conformance.phase2.encode_params``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
+from phase2_postgres import fresh_schema
+from phase2_service import serve
 
-from phase2._postgres import fresh_schema
+from conformance.phase2 import compare, encode_params
 from reference.phase2 import open_store
-from tools.generate.phase2._check import compare
 from tools.generate.phase2.build import read_corpus
 
 httpx = pytest.importorskip("httpx", reason="httpx (test dependency group) is not installed")
@@ -57,13 +53,6 @@ FIXTURE = {
 }
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "reference.phase2", *args],
@@ -74,45 +63,6 @@ def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[st
         cwd=ROOT,
         check=False,
     )
-
-
-@contextlib.contextmanager
-def serve(db: str) -> Iterator[str]:
-    """Run ``serve --db db`` on a free 127.0.0.1 port; yield its base URL; stop it."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "reference.phase2", "serve", "--db", db, "--port", str(port)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                stderr = process.stderr.read().decode() if process.stderr else ""
-                pytest.fail(f"serve exited {process.returncode}: {stderr[-2000:]}")
-            try:
-                httpx.get(f"{base}{PATH}", timeout=1)
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    pytest.fail("serve did not answer within 30 s")
-                time.sleep(0.1)
-        yield base
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-        if process.stderr:
-            process.stderr.close()
-
-
-def encode(params: list[list[str]]) -> str:
-    """The query string of specs/phase2/vectors-format.md: RFC 3986 percent-encoding."""
-    return "&".join(f"{quote(name, safe='')}={quote(value, safe='')}" for name, value in params)
 
 
 @pytest.fixture(scope="module")
@@ -192,7 +142,7 @@ class TestEndpoint:
         """Values travel percent-encoded as UTF-8; '+' and '&' inside a value stay themselves."""
         query = "a+b & c 😀"
         response = httpx.get(
-            f"{sqlite_server[1]}{PATH}?{encode([['chat_id', 'c9'], ['query', query]])}"
+            f"{sqlite_server[1]}{PATH}?{encode_params([['chat_id', 'c9'], ['query', query]])}"
         )
         assert response.json()["context"][-1]["text"] == query
 
@@ -205,7 +155,7 @@ def _run_context_vectors(db: str, base: str, vectors: list[Any]) -> list[str]:
             with open_store(db) as store:
                 store.load(fixture)
             response = client.get(
-                f"{PATH}?{encode(call['params'])}", headers={"Accept": "application/json"}
+                f"{PATH}?{encode_params(call['params'])}", headers={"Accept": "application/json"}
             )
             with open_store(db) as store:
                 state = store.dump()

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tools.generate.phase2._check import compare, property_failures
+from conformance.phase2 import compare, property_failures
 from tools.generate.phase2.build import read_corpus, schema_validator
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from conformance.phase2 import compare, property_failures, trim_order_failure
 from reference.phase2 import observe_call, open_store, run_vector_call
-from tools.generate.phase2._check import compare, property_failures, trim_order_failure
 from tools.generate.phase2.build import (
     COVERAGE,
     VECTORS,

@@ -1,7 +1,7 @@
 """The generated vector families, one module each; ``build`` turns them into ``gen-*.json``.
 
 Each module exposes ``DESCRIPTION`` (one line, the file's description) and ``cases()``, which
-yields :class:`~tools.generate.families._kit.Case` objects in a fixed order. IDs start
+yields :class:`~tools.generate.families._case.Case` objects in a fixed order. IDs start
 with the family's prefix below and are never reused.
 """
 

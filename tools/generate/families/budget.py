@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 
-from tools.generate.families._kit import Case, Json, line, make_request, store
+from tools.generate.families._case import Case, Json, line, make_request, store
 
 __all__ = ["DESCRIPTION", "cases", "spec_selection"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tools.generate.families._kit import Case, line, make_request, store
+from tools.generate.families._case import Case, line, make_request, store
 
 __all__ = ["DESCRIPTION", "WORDS", "cases"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tools.generate.families._kit import (
+from tools.generate.families._case import (
     Case,
     Json,
     Relation,

@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from tools.generate.families._kit import Case, Json, line, store
+from tools.generate.families._case import Case, Json, line, store
 
 __all__ = ["DESCRIPTION", "cases"]
 

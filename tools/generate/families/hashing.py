@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from tools.generate.families._kit import Case, Json, Relation, line, make_request, store
+from tools.generate.families._case import Case, Json, Relation, line, make_request, store
 
 __all__ = ["DESCRIPTION", "cases"]
 

@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
-from tools.generate.families._kit import Case, Json, line, make_request, scores, store
+from tools.generate.families._case import Case, Json, line, make_request, scores, store
 from tools.generate.families.recency import ts_before
 
 __all__ = ["DESCRIPTION", "HAZARDS", "cases", "correct_weight", "search"]

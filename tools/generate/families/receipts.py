@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 
-from tools.generate.families._kit import (
+from tools.generate.families._case import (
     Case,
     Json,
     Relation,

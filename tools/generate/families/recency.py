@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
-from tools.generate.families._kit import (
+from tools.generate.families._case import (
     Case,
     Json,
     Relation,

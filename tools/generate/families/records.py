@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator
 
-from tools.generate.families._kit import (
+from tools.generate.families._case import (
     Case,
     Json,
     dropped_reasons,

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from tools.generate.families._kit import (
+from tools.generate.families._case import (
     Case,
     Json,
     dropped_reasons,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from tools.generate.families._kit import Case, Json, line, make_request, scores, store
+from tools.generate.families._case import Case, Json, line, make_request, scores, store
 
 __all__ = ["DESCRIPTION", "SHORT", "cases"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tools.generate.families._kit import WHITE_SPACE, Case, line, make_request, store
+from tools.generate.families._case import WHITE_SPACE, Case, line, make_request, store
 
 __all__ = ["CHARS", "DESCRIPTION", "cases", "spec_excerpt"]
 

@@ -15,7 +15,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping
 
-from tools.generate.families._kit import (
+from tools.generate.families._case import (
     Case,
     Json,
     dropped_reasons,

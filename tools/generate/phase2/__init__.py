@@ -1,2 +1,3 @@
-"""The Phase 2 corpus (vectors/phase2-context/): hand sources, generated families, the builder,
-and the comparator and invariant checks the harness will reuse (``_check``)."""
+"""The Phase 2 corpus (vectors/phase2-context/): hand sources, generated families and the
+builder. The comparator and the invariant checks are the harness's (``conformance.phase2``),
+imported from there: one copy."""

@@ -43,7 +43,7 @@ import jsonschema
 import referencing
 import referencing.jsonschema
 
-from tools.generate.phase2._check import (
+from conformance.phase2 import (
     compare,
     expect_from_observed,
     property_failures,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tools.generate.phase2.families._kit import Case, pick_ts, vocabulary, words
+from tools.generate.phase2.families._case import Case, pick_ts, vocabulary, words
 
 FAMILY = "budget"
 DESCRIPTION = "Generated: a summary, up to 12 turns and up to 12 related entities, with max_tokens spread over every trimming stage, at and around the cap, and absent."

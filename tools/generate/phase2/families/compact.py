@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tools.generate.phase2.families._kit import Case, words
+from tools.generate.phase2.families._case import Case, words
 
 FAMILY = "compact"
 DESCRIPTION = "Generated: inbox items of several users seconds and days around now - 30 days, with summaries, entities, links and events that must survive; random event ids."

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tools.generate.phase2.families._kit import Case, pick_ts, vocabulary, words
+from tools.generate.phase2.families._case import Case, pick_ts, vocabulary, words
 
 FAMILY = "entities"
 DESCRIPTION = "Generated: random entity graphs of two users (up to 40 entities, random links, unknown ids); seeds by query term, BFS distance, proximity then recency then id, at most 25."

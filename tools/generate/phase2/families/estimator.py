@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tools.generate.phase2.families._kit import Case, text_of
+from tools.generate.phase2.families._case import Case, text_of
 
 FAMILY = "tokens"
 DESCRIPTION = "Generated: max(words, ceil(code points / 4)) on random texts mixing ASCII, non-BMP, White_Space and non-whitespace look-alikes."

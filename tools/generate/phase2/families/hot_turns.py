@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tools.generate.phase2.families._kit import Case, pick_ts, words
+from tools.generate.phase2.families._case import Case, pick_ts, words
 
 FAMILY = "hot_turns"
 DESCRIPTION = "Generated: 0 to 16 inbox items over two users and two chats with frequent timestamp ties; the latest 8 of the caller, oldest first."

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tools.generate.phase2.families._kit import Case
+from tools.generate.phase2.families._case import Case
 
 FAMILY = "params"
 DESCRIPTION = "Generated: parameter lists with absent, empty, blank, repeated, unknown and malformed members; the first failing check in the order chat_id, query, max_tokens, user_id."

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tools.generate.phase2.families._kit import Case, pick_ts, words
+from tools.generate.phase2.families._case import Case, pick_ts, words
 
 FAMILY = "summaries"
 DESCRIPTION = "Generated: 0 to 8 summaries over users and chats with equal created_at; the latest of the caller's chat, greater id on ties."

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tools.generate.phase2.families._kit import Case, words
+from tools.generate.phase2.families._case import Case, words
 
 FAMILY = "summarize"
 DESCRIPTION = "Generated: event logs of two users and chats with engine events and summaries already covering some events; the new summary's sources, ids and event."

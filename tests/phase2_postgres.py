@@ -1,6 +1,9 @@
-"""A throwaway PostgreSQL server for the engine tests: ``initdb`` + ``pg_ctl`` on 127.0.0.1.
+"""PostgreSQL for the Phase 2 tests (the engine's, tests/reference/phase2/, and the
+certification's, tests/conformance/phase2/): the ``postgres_url`` fixture, and a throwaway
+server started with ``initdb`` + ``pg_ctl`` on 127.0.0.1.
 
-Used when ``PHASE2_POSTGRES_URL`` is not set. The binaries come from the Debian packages
+The server is used when ``PHASE2_POSTGRES_URL`` (``.ci/run`` starts one and exports it) is not
+set. The binaries come from the Debian packages
 (``/usr/lib/postgresql/<version>/bin``); as root the server runs as the ``postgres`` user
 (initdb refuses root). Everything lives in a fresh temporary directory removed on stop. When
 the server cannot start, :class:`PostgresUnavailable` says exactly why, and the tests skip with
@@ -16,15 +19,19 @@ import shutil
 import socket
 import subprocess
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
+
+import pytest
 
 __all__ = [
     "PostgresServer",
     "PostgresUnavailable",
     "find_bin_dir",
     "fresh_schema",
+    "postgres_url",
     "start_server",
 ]
 
@@ -168,3 +175,26 @@ def fresh_schema(postgres_url: str) -> str:
         connection.execute(f"CREATE SCHEMA {name}")
     separator = "&" if "?" in postgres_url else "?"
     return f"{postgres_url}{separator}options={quote(f'-csearch_path={name}')}"
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL server URL: PHASE2_POSTGRES_URL, or a private server, or a skip with why."""
+    url = os.environ.get("PHASE2_POSTGRES_URL")
+    if url:
+        try:
+            import psycopg
+
+            psycopg.connect(url, connect_timeout=10).close()
+        except Exception as exc:
+            pytest.skip(f"PHASE2_POSTGRES_URL is set but unusable: {exc}")
+        yield url
+        return
+    try:
+        server = start_server()
+    except PostgresUnavailable as exc:
+        pytest.skip(f"PostgreSQL unavailable: {exc}")
+    try:
+        yield server.url
+    finally:
+        server.stop()

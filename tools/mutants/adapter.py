@@ -1,4 +1,4 @@
-"""``python -m tools.mutants.serve NAME``: one mutant behind the adapter protocol.
+"""``python -m tools.mutants.adapter NAME``: one mutant behind the adapter protocol.
 
 A source-patch mutant: its patched copy of the reference (``_patch.patched_copy``) replaces this
 process as ``python -P -m reference serve`` with the copy first on ``PYTHONPATH`` (``-P``: the
@@ -21,7 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tools.mutants import MUTANTS
 
     if len(args) != 1 or args[0] not in MUTANTS:
-        print(f"usage: python -m tools.mutants.serve NAME (one of {len(MUTANTS)} mutants)",
+        print(f"usage: python -m tools.mutants.adapter NAME (one of {len(MUTANTS)} mutants)",
               file=sys.stderr)  # fmt: skip
         return 2
     mutant = MUTANTS[args[0]]
@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             copy = patched_copy(mutant)
         except PatchError as exc:
-            print(f"tools.mutants.serve: {exc}", file=sys.stderr)
+            print(f"tools.mutants.adapter: {exc}", file=sys.stderr)
             return 3
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(copy), path) if p)}

@@ -1,4 +1,4 @@
-"""``python -m tools.mutants.smoke``: does each mutant change behaviour at all?
+"""``python -m tools.mutants.equivalence``: does each mutant change behaviour at all?
 
 A fast, in-process check (a forked child per mutant, no adapter protocol) that every mutant
 deviates from the reference on at least one input, so no mutant is an accidental copy of the
@@ -9,7 +9,7 @@ expectation (or from the reference, for inputs without one), or a side effect se
 hook (a write, a process, an internet socket), a file left in TMPDIR, or peak memory growing
 with a large store.
 
-    python -m tools.mutants.smoke [--json FILE] [NAME ...]
+    python -m tools.mutants.equivalence [--json FILE] [NAME ...]
 
 Exit status 0 when every mutant deviates, 1 otherwise.
 """
@@ -281,7 +281,7 @@ def smoke(names: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
     from tools.mutants import MUTANTS
 
     chosen = [MUTANTS[name] for name in (names or MUTANTS)]
-    workdir = Path(tempfile.mkdtemp(prefix="phase6-mutant-smoke-"))
+    workdir = Path(tempfile.mkdtemp(prefix="phase6-mutant-equivalence-"))
     try:
         inputs = _inputs(workdir)
         baseline = _fork(None, inputs, {}, workdir).get("results", {})
@@ -292,7 +292,9 @@ def smoke(names: Sequence[str] | None = None) -> dict[str, dict[str, Any]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point."""
-    parser = argparse.ArgumentParser(prog="python -m tools.mutants.smoke", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.mutants.equivalence", description=__doc__
+    )
     parser.add_argument("names", nargs="*", help="mutants (default: all)")
     parser.add_argument("--json", type=Path, help="write the findings here")
     args = parser.parse_args(argv)

@@ -1,0 +1,314 @@
+"""``certify --profile phase2-context``: the whole certification of a Phase 2 implementation.
+
+Steps, as for SPEC-006 (:func:`conformance.run.certify`): load the Phase 2 corpus; select
+vectors; parse the expected-failures file; open the adapter and reach the implementation (a
+failed handshake = *adapter broken*, every vector errored, nothing else run); run the vectors
+(:mod:`conformance.phase2._runner`); apply expected failures; run the ``properties`` section;
+group failures by signature; and return a :class:`conformance.run.Certification` whose
+verdict, partial-run rules and report are the SPEC-006 ones, with the profile's names
+(``phase2-context``, ``PHASE2-memory-engine``, ``phase2-context/1``).
+
+Only the published corpus, unselected, with the properties section run certifies anything; a
+vector whose op the implementation does not declare is skipped and makes the run partial.
+A reproduce command reruns one vector: ``certify --profile phase2-context --select id:ID``
+with the same adapter and commands, writing nothing.
+"""
+
+from __future__ import annotations
+
+import shlex
+import traceback
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+from conformance._errors import HandshakeError
+from conformance._kit import one_line, utc_now
+from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT
+from conformance.corpus import ExpectedFailures, load_expected_failures, select_vectors
+from conformance.phase2._corpus import (
+    Phase2Corpus,
+    Phase2Vector,
+    load_phase2_corpus,
+    phase2_vectors_dir,
+)
+from conformance.phase2._engines import Engine, open_process_engine, reference_engine_spec
+from conformance.phase2._http import HttpEngine
+from conformance.phase2._properties import PropertySettings, properties_section
+from conformance.phase2._readings import CAPABILITIES, CONTRACT, PROFILE, SPEC
+from conformance.phase2._runner import RunState, not_declared_reason, observations, run_vectors
+from conformance.run import (
+    Certification,
+    NullProgress,
+    Outcome,
+    Progress,
+    RunConfig,
+    Section,
+    VectorResult,
+    broken_adapter_result,
+    failure_signatures,
+    fresh_sample,
+    importable_cwd,
+    skipped_result,
+    with_expected_failure,
+)
+
+__all__ = ["SECTIONS", "certify_phase2", "open_engine", "reproduce_phase2"]
+
+#: The sections a Phase 2 certification runs.
+SECTIONS = ("properties",)
+
+
+def open_engine(
+    spec: str,
+    *,
+    load: str | None = None,
+    dump: str | None = None,
+    job: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    validate: bool = False,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    temp_dir: str | None = None,
+) -> Engine:
+    """The engine an ``--adapter`` string names (not started yet); ``load``, ``dump`` and
+    ``job`` are the http adapter's commands."""
+    if spec.startswith("http:"):
+        return HttpEngine(
+            spec,
+            load=load,
+            dump=dump,
+            job=job,
+            timeout=timeout,
+            validate=validate,
+            max_output_bytes=max_line_bytes,
+            temp_dir=temp_dir,
+        )
+    return open_process_engine(
+        spec, timeout=timeout, validate=validate, max_line_bytes=max_line_bytes
+    )
+
+
+def reproduce_phase2(
+    adapter: str,
+    vector_id: str,
+    *,
+    load: str | None = None,
+    dump: str | None = None,
+    job: str | None = None,
+    vectors_dir: str | None = None,
+) -> str:
+    """The command that runs one vector again, alone, and writes nothing."""
+    words = ["python -m conformance certify --profile", PROFILE, "--adapter", shlex.quote(adapter)]
+    for option, value in (("--load", load), ("--dump", dump), ("--job", job)):
+        if value is not None:
+            words += [option, shlex.quote(value)]
+    if vectors_dir is not None:
+        words += ["--vectors", shlex.quote(vectors_dir)]
+    words += ["--select", shlex.quote(f"id:{vector_id}"), "--no-sections", "--no-report", "-v"]
+    return " ".join(words)
+
+
+def _same_dir(a: Path | str, b: Path | str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:  # pragma: no cover - an unresolvable path is not the kit's corpus
+        return False
+
+
+def _fault(step: str, exc: BaseException) -> str:
+    frames = "".join(traceback.format_exception(exc, limit=-6))
+    return f"{step}: {type(exc).__name__}: {exc}\n{frames}"[:8000]
+
+
+def certify_phase2(
+    adapter: str | None = None,
+    *,
+    load: str | None = None,
+    dump: str | None = None,
+    job: str | None = None,
+    corpus: Phase2Corpus | None = None,
+    vectors_dir: Path | str | None = None,
+    select: Sequence[str] = (),
+    expected_failures: ExpectedFailures | Path | str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    repeat: int = 2,
+    fresh_every: int = 20,
+    validate_protocol: bool = False,
+    sections: bool = True,
+    section_options: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+    temp_dir: str | None = None,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_consecutive_failures: int = 10,
+) -> Certification:
+    """Certify the Phase 2 implementation behind ``adapter`` (default: the reference engine
+    through ``python -m reference.phase2 serve-protocol``).
+
+    Raises :class:`~conformance._errors.HarnessError` subclasses only for harness problems
+    (corpus, usage, an adapter spec that names nothing); an implementation's misbehaviour is
+    always a result, and a fault of the kit while the vectors run is recorded in
+    ``harness_faults`` with the results so far.
+    """
+    progress = progress or NullProgress()
+    spec = adapter or reference_engine_spec()
+    importable_cwd(spec)
+    corpus = corpus if corpus is not None else load_phase2_corpus(vectors_dir)
+    published = _same_dir(corpus.root, phase2_vectors_dir())
+    chosen: tuple[Phase2Vector, ...] = select_vectors(corpus.vectors, select)
+    if isinstance(expected_failures, Path | str):
+        expected_failures = load_expected_failures(expected_failures)
+    config = RunConfig(
+        adapter=spec,
+        timeout=timeout,
+        jobs=1,
+        repeat=max(1, repeat),
+        fresh_every=max(0, fresh_every),
+        validate_protocol=validate_protocol,
+        temp_dir=temp_dir,
+        max_line_bytes=max_line_bytes,
+        max_consecutive_failures=max(0, max_consecutive_failures),
+    )
+    corpus_arg = None if published else str(corpus.root)
+
+    def command_for(vector_id: str) -> str:
+        return reproduce_phase2(
+            spec, vector_id, load=load, dump=dump, job=job, vectors_dir=corpus_arg
+        )
+
+    started, clock = utc_now(), datetime.now(UTC)
+    engine = open_engine(
+        spec,
+        load=load,
+        dump=dump,
+        job=job,
+        timeout=timeout,
+        validate=validate_protocol,
+        max_line_bytes=max_line_bytes,
+        temp_dir=temp_dir,
+    )
+    broken: HandshakeError | None = None
+    capabilities: tuple[str, ...] = ()
+    try:
+        handshake = engine.start()
+        capabilities = handshake.capabilities
+        progress.note(
+            f"adapter: {one_line(handshake.name)} {one_line(handshake.version)} "
+            f"({one_line(handshake.language)}) via {one_line(spec)}; "
+            f"declares {', '.join(one_line(c) for c in capabilities)}"
+        )
+    except HandshakeError as exc:
+        broken = exc
+        progress.note(f"adapter broken: {one_line(exc.message)}")
+    metadata = engine.metadata()
+    faults: list[str] = []
+    state = RunState()
+    section: Section | None = None
+    try:
+        if broken is None:
+            progress.start(len(chosen), "vectors")
+            try:
+                state = run_vectors(
+                    chosen,
+                    engine,
+                    capabilities,
+                    config,
+                    sample=fresh_sample(chosen, config.fresh_every),
+                    on_result=progress.advance,
+                )
+            except Exception as exc:  # a fault of the kit: keep what ran, say so
+                faults.append(_fault("running the vectors", exc))
+            progress.finish()
+            if state.stopped_reason is not None:
+                progress.note(f"adapter broken: {one_line(state.stopped_reason)}")
+        if (
+            sections
+            and broken is None
+            and not (state.interrupted or faults or state.stopped_reason)
+        ):
+            progress.section_started("properties", 1, 1)
+            try:
+                section = properties_section(
+                    engine,
+                    capabilities,
+                    {v.id: v for v in chosen},
+                    observations(state),
+                    tuple(run.result for run in state.runs.values()),
+                    PropertySettings.for_engine(engine.kind, section_options or {}),
+                )
+            except KeyboardInterrupt:
+                state.interrupted = True
+            except Exception as exc:
+                section = Section(
+                    name="properties",
+                    title="Phase 2 properties (invariants without pinned expectations)",
+                    status=Outcome.ERRORED,
+                    summary=f"the properties failed to run: {type(exc).__name__}: {exc}"[:2000],
+                    data={"traceback": traceback.format_exc(limit=10)},
+                )
+            if section is not None:
+                progress.section_finished(section)
+    finally:
+        engine.close()
+    raw: list[VectorResult] = []
+    for vector in chosen:
+        run = state.runs.get(vector.id)
+        if broken is not None:
+            raw.append(broken_adapter_result(vector, broken, spec))
+        elif run is not None:
+            raw.append(run.result)
+        elif state.stopped_reason is not None:
+            raw.append(skipped_result(vector, f"not run: {state.stopped_reason}"))
+        elif faults:
+            raw.append(skipped_result(vector, "not run: the harness failed"))
+        else:
+            raw.append(skipped_result(vector, "run interrupted before this vector"))
+    results = tuple(
+        with_expected_failure(
+            r, expected_failures, spec, vectors_dir=corpus_arg, command_for=command_for
+        )
+        for r in raw
+    )
+    not_declared: dict[str, tuple[str, ...]] = {}
+    if broken is None:
+        for capability in CAPABILITIES.values():
+            reason = not_declared_reason(capability)
+            ids = tuple(r.id for r in results if r.skip_reason == reason)
+            if ids:
+                not_declared[capability] = ids
+    by_id = {v.id: v for v in chosen}
+    signatures = failure_signatures(
+        results, size=lambda vector_id: by_id[vector_id].size, reproduce=command_for
+    )
+    return Certification(
+        adapter=metadata,
+        corpus_digest=corpus.digest,
+        corpus_vectors=len(corpus),
+        corpus_root=str(corpus.root),
+        selection=tuple(select),
+        config=config,
+        results=results,
+        started=started,
+        finished=utc_now(),
+        duration_s=(datetime.now(UTC) - clock).total_seconds(),
+        expected_failures_file=expected_failures.path if expected_failures else None,
+        expected_failure_entries=len(expected_failures.entries) if expected_failures else 0,
+        stale_expected_failures=(
+            expected_failures.stale(v.id for v in corpus.vectors) if expected_failures else ()
+        ),
+        sections={"properties": section} if section is not None else {},
+        broken_reason=broken.message if broken else state.stopped_reason,
+        stopped_after=state.stopped_after,
+        interrupted=state.interrupted,
+        workers=1,
+        requests=engine.requests,
+        restarts=engine.restarts,
+        published_corpus=published,
+        expected_sections=SECTIONS,
+        harness_faults=tuple(faults),
+        signatures=signatures,
+        vectors_dir=corpus_arg,
+        profile=PROFILE,
+        spec=SPEC,
+        contract=CONTRACT,
+        not_declared=not_declared,
+    )

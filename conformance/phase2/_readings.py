@@ -1,0 +1,66 @@
+"""The profile's names and the readings its checks rest on, as tables (one home each).
+
+The harness's own copy of what specs/phase2/interpretations.toml pins for the checks it makes:
+the estimator (P2-INT-01, whitespace P2-INT-02), the policy snippet (P2-INT-04), the layer
+order (P2-INT-05), the five tables (P2-INT-19) and the one observability event (P2-INT-20).
+It is written from the register, not from the reference engine, which the harness never
+imports (the reference is certified like a stranger).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "CAPABILITIES",
+    "CONTEXT_CAPABILITY",
+    "CONTRACT",
+    "LAYER_RANK",
+    "POLICY_SNIPPET",
+    "PREVIEW_EVENT",
+    "PROFILE",
+    "SPEC",
+    "TABLES",
+    "WHITE_SPACE",
+    "estimate",
+]
+
+#: ``certify --profile`` name, the contract a handshake declares, the spec certified.
+PROFILE: Final = "phase2-context"
+CONTRACT: Final = "phase2-context/1"
+SPEC: Final = "PHASE2-memory-engine"
+#: call ``op`` -> the capability an implementation declares to be sent such calls (protocol.md
+#: P2.1); ``phase2.context`` is required.
+CAPABILITIES: Final = {
+    "context": "phase2.context",
+    "compact": "phase2.compact",
+    "summarize": "phase2.summarize",
+}
+CONTEXT_CAPABILITY: Final = CAPABILITIES["context"]
+#: P2-INT-19: the five tables of a fixture and of a state dump, in dump order.
+TABLES: Final = ("memory_summaries", "event_log", "inbox_items", "entities", "entity_links")
+#: P2-INT-20: the one event_log row a context call may append.
+PREVIEW_EVENT: Final = "memory_context_previewed"
+#: P2-INT-04: the policy block's text, word for word.
+POLICY_SNIPPET: Final = (
+    "Memory policy: answer from the context below; prefer the most recent facts."
+)
+#: P2-INT-02: the Unicode White_Space property, exactly 25 code points.
+WHITE_SPACE: Final = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+#: P2-INT-05 / P2-ASM-10: "draft = [policy, summary, hot, entities, query]".
+LAYER_RANK: Final = {"policy": 0, "summary": 1, "hot_turn": 2, "entity": 3, "query": 4}
+
+
+def estimate(text: str) -> int:
+    """P2-INT-01: ``max(words, ceil(code points / 4))``, words being maximal runs outside
+    :data:`WHITE_SPACE`; 0 for the empty string."""
+    words, in_word = 0, False
+    for char in text:
+        if char in WHITE_SPACE:
+            in_word = False
+        elif not in_word:
+            words, in_word = words + 1, True
+    return max(words, -(-len(text) // 4))
