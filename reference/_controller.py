@@ -118,7 +118,13 @@ def _write_package(
         writer.stores = [(store.path, store.size, None) for store in stores]
     try:
         read: list[SnapshotIdentity] = []  # the snapshot read, if any (assembly record)
-        trust = load_trust_filter(request.trust_snapshot_path, request.deny_classifications, read)
+        snapshot, deny = request.trust_snapshot_path, request.deny_classifications
+        # Without a record the call keeps its two-argument form (code that wraps it stays valid).
+        trust = (
+            load_trust_filter(snapshot, deny)
+            if writer is None
+            else load_trust_filter(snapshot, deny, read)
+        )
         budget = Budget(
             max_excerpt_tokens=request.max_excerpt_tokens,
             # S6-TRUNC-04: "per_item_max_excerpt_tokens = min(per_item_max_excerpt_tokens,
