@@ -33,6 +33,7 @@ REPORTS = ROOT / "reports"
 TESTS = ROOT / "tests"
 JS_EXAMPLE = CONFORMANCE / "examples" / "javascript"
 MEMORY = ROOT / "adam_os_data" / "memory"
+AUDIT_SAMPLE = ROOT / "adam_os_data" / "audit"
 PHASE2_REPORT = REPORTS / "adamos-phase2-reference-http"
 #: Seconds the Phase 2 reference service gets to accept its first connection.
 PHASE2_START_TIMEOUT = 60.0
@@ -259,6 +260,21 @@ def store_check(session: nox.Session) -> None:
     session.run("python", "-m", "conformance", "store", "check", *stores, *session.posargs)
 
 
+@nox.session
+def audit_sample(session: nox.Session) -> None:
+    """Verify the sample assembly record (adam_os_data/audit/record.json) against the sample stores.
+
+    Checks every store identity and replays the recorded read (specs/audit.md); fails when a
+    sample store changed in place or the reference no longer gives the recorded package and
+    ranking. Regenerate after a deliberate change: `python -m reference
+    adam_os_data/audit/request.json --audit-out adam_os_data/audit/record.json`. Arguments after
+    `--` go to `python -m conformance audit verify` (e.g. `--json`, `--adapter`).
+    """
+    _install(session)
+    record = str((AUDIT_SAMPLE / "record.json").relative_to(ROOT))
+    session.run("python", "-m", "conformance", "audit", "verify", record, *session.posargs)
+
+
 @nox.session(default=False)
 def probes(session: nox.Session) -> None:
     """Run the behavioural probes (clock, environment, network, read-only, receipt,
@@ -320,7 +336,8 @@ def bench(session: nox.Session) -> None:
     The streaming reference against a json.loads loop, in fresh processes: medians of 3 runs, the
     ratio within each run (target <= 1.5x at 1M), records/s, microseconds per record, peak memory
     of the process tree (target <= 256 MiB), the load average; then the cliff case (recency with
-    negligible weights) and max_items larger than the store. The 10M store (~4.2 GB) is generated
+    negligible weights) and max_items larger than the store; then the SPEC-003 assembly record
+    against the plain read on the 1M store (target <= 1.3x). The 10M store (~4.2 GB) is generated
     for the run and deleted after. Arguments after `--` go to `python -m tools bench`
     (e.g. `--records 100000 --runs 5`). Then the corpus certified in-process and through the
     subprocess adapter (targets >= 500 vectors/s, < 30 s). Results go to reports/bench/

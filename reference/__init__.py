@@ -10,6 +10,10 @@ is produced, in memory bounded by max_items whatever the size of the stores:
 
     >>> with open("result.json", "wb") as out:
     ...     memory_read_to(request, out)   # -> {"receipt": ...} or {"error": ...}
+
+On demand, the SPEC-003 assembly record (phase6-audit/1, specs/audit.md) comes too, the package
+and receipt unchanged: `memory_read(request, audit=True)` -> {package, receipt, audit} or
+{error, audit}; `memory_read_to(request, out, audit_out=record_file)` streams it to a file.
 """
 
 from __future__ import annotations

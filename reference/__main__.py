@@ -1,6 +1,7 @@
 """Command line of the reference controller.
 
     python -m reference [REQUEST.json]      run one request (file, or stdin when omitted or -)
+    python -m reference REQUEST --audit-out FILE   ... and write its assembly record to FILE
     python -m reference serve               speak the adapter protocol on stdin/stdout
 
 Prints the result envelope as JSON, streamed as it is produced.  Exit status: 0 success, 1 a
@@ -12,6 +13,7 @@ being printed ends the partial package line and prints the error on the next lin
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import traceback
 
@@ -42,6 +44,12 @@ def _parser() -> argparse.ArgumentParser:
         help="request file (JSON), '-' for stdin, or 'serve' for the adapter protocol",
     )
     parser.add_argument("--pretty", action="store_true", help="indent the JSON output")
+    parser.add_argument(
+        "--audit-out",
+        metavar="FILE",
+        help="also write the SPEC-003 assembly record (phase6-audit/1, specs/audit.md) to FILE "
+        "(replaced atomically; written for errors too)",
+    )
     return parser
 
 
@@ -61,16 +69,29 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m reference: cannot read a JSON request: {exc}", file=sys.stderr)
         return 2
     out = sys.stdout.buffer
+    audit = None
+    if args.audit_out is not None:
+        try:  # next to FILE, renamed over it once whole
+            audit = open(f"{args.audit_out}.tmp", "w+b")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            print(f"python -m reference: cannot write {args.audit_out}: {exc}", file=sys.stderr)
+            return 2
     try:
-        result = memory_read_to(request, out, pretty=args.pretty)
+        result = memory_read_to(request, out, pretty=args.pretty, audit_out=audit)
     except MemoryReadError as error:  # a store changed while its package was being printed
         out.write(dumps({"error": error.to_json()}) + b"\n")
-        return 1
+        result = {"error": error.to_json()}
     except Exception:
         print(f"python -m reference: internal failure\n{traceback.format_exc()}", file=sys.stderr)
+        if audit is not None:
+            audit.close()
+            os.unlink(audit.name)
         return 3
     finally:
         out.flush()
+    if audit is not None:
+        audit.close()
+        os.replace(audit.name, args.audit_out)
     return 1 if "error" in result else 0
 
 

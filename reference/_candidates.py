@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from reference._excerpt import excerpt_of
 from reference._ordering import candidate
-from reference._reader import Chunk, LineReader, Store, is_blank
+from reference._reader import Chunk, Digest, LineReader, Store, is_blank
 from reference._records import Invalid, NotJSON, Record, load_line, parse_record, parse_ts
 from reference._scoring import EXACT, MAX_RECENCY, TAG_BONUS, Scorer, score_of
 from reference._selection import Shortlist
@@ -38,10 +38,14 @@ def scan_chunk(
     trust: TrustFilter,
     per_item: int,
     shortlist: Shortlist,
+    store_digest: Digest | None = None,
 ) -> int:
-    """Offer the chunk's candidates to `shortlist`; return the CRC-32 of the chunk's bytes."""
+    """Offer the chunk's candidates to `shortlist`; return the CRC-32 of the chunk's bytes.
+
+    `store_digest`, when given, is fed every byte of the chunk (the assembly record's store hash).
+    """
     store = stores[chunk.position]
-    reader = LineReader(store, chunk, hash_overlong=False)
+    reader = LineReader(store, chunk, hash_overlong=False, digest=store_digest)
     path = store.path
     term_count = scorer.term_count
     tag_overlap = scorer.tag_overlap

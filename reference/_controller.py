@@ -16,16 +16,17 @@ from typing import Any
 
 import orjson
 
+from reference._audit import SCORING_METHOD, AuditWriter, Rewindable
 from reference._envelope import Envelope, Sink
 from reference._errors import MemoryReadError
-from reference._package import Budget, assemble
+from reference._package import CONTROLLER_VERSION, Audit, Budget, assemble
 from reference._paths import ordered_unique
 from reference._query import derive_terms, query_hash, supplied_terms
 from reference._reader import close_stores, open_stores
 from reference._request import Request, validate_request
 from reference._request_json import loads_request
-from reference._scoring import Scorer
-from reference._trust import load_trust_filter
+from reference._scoring import TAG_BONUS, Scorer
+from reference._trust import SnapshotIdentity, load_trust_filter
 
 __all__ = ["loads_request", "memory_read", "memory_read_to", "read_package", "write_result"]
 
@@ -71,14 +72,59 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _write_package(request: Request, envelope: Envelope) -> dict[str, Any]:
+def _audit_parameters(
+    request: Request,
+    scorer: Scorer,
+    read: list[SnapshotIdentity],
+    budget: Budget,
+    writer: AuditWriter,
+) -> Audit:
+    """S3-RET-03 / S3-SCORE-03: every retrieval and scoring parameter actually applied."""
+    snapshot = None
+    if read:
+        path, size, sha256 = read[0]
+        snapshot = {"path": path, "bytes": size, "sha256": sha256,
+                    "deny_classifications": list(request.deny_classifications)}  # fmt: skip
+    now = request.now_utc
+    scoring = {
+        "method": SCORING_METHOD,
+        "terms": list(scorer.terms),
+        "terms_from": "query" if request.query_terms is None else "query_terms",
+        "term_weight": 1,
+        "enable_tag_overlap": request.enable_tag_overlap,
+        "tag_bonus": TAG_BONUS,
+        "enable_recency_weight": request.enable_recency_weight,
+        "recency_applied": scorer.recency_now_ns is not None,
+        "recency_half_life_days": request.recency_half_life_days,
+        "now_utc": now[0] if now is not None else None,
+    }
+    budget_json = {
+        "max_excerpt_tokens": budget.max_excerpt_tokens,
+        "per_item_max_excerpt_tokens": budget.per_item_max_excerpt_tokens,
+        "max_items": budget.max_items,
+    }
+    return Audit(writer, snapshot, scoring, budget_json)
+
+
+def _write_package(
+    request: Request, envelope: Envelope, writer: AuditWriter | None = None
+) -> dict[str, Any]:
     """Write the package envelope of a validated request; return its receipt.
 
     Raises MemoryReadError before anything is written, _Started after.
     """
     stores = open_stores(ordered_unique(list(request.store_paths)))  # S6-READ-04/05, INT-12/13
+    if writer is not None:  # what a failure record can say of the stores from now on
+        writer.stores = [(store.path, store.size, None) for store in stores]
     try:
-        trust = load_trust_filter(request.trust_snapshot_path, request.deny_classifications)
+        read: list[SnapshotIdentity] = []  # the snapshot read, if any (assembly record)
+        snapshot, deny = request.trust_snapshot_path, request.deny_classifications
+        # Without a record the call keeps its two-argument form (code that wraps it stays valid).
+        trust = (
+            load_trust_filter(snapshot, deny)
+            if writer is None
+            else load_trust_filter(snapshot, deny, read)
+        )
         budget = Budget(
             max_excerpt_tokens=request.max_excerpt_tokens,
             # S6-TRUNC-04: "per_item_max_excerpt_tokens = min(per_item_max_excerpt_tokens,
@@ -89,9 +135,13 @@ def _write_package(request: Request, envelope: Envelope) -> dict[str, Any]:
             max_items=request.max_items,
         )
         query = {"raw": request.query, "query_hash": query_hash(request.query)}
+        scorer = _scorer(request)
+        audit = None
+        if writer is not None:
+            audit = _audit_parameters(request, scorer, read, budget, writer)
         try:
             with _gc_paused():
-                return assemble(stores, _scorer(request), trust, budget, query, envelope)
+                return assemble(stores, scorer, trust, budget, query, envelope, audit)
         except BaseException as error:
             if envelope.started:
                 raise _Started(error) from error
@@ -100,26 +150,38 @@ def _write_package(request: Request, envelope: Envelope) -> dict[str, Any]:
         close_stores(stores)
 
 
-def write_result(request: Any, envelope: Envelope) -> dict[str, Any]:
+def write_result(
+    request: Any, envelope: Envelope, audit_out: Rewindable | None = None
+) -> dict[str, Any]:
     """Write the result envelope of a request; return it without the package.
 
     Returns {"receipt": ...} after a package, {"error": ...} after a structured error.  Raises
     only for a failure after the package's first bytes were written (a store changed in place
     while its dropped entries were being streamed, or an internal failure): the output is
     then ended with a newline, and what was written is not a package.
+
+    With `audit_out`, the assembly record (specs/audit.md) is written there: the package's,
+    or the failure record of a structured error or of a store changed while being read.
     """
+    writer = AuditWriter(audit_out, request) if audit_out is not None else None
     try:
-        receipt = _write_package(validate_request(request), envelope)
+        receipt = _write_package(validate_request(request), envelope, writer)
     except MemoryReadError as error:
         envelope.error(error.to_json())
+        if writer is not None:
+            writer.failure(error.to_json(), CONTROLLER_VERSION)
         return {"error": error.to_json()}
     except _Started as started:
         envelope.out.write(b"\n")
+        if writer is not None and isinstance(started.error, MemoryReadError):
+            writer.failure(started.error.to_json(), CONTROLLER_VERSION)
         raise started.error from None
     return {"receipt": receipt}
 
 
-def memory_read_to(request: Any, stream: Sink, *, pretty: bool = False) -> dict[str, Any]:
+def memory_read_to(
+    request: Any, stream: Sink, *, pretty: bool = False, audit_out: Rewindable | None = None
+) -> dict[str, Any]:
     """SPEC-006 `memory.read`, streamed: write the result envelope (INT-44) as JSON to `stream`.
 
     The bytes are those of ``orjson.dumps(memory_read(request))`` (``OPT_INDENT_2`` with
@@ -128,8 +190,9 @@ def memory_read_to(request: Any, stream: Sink, *, pretty: bool = False) -> dict[
     the package: {"receipt": ...} or {"error": ...}.  Relative paths resolve against the
     current working directory (INT-45).  Never raises for a bad request or store, except for
     a store changed in place while the package was being written (see `write_result`).
+    With `audit_out`, the assembly record (specs/audit.md) is written there as one JSON line.
     """
-    return write_result(request, Envelope(stream, pretty=pretty))
+    return write_result(request, Envelope(stream, pretty=pretty), audit_out)
 
 
 def _loads(data: bytes) -> Any:
@@ -150,16 +213,23 @@ def read_package(request: Request) -> tuple[dict[str, Any], dict[str, Any]]:
     return result["package"], result["receipt"]
 
 
-def memory_read(request: Any) -> dict[str, Any]:
+def memory_read(request: Any, *, audit: bool = False) -> dict[str, Any]:
     """SPEC-006 `memory.read`: the result envelope {package, receipt} or {error} (INT-44).
 
     Relative store and snapshot paths resolve against the current working directory
     (INT-45).  Never raises for a bad request or store: those are structured errors.
+    With `audit=True` the envelope also holds the SPEC-003 assembly record, ``audit``
+    (specs/audit.md): {package, receipt, audit} or {error, audit}; package and receipt are
+    unchanged.
     """
     buffer = io.BytesIO()
+    record = io.BytesIO() if audit else None
     try:
-        write_result(request, Envelope(buffer))
+        write_result(request, Envelope(buffer), record)
     except MemoryReadError as error:  # a store changed while it was being read
-        return {"error": error.to_json()}
-    result: dict[str, Any] = _loads(buffer.getvalue())
+        result = {"error": error.to_json()}
+    else:
+        result = _loads(buffer.getvalue())
+    if record is not None:
+        result["audit"] = _loads(record.getvalue())
     return result

@@ -11,7 +11,8 @@ twice: as the package prints them and in RFC 8785 form for package_hash (INT-01,
 from __future__ import annotations
 
 import bisect
-from typing import Final
+from dataclasses import dataclass
+from typing import Any, Final
 
 import orjson
 
@@ -20,7 +21,18 @@ from reference._records import Invalid, parse_record
 from reference._selection import INVALID_RECORD, TRUST_DENIED
 from reference._trust import TrustFilter
 
-__all__ = ["DroppedChunk", "Marks", "drop_chunk", "render_dropped"]
+__all__ = [
+    "SELECTED",
+    "AuditChunk",
+    "DroppedChunk",
+    "Marks",
+    "drop_chunk",
+    "drop_chunk_audited",
+    "render_dropped",
+]
+
+#: The assembly record's outcome of a selected line (every other outcome is a drop reason).
+SELECTED: Final = "selected"
 
 _SORT: Final = orjson.OPT_SORT_KEYS
 _INDENT: Final = orjson.OPT_INDENT_2
@@ -123,3 +135,88 @@ def drop_chunk(
             canonical.append(hashed)
     separator = b"," if indent is None else b",\n"
     return separator.join(printed), b",".join(canonical), reader.crc
+
+
+@dataclass(frozen=True, slots=True)
+class AuditChunk:
+    """What pass 2 needs to write a chunk's part of the assembly record (`_audit`)."""
+
+    first_line: int  # the 1-based number of the chunk's first line (INT-53)
+    wanted: frozenset[int]  # offsets of ranked lines whose line numbers the record needs
+
+
+def drop_chunk_audited(
+    stores: list[Store],
+    chunk: Chunk,
+    trust: TrustFilter,
+    marks: Marks,
+    stop_reason: str,
+    indent: bytes | None,
+    audit: AuditChunk,
+) -> tuple[bytes, bytes, int, bytes, dict[int, int]]:
+    """`drop_chunk`, plus the chunk's candidate entries of the assembly record (identifiers
+    only: store, line, memory_id, record_hash, outcome; INT-53) and the line numbers of the
+    `wanted` offsets.  The dropped entries are the ones `drop_chunk` gives, byte for byte."""
+    store = stores[chunk.position]
+    path = store.path
+    position = chunk.position
+    reader = LineReader(store, chunk, hash_overlong=True)
+    printed: list[bytes] = []
+    canonical: list[bytes] = []
+    audited: list[bytes] = []
+    found: dict[int, int] = {}
+    filtering = trust.active
+    wanted = audit.wanted
+    number = audit.first_line
+    for first, _, lines, overlong in reader.batches():
+        entries: list[dict[str, str]] = []
+        rows: list[dict[str, Any]] = []
+        offset = first
+        if not lines:  # an overlong line: one line, a record only when not blank
+            if overlong is not None:  # INT-18
+                entry = {"memory_id": "", "record_hash": overlong.raw_hash or "",
+                         "store_path": path, "reason": INVALID_RECORD}  # fmt: skip
+                entries.append(entry)
+                rows.append({"store": position, "line": number, "memory_id": "",
+                             "record_hash": entry["record_hash"],
+                             "outcome": INVALID_RECORD})  # fmt: skip
+            number += 1
+        for line in lines:
+            start = offset
+            offset += len(line) + 1
+            here = number
+            number += 1
+            if line[:1] != b"{" and is_blank(line):
+                continue  # INT-14: not a record
+            mark = marks.reasons.get(start, _UNMARKED)
+            if start in wanted:
+                found[start] = here
+            record = parse_record(line, store_path=path)
+            if isinstance(record, Invalid):
+                entries.append({"memory_id": record[0], "record_hash": record[1],
+                                "store_path": path, "reason": INVALID_RECORD})  # fmt: skip
+                rows.append({"store": position, "line": here, "memory_id": record[0],
+                             "record_hash": record[1], "outcome": INVALID_RECORD})  # fmt: skip
+                continue
+            memory_id, record_hash = record[0], record[4]
+            if mark is None:  # selected: in the record, not in dropped
+                rows.append({"store": position, "line": here, "memory_id": memory_id,
+                             "record_hash": record_hash, "outcome": SELECTED})  # fmt: skip
+                continue
+            if filtering and trust.denies(memory_id, record_hash, record[2]):
+                reason = TRUST_DENIED
+            else:
+                reason = stop_reason if mark is _UNMARKED else mark
+            entries.append({"memory_id": memory_id, "record_hash": record_hash,
+                            "store_path": path, "reason": reason})  # fmt: skip
+            rows.append({"store": position, "line": here, "memory_id": memory_id,
+                         "record_hash": record_hash, "outcome": reason})  # fmt: skip
+        if entries:
+            shown, hashed = render_dropped(entries, indent)
+            printed.append(shown)
+            canonical.append(hashed)
+        if rows:
+            audited.append(orjson.dumps(rows)[1:-1])
+    separator = b"," if indent is None else b",\n"
+    return (separator.join(printed), b",".join(canonical), reader.crc, b",".join(audited),
+            found)  # fmt: skip

@@ -22,20 +22,24 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import threading
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
 
+from reference._audit import AuditWriter, StoreIdentity
 from reference._candidates import scan_chunk
 from reference._canonical import jcs_number
-from reference._dropped import Marks, drop_chunk
+from reference._dropped import SELECTED, AuditChunk, Marks, drop_chunk, drop_chunk_audited
 from reference._envelope import Envelope
 from reference._excerpt import excerpt_of
 from reference._ordering import LENGTH, MEMORY_ID, OFFSET, STORE, TS, Candidate, exact_score
 from reference._reader import (
+    BLOCK_BYTES,
     Store,
     plan_chunks,
     read_line,
@@ -52,6 +56,7 @@ from reference._selection import (
     REASONS,
     TRUST_DENIED,
     Budget,
+    Selection,
     Shortlist,
     select,
 )
@@ -67,6 +72,7 @@ __all__ = [
     "PARALLEL_MIN_BYTES",
     "REASONS",
     "TRUST_DENIED",
+    "Audit",
     "Budget",
     "PackageHash",
     "assemble",
@@ -178,26 +184,42 @@ class _Pass2:
     marks: dict[int, Marks]
     reason: str
     indent: bytes | None
+    #: With an assembly record: each chunk's first line number and wanted offsets (INT-53),
+    #: and the chunks' checksums as the parent read them while hashing (forked readers).
+    audit: dict[int, AuditChunk] | None = None
+    crcs: dict[int, int] | None = None
 
 
 class _Passes:
     """The two passes over a fixed plan of chunks, in this process or in forked readers."""
 
     def __init__(
-        self, stores: list[Store], scorer: Scorer, trust: TrustFilter, budget: Budget
+        self,
+        stores: list[Store],
+        scorer: Scorer,
+        trust: TrustFilter,
+        budget: Budget,
+        *,
+        audit: bool = False,
     ) -> None:
         self.stores = stores
         self.scorer = scorer
         self.trust = trust
         self.budget = budget
+        self.audit = audit
+        #: With an assembly record: SHA-256 of each store's bytes, fed as pass 1 reads them.
+        self.digests = [hashlib.sha256() for _ in stores] if audit else []
+        self.first_lines: dict[int, int] = {}
+        self.parent_crcs: dict[int, int] | None = None
         self.hashes: dict[tuple[int, int], str] = {}
         total = sum(store.size for store in stores)
         readers = _reader_count() if total >= PARALLEL_MIN_BYTES else 1
         self.chunks = plan_chunks(stores, _CHUNK_BYTES) if readers > 1 else whole_stores(stores)
         self.crcs: dict[int, int] = {}
+        self.parallel = readers > 1 and len(self.chunks) > 1  # set before the readers fork
         self.readers = (
             Readers(min(readers, len(self.chunks)), len(self.chunks), self._pass1, self._pass2)
-            if readers > 1 and len(self.chunks) > 1
+            if self.parallel
             else None
         )
 
@@ -225,34 +247,81 @@ class _Passes:
     def _pass1(self, mine: list[int]) -> list[Candidate]:
         shortlist = self.shortlist()
         per_item = self.budget.per_item_max_excerpt_tokens
+        # Alone, this process reads every chunk in order: the store hashes are fed as it reads.
+        hashing = self.audit and not self.parallel
         for index in mine:
             chunk = self.chunks[index]
+            digest = self.digests[chunk.position] if hashing else None
             self.crcs[index] = scan_chunk(
-                self.stores, chunk, self.scorer, self.trust, per_item, shortlist
+                self.stores, chunk, self.scorer, self.trust, per_item, shortlist, digest
             )
         return shortlist.ranked()
 
-    def _pass2(self, index: int, selection: _Pass2) -> tuple[bytes, bytes]:
+    def _hash_in_parent(self) -> None:
+        """With forked readers, the parent hashes the stores while they run pass 1 (it would
+        otherwise wait): each chunk's bytes in order, with its checksum (compared with pass 2's,
+        like pass 1's) and its count of lines (the first line number of the next chunk)."""
+        crcs: dict[int, int] = {}
+        lines = 1
+        position = -1
+        for index, chunk in enumerate(self.chunks):
+            if chunk.position != position:
+                position, lines = chunk.position, 1
+            self.first_lines[index] = lines
+            crc = 0
+            offset = chunk.start
+            while offset < chunk.end:
+                size = min(BLOCK_BYTES, chunk.end - offset)
+                data = read_line(self.stores[position], offset, size)
+                self.digests[position].update(data)
+                crc = zlib.crc32(data, crc)
+                lines += data.count(b"\n")
+                offset += len(data)
+            crcs[index] = crc
+        self.parent_crcs = crcs
+
+    def identities(self) -> list[StoreIdentity]:
+        """Each store's (path, bytes read, SHA-256 of them), after pass 1 (assembly record)."""
+        return [(store.path, store.size, digest.hexdigest())
+                for store, digest in zip(self.stores, self.digests, strict=True)]  # fmt: skip
+
+    def _pass2(self, index: int, selection: _Pass2) -> tuple[bytes, bytes, bytes]:
         chunk = self.chunks[index]
         marks = selection.marks.get(chunk.position, _NO_MARKS)
-        printed, canonical, crc = drop_chunk(
-            self.stores, chunk, self.trust, marks, selection.reason, selection.indent
-        )
-        if crc != self.crcs[index]:  # the bytes changed since pass 1
+        audited = b""
+        if selection.audit is None:
+            printed, canonical, crc = drop_chunk(
+                self.stores, chunk, self.trust, marks, selection.reason, selection.indent
+            )
+        else:
+            printed, canonical, crc, rows, found = drop_chunk_audited(
+                self.stores, chunk, self.trust, marks, selection.reason, selection.indent,
+                selection.audit[index],
+            )  # fmt: skip
+            audited = pickle.dumps((rows, found), pickle.HIGHEST_PROTOCOL)
+        parent = selection.crcs[index] if selection.crcs is not None else crc
+        if crc != self.crcs[index] or crc != parent:  # the bytes changed since pass 1
             raise store_changed(self.stores[chunk.position])
-        return printed, canonical
+        return printed, canonical, audited
 
     def candidates(self) -> list[Candidate]:
         """Pass 1: the shortlist of every chunk, merged and ordered exactly."""
         if self.readers is None:
-            return self._pass1(list(range(len(self.chunks))))
+            ranked = self._pass1(list(range(len(self.chunks))))
+            self.first_lines = dict.fromkeys(range(len(self.chunks)), 1)  # one chunk a store
+            return ranked
+        if self.audit:
+            self._hash_in_parent()
         shortlist = self.shortlist()
         for items in self.readers.shortlists():
             shortlist.extend(items)
         return shortlist.ranked()
 
-    def dropped(self, selection: _Pass2) -> Iterator[tuple[bytes | bytearray, bytes | bytearray]]:
-        """Pass 2: every chunk's dropped entries, (printed, canonical), in read order."""
+    def dropped(
+        self, selection: _Pass2
+    ) -> Iterator[tuple[bytes | bytearray, bytes | bytearray, bytes | bytearray]]:
+        """Pass 2: every chunk's dropped entries, (printed, canonical, audit part), in read
+        order."""
         if self.readers is None:
             for index in range(len(self.chunks)):
                 yield self._pass2(index, selection)
@@ -289,6 +358,21 @@ def _selected_item(passes: _Passes, item: Candidate, per_item: int) -> dict[str,
     }
 
 
+def _audit_pass2(
+    passes: _Passes, ranked: list[Candidate]
+) -> tuple[dict[int, AuditChunk], dict[int, frozenset[int]]]:
+    """Each chunk's first line number and the ranked offsets whose line numbers are wanted."""
+    wanted: dict[int, set[int]] = {}
+    for item in ranked:
+        wanted.setdefault(item[STORE], set()).add(item[OFFSET])
+    frozen = {store: frozenset(offsets) for store, offsets in wanted.items()}
+    chunks = {
+        index: AuditChunk(passes.first_lines[index], frozen.get(chunk.position, frozenset()))
+        for index, chunk in enumerate(passes.chunks)
+    }
+    return chunks, frozen
+
+
 def assemble(
     stores: list[Store],
     scorer: Scorer,
@@ -296,11 +380,19 @@ def assemble(
     budget: Budget,
     query: dict[str, Any],
     envelope: Envelope,
+    audit: Audit | None = None,
 ) -> dict[str, Any]:
-    """Write the package envelope for an opened set of stores; return the receipt."""
-    passes = _Passes(stores, scorer, trust, budget)
+    """Write the package envelope for an opened set of stores; return the receipt.
+
+    With `audit`, the assembly record is written beside it (`_audit`): the package and the
+    receipt are the same bytes.
+    """
+    passes = _Passes(stores, scorer, trust, budget, audit=audit is not None)
     try:
         ranked = passes.candidates()
+        if audit is not None:
+            audit.writer.head(query["query_hash"], passes.identities(), audit.trust,
+                              audit.scoring, audit.budget, CONTROLLER_VERSION)  # fmt: skip
         selection = select(ranked, budget)
         chosen = [ranked[position] for position in selection.selected]
         per_item = budget.per_item_max_excerpt_tokens
@@ -322,20 +414,72 @@ def assemble(
             marks.setdefault(item[STORE], {})[item[OFFSET]] = reason
         for item in chosen:
             marks.setdefault(item[STORE], {})[item[OFFSET]] = None
+        audit_chunks = _audit_pass2(passes, ranked)[0] if audit is not None else None
         pass2 = _Pass2(
             {store: Marks(found) for store, found in marks.items()},
             selection.reason,
             envelope.dropped_indent,
+            audit_chunks,
+            passes.parent_crcs,
         )
         digest = PackageHash(query, budget_json)
         envelope.head(query, budget_json, selected)
-        for printed, canonical in passes.dropped(pass2):
+        lines: dict[tuple[int, int], int] = {}
+        for index, (printed, canonical, audited) in enumerate(passes.dropped(pass2)):
             envelope.dropped(printed)
             digest.dropped(canonical)
+            if audit is not None:
+                rows, found = pickle.loads(audited)
+                audit.writer.candidates(rows)
+                store = passes.chunks[index].position
+                lines.update(((store, offset), line) for offset, line in found.items())
         hashed = digest.finish(selected)
     finally:
         passes.close()
+    if audit is not None:
+        _audit_tail(audit, ranked, selection, selected, lines, hashed)
     summary = {"query": query, "selection": {"selected": selected}, "package_hash": hashed}
     receipt = build_receipt(summary, [store.path for store in stores])
     envelope.tail(hashed, CONTROLLER_VERSION, receipt)
     return receipt
+
+
+def _audit_tail(
+    audit: Audit,
+    ranked: list[Candidate],
+    selection: Selection,
+    selected: list[dict[str, Any]],
+    lines: dict[tuple[int, int], int],
+    package_hash: str,
+) -> None:
+    """The record's ranking (the decided prefix, INT-54), selected items and manifest."""
+    chosen = set(selection.selected)
+    ranking = []
+    for position, item in enumerate(ranked):
+        outcome = SELECTED if position in chosen else selection.reasons.get(
+            position, selection.reason)  # fmt: skip
+        ranking.append({"store": item[STORE], "line": lines[(item[STORE], item[OFFSET])],
+                        "rank": position + 1, "score": exact_score(item),
+                        "outcome": outcome})  # fmt: skip
+    picked = [ranking[position] for position in selection.selected]
+    audit.writer.tail(
+        ranking,
+        selection.reason,
+        [{"store": entry["store"], "line": entry["line"], "rank": entry["rank"],
+          "score": entry["score"], "excerpt_tokens": item["excerpt_tokens"]}
+         for entry, item in zip(picked, selected, strict=True)],
+        [{"memory_id": item["memory_id"], "record_hash": item["record_hash"],
+          "store_path": item["store_path"], "excerpt_tokens": item["excerpt_tokens"]}
+         for item in selected],
+        package_hash,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    """An assembly record being written: its writer and the parameters its head states."""
+
+    writer: AuditWriter
+    trust: dict[str, Any] | None
+    scoring: dict[str, Any]
+    budget: dict[str, Any]

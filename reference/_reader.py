@@ -28,7 +28,7 @@ import stat
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from reference._errors import StoreError, render_value
 
@@ -37,6 +37,7 @@ __all__ = [
     "MAX_LINE_BYTES",
     "Batch",
     "Chunk",
+    "Digest",
     "LineReader",
     "Overlong",
     "Store",
@@ -93,6 +94,13 @@ class Overlong:
 #: (offset of the first line, offset after the last one, whole lines without their LF, or an
 #: overlong line instead)
 Batch = tuple[int, int, list[bytes], Overlong | None]
+
+
+class Digest(Protocol):
+    """A running hash (hashlib's SHA-256)."""
+
+    def update(self, data: bytes, /) -> None:
+        """Feed bytes."""
 
 
 def _not_readable(where: str, path: str, why: str) -> StoreError:
@@ -258,19 +266,24 @@ class LineReader:
     passes over the chunk.  At most one line of MAX_LINE_BYTES plus one block is held.
     """
 
-    __slots__ = ("chunk", "crc", "hash_overlong", "store")
+    __slots__ = ("chunk", "crc", "digest", "hash_overlong", "store")
 
-    def __init__(self, store: Store, chunk: Chunk, *, hash_overlong: bool) -> None:
+    def __init__(
+        self, store: Store, chunk: Chunk, *, hash_overlong: bool, digest: Digest | None = None
+    ) -> None:
         self.store = store
         self.chunk = chunk
         self.hash_overlong = hash_overlong
         self.crc = 0
+        self.digest = digest  # fed every byte read, in order (the assembly record's store hash)
 
     def _blocks(self) -> Iterator[bytes]:
         position, end = self.chunk.start, self.chunk.end
         while position < end:
             data = _pread(self.store, min(BLOCK_BYTES, end - position), position)
             self.crc = zlib.crc32(data, self.crc)
+            if self.digest is not None:
+                self.digest.update(data)
             position += len(data)
             yield data
 
@@ -298,7 +311,8 @@ class LineReader:
         return hashed.result(), b"", consumed
 
     def batches(self) -> Iterator[Batch]:
-        """Yield (first offset, end offset, lines, None), or (..., [], an overlong line)."""
+        """Yield (first offset, end offset, lines, None), or (..., [], an overlong line), or
+        (..., [], None) for a blank overlong line (one line, not a record: INT-14)."""
         offset = self.chunk.start  # where `rest`, the partial line carried over, starts
         rest = b""
         carry = b""  # bytes after an overlong line's LF, split before the next block
@@ -318,9 +332,8 @@ class LineReader:
             rest = lines.pop()
             if lines and _too_long(lines[0]):  # only the first line can have begun earlier
                 first = lines.pop(0)
-                overlong = self._whole(first)
-                if overlong is not None:
-                    yield offset, offset + len(first) + 1, [], overlong
+                # A blank overlong line comes as ([], None): skipped, but counted as a line.
+                yield offset, offset + len(first) + 1, [], self._whole(first)
                 offset += len(first) + 1
             end = start + size - len(rest)
             if lines:
@@ -328,15 +341,13 @@ class LineReader:
             offset = end
             if len(rest) > MAX_LINE_BYTES + 1:  # + 1: the CR of a CRLF may still follow
                 overlong, carry, consumed = self._stream(rest, blocks)
-                if overlong is not None:
-                    yield offset, offset + consumed, [], overlong
+                yield offset, offset + consumed, [], overlong
                 offset += consumed
                 rest = b""
         if rest:  # a last line without LF (INT-14)
-            overlong = self._whole(rest) if _too_long(rest) else None
-            if overlong is not None:
-                yield offset, offset + len(rest), [], overlong
-            elif not _too_long(rest):
+            if _too_long(rest):
+                yield offset, offset + len(rest), [], self._whole(rest)
+            else:
                 yield offset, offset + len(rest), [rest], None
 
 

@@ -9,6 +9,7 @@ Nothing a message holds stops the loop: a failure is an ``internal_error`` reply
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import traceback
@@ -18,9 +19,11 @@ from reference._controller import write_result
 from reference._envelope import Envelope, dumps
 from reference._request_json import loads_request
 
-__all__ = ["PROTOCOL", "serve"]
+__all__ = ["CAPABILITIES", "PROTOCOL", "serve"]
 
 PROTOCOL: Final = "phase6-adapter/1"
+#: memory.read, and the SPEC-003 assembly record on request (specs/protocol.md, specs/audit.md).
+CAPABILITIES: Final = ("memory.read", "audit")
 IMPLEMENTATION: Final = {
     "name": "adamos-phase6-reference",
     "version": "1.0.0",
@@ -37,16 +40,21 @@ def _internal_error(seq: Any, exc: BaseException) -> dict[str, Any]:
 
 
 def _run(message: dict[str, Any], out: IO[bytes]) -> None:
-    """Answer one ``run`` message with ``{"seq": N, "result": <envelope>}``."""
+    """Answer one ``run`` message with ``{"seq": N, "result": <envelope>}`` (plus
+    ``"audit": <assembly record>`` when the message asks for it: capability ``audit``)."""
     seq = message.get("seq")
-    envelope = Envelope(out, prefix=b'{"seq":' + dumps(seq) + b',"result":', suffix=b"}\n")
+    record = io.BytesIO() if message.get("audit") is True else None
+    suffix = b"}\n" if record is None else b""
+    envelope = Envelope(out, prefix=b'{"seq":' + dumps(seq) + b',"result":', suffix=suffix)
     try:
         previous = os.getcwd()
         os.chdir(message["root"])  # paths resolve against the vector root (protocol 2.)
         try:
-            write_result(message["request"], envelope)
+            write_result(message["request"], envelope, record)
         finally:
             os.chdir(previous)
+        if record is not None:
+            out.write(b',"audit":' + record.getvalue().rstrip(b"\n") + b"}\n")
     except Exception as exc:  # an internal failure is reported, never fatal
         if envelope.started:  # the reply line was cut short and ended: it is not a result
             print(f"reference serve: seq {seq!r}: {exc!r}", file=sys.stderr)
@@ -68,7 +76,7 @@ def _answer(message: Any, out: IO[bytes]) -> int | None:
             _reply(out, {"ok": False, "error": f"unsupported protocol, speaks {PROTOCOL}"})
             return 1
         reply = {"ok": True, "protocol": PROTOCOL, "implementation": IMPLEMENTATION}
-        _reply(out, {**reply, "capabilities": ["memory.read"]})
+        _reply(out, {**reply, "capabilities": list(CAPABILITIES)})
     elif command == "run":
         _run(message, out)
     elif command == "stop":

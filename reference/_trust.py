@@ -7,6 +7,7 @@ S6-TRUST-02: "No inference, no heuristics, no "suspicious" scoring."
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from reference._errors import TrustSnapshotError, render_value
 from reference._paths import normalize_path
 from reference._records import text_too_deep
 
-__all__ = ["SNAPSHOT_FORMAT", "TrustFilter", "load_trust_filter"]
+__all__ = ["SNAPSHOT_FORMAT", "SnapshotIdentity", "TrustFilter", "load_trust_filter"]
 
 SNAPSHOT_FORMAT: Final = "phase6-trust/1"
 _PATH: Final = "/trust_filter/trust_snapshot_path"
@@ -49,7 +50,11 @@ def _invalid(why: str) -> TrustSnapshotError:
     return TrustSnapshotError("invalid_trust_snapshot", _PATH, f"{_PATH}: {why}")
 
 
-def _read_snapshot(path: str) -> Any:
+#: A snapshot read: (normalized path, byte length, SHA-256 of the bytes), for the assembly record.
+SnapshotIdentity = tuple[str, int, str]
+
+
+def _read_snapshot(path: str) -> tuple[Any, SnapshotIdentity]:
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL byte
@@ -71,17 +76,25 @@ def _read_snapshot(path: str) -> Any:
         raise _invalid(f"is not valid JSON ({exc.msg})") from None
     if text_too_deep(data):  # the snapshot follows the record JSON rules, INT-15..INT-18
         raise _invalid("nests deeper than 64 levels")
-    return document
+    return document, (path, len(data), hashlib.sha256(data).hexdigest())
 
 
-def load_trust_filter(snapshot_path: str | None, deny: tuple[str, ...]) -> TrustFilter:
+def load_trust_filter(
+    snapshot_path: str | None,
+    deny: tuple[str, ...],
+    read: list[SnapshotIdentity] | None = None,
+) -> TrustFilter:
     """Read and validate the snapshot (whenever a path is given) and build the deny sets.
 
     S6-TRUST-07: "If no snapshot provided, trust filtering is disabled."
     """
     if snapshot_path is None:
         return TrustFilter()
+    # One statement, as the mutation gallery anchors on it: (the document, the bytes' identity).
     document = _read_snapshot(normalize_path(snapshot_path))
+    document, identity = document
+    if read is not None:
+        read.append(identity)
     if type(document) is not dict:
         raise _invalid("must be a JSON object")
     if document.get("format") != SNAPSHOT_FORMAT:

@@ -28,7 +28,7 @@ from reference._errors import MemoryReadError, StoreError
 
 __all__ = ["ReaderFailed", "Readers"]
 
-_HEADER: Final = struct.Struct("<BQQ")
+_HEADER: Final = struct.Struct("<BQQQ")
 _RESULT, _CHUNK, _ERROR, _CRASH = range(4)
 
 
@@ -55,19 +55,19 @@ def _read_exact(fd: int, size: int) -> bytearray:
     return buffer
 
 
-def _send(fd: int, kind: int, first: bytes, second: bytes = b"") -> None:
-    _write(fd, _HEADER.pack(kind, len(first), len(second)), first, second)
+def _send(fd: int, kind: int, first: bytes, second: bytes = b"", third: bytes = b"") -> None:
+    _write(fd, _HEADER.pack(kind, len(first), len(second), len(third)), first, second, third)
 
 
-def _receive(fd: int) -> tuple[int, bytearray, bytearray]:
-    kind, first, second = _HEADER.unpack(_read_exact(fd, _HEADER.size))
-    return kind, _read_exact(fd, first), _read_exact(fd, second)
+def _receive(fd: int) -> tuple[int, bytearray, bytearray, bytearray]:
+    kind, first, second, third = _HEADER.unpack(_read_exact(fd, _HEADER.size))
+    return kind, _read_exact(fd, first), _read_exact(fd, second), _read_exact(fd, third)
 
 
 #: pass 1 over a reader's chunks -> its shortlist (picklable)
 Pass1 = Callable[[list[int]], Any]
-#: pass 2 over one chunk, given the selection message -> (printed, canonical)
-Pass2 = Callable[[int, Any], tuple[bytes, bytes]]
+#: pass 2 over one chunk, given the selection message -> (printed, canonical, audit part)
+Pass2 = Callable[[int, Any], tuple[bytes, bytes, bytes]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +81,11 @@ def _serve(mine: list[int], pass1: Pass1, pass2: Pass2, tasks: int, results: int
     """The reader process's whole life."""
     try:
         _send(results, _RESULT, pickle.dumps(pass1(mine), pickle.HIGHEST_PROTOCOL))
-        kind, message, _ = _receive(tasks)
+        kind, message, _, _ = _receive(tasks)
         if kind == _RESULT:
             selection = pickle.loads(message)
             for chunk in mine:
-                printed, canonical = pass2(chunk, selection)
-                _send(results, _CHUNK, printed, canonical)
+                _send(results, _CHUNK, *pass2(chunk, selection))
     except MemoryReadError as error:
         _send(results, _ERROR, pickle.dumps((error.code, error.path, error.message)))
     except ReaderFailed:
@@ -137,30 +136,31 @@ class Readers:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _answer(self, reader: _Reader) -> tuple[int, bytearray, bytearray]:
-        kind, first, second = _receive(reader.results)
+    def _answer(self, reader: _Reader) -> tuple[int, bytearray, bytearray, bytearray]:
+        kind, first, second, third = _receive(reader.results)
         if kind == _ERROR:
             code, path, message = pickle.loads(first)
             raise StoreError(code, path, message)
         if kind == _CRASH:
             raise ReaderFailed(f"a reader process failed:\n{first.decode('utf-8', 'replace')}")
-        return kind, first, second
+        return kind, first, second, third
 
     def shortlists(self) -> Iterator[Any]:
         """Pass 1: each reader's shortlist."""
         for reader in self.readers:
-            _, payload, _ = self._answer(reader)
+            _, payload, _, _ = self._answer(reader)
             yield pickle.loads(payload)
 
-    def dropped(self, selection: Any) -> Iterator[tuple[bytes | bytearray, bytes | bytearray]]:
-        """Pass 2: send the selection, then yield every chunk's (printed, canonical) in order."""
+    def dropped(self, selection: Any) -> Iterator[tuple[bytearray, bytearray, bytearray]]:
+        """Pass 2: send the selection, then yield every chunk's (printed, canonical, audit
+        part) in order."""
         message = pickle.dumps(selection, pickle.HIGHEST_PROTOCOL)
         for reader in self.readers:
             _send(reader.tasks, _RESULT, message)
         count = len(self.readers)
         for chunk in range(self.chunks):
-            _, printed, canonical = self._answer(self.readers[chunk % count])
-            yield printed, canonical
+            _, printed, canonical, audited = self._answer(self.readers[chunk % count])
+            yield printed, canonical, audited
         self.finished = True
 
     def close(self) -> None:

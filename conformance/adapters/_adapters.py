@@ -50,6 +50,7 @@ from conformance.adapters._protocol import (
     CONTRACT,
     PROTOCOL,
     Handshake,
+    RunReply,
     check_run_reply,
     check_start_reply,
     check_stop_reply,
@@ -322,9 +323,20 @@ class SubprocessAdapter(Adapter):
         """Send one ``run`` and return the result envelope (restarting first if needed)."""
         return self.exchange_run(lambda seq: run_message(seq, str(root), request_json))
 
+    def run_audited(self, request_json: bytes, root: Path) -> tuple[Any, Any]:
+        """Send one ``run`` asking for the assembly record (capability ``audit``,
+        specs/protocol.md section 4): (the result envelope, the record)."""
+        reply = self._exchange_reply(
+            lambda seq: run_message(seq, str(root), request_json, audit=True), audit=True
+        )
+        return reply.result, reply.audit
+
     def exchange_run(self, message_for: Callable[[int], bytes]) -> Any:
         """Send the ``run`` line ``message_for(seq)`` builds and return the reply's ``result``
         (restarting first if needed): the one request exchange of every profile."""
+        return self._exchange_reply(message_for, audit=False).result
+
+    def _exchange_reply(self, message_for: Callable[[int], bytes], *, audit: bool) -> RunReply:
         self._ensure_started()
         self._seq += 1
         self.requests += 1
@@ -338,6 +350,7 @@ class SubprocessAdapter(Adapter):
                 seq,
                 validate=self.validate,
                 schemas=self.schemas,
+                audit=audit,
             )
         except (AdapterCrashedError, AdapterTimeoutError, ProtocolError) as exc:
             raise self._fail(type(exc), exc.message, detail=exc.detail) from None
@@ -348,7 +361,7 @@ class SubprocessAdapter(Adapter):
                 detail=str(reply.internal_error.get("traceback", "")),
                 stderr_tail=self._process.stderr_tail(),
             )
-        return reply.result
+        return reply
 
 
 # ---------------------------------------------------------------------------- python

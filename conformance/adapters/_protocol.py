@@ -90,6 +90,8 @@ class RunReply:
     seq: int
     result: Any = None
     internal_error: Mapping[str, Any] | None = None
+    #: The assembly record, when the run asked for one (capability ``audit``).
+    audit: Any = None
 
 
 def start_message() -> bytes:
@@ -97,9 +99,14 @@ def start_message() -> bytes:
     return b'{"cmd":"start","protocol":"' + PROTOCOL.encode() + b'"}\n'
 
 
-def run_message(seq: int, root: str, request_json: bytes) -> bytes:
-    """A ``run`` line; ``request_json`` is the request already serialized (no re-encoding)."""
-    return b'{"cmd":"run","seq":%d,"root":%s,"request":%s}\n' % (seq, dumps(root), request_json)
+def run_message(seq: int, root: str, request_json: bytes, *, audit: bool = False) -> bytes:
+    """A ``run`` line; ``request_json`` is the request already serialized (no re-encoding).
+
+    ``audit`` asks for the assembly record too (only sent to an implementation declaring the
+    capability ``audit``: specs/protocol.md section 4).
+    """
+    line = b'{"cmd":"run","seq":%d,"root":%s,"request":%s' % (seq, dumps(root), request_json)
+    return line + (b',"audit":true}\n' if audit else b"}\n")
 
 
 def stop_message() -> bytes:
@@ -200,18 +207,24 @@ def check_run_reply(
     *,
     validate: bool = False,
     schemas: Mapping[str, str] = PROTOCOL_SCHEMAS,
+    audit: bool = False,
 ) -> RunReply:
-    """Accept a ``run`` reply for request ``seq`` or raise :class:`ProtocolError`."""
+    """Accept a ``run`` reply for request ``seq`` or raise :class:`ProtocolError`.
+
+    With ``audit`` (the run asked for the assembly record), a result must come with ``audit``.
+    """
     got = message.get("seq")
     if not isinstance(got, int) or isinstance(got, bool):
         raise ProtocolError(f'reply has no integer "seq" (expected {seq}): {_shown_json(message)}')
     if got != seq:
         raise ProtocolError(f"reply seq {got} does not echo request seq {seq}")
     keys = set(message)
-    if keys == {"seq", "result"}:
+    if keys == ({"seq", "result", "audit"} if audit else {"seq", "result"}):
         if not isinstance(message["result"], dict):
             raise ProtocolError('reply "result" is not a JSON object')
-        reply = RunReply(seq, result=message["result"])
+        if audit and not isinstance(message["audit"], dict):
+            raise ProtocolError('reply "audit" is not a JSON object')
+        reply = RunReply(seq, result=message["result"], audit=message.get("audit"))
     elif keys == {"seq", "internal_error"}:
         internal = message["internal_error"]
         if not isinstance(internal, dict) or not isinstance(internal.get("message"), str):
@@ -220,8 +233,9 @@ def check_run_reply(
             raise ProtocolError(f"internal_error has unexpected members {sorted(set(internal))!r}")
         reply = RunReply(seq, internal_error=internal)
     else:
+        wanted = "seq + result + audit" if audit else "seq + result"
         raise ProtocolError(
-            f"reply members {sorted(keys)!r}: expected seq + result or seq + internal_error"
+            f"reply members {sorted(keys)!r}: expected {wanted} or seq + internal_error"
         )
     if validate:
         validate_message("run-reply", message, schemas=schemas)

@@ -9,6 +9,7 @@
     phase6 compare     several reports side by side
     phase6 vectors     list, show and check the corpus; write the coverage table
     phase6 store       SPEC-005 store check
+    phase6 audit       SPEC-003 assembly records: verify one, replaying its read
     phase6 serve       put a Python callable behind the adapter protocol
 
 Each subcommand lives in its own small module that registers its parser and its handler
@@ -30,6 +31,7 @@ from typing import TextIO
 from conformance._errors import HarnessError
 from conformance._kit import kit_version, terminal_safe
 from conformance.cli import (
+    _audit,
     _certify,
     _probes,
     _properties,
@@ -44,7 +46,7 @@ from conformance.cli._common import EXIT_OK, EXIT_USAGE
 __all__ = ["COMMANDS", "main"]
 
 #: Registration order = the order ``phase6 --help`` lists the subcommands in.
-COMMANDS = (_certify, _rerun, _properties, _probes, _reports, _vectors, _store, _serve)
+COMMANDS = (_certify, _rerun, _properties, _probes, _reports, _vectors, _store, _audit, _serve)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance.registers._coverage import Coverage
+from conformance.registers._registers import Clause
 
 __all__ = ["render_clauses_markdown", "render_interpretations_markdown"]
 
@@ -88,6 +89,10 @@ def render_interpretations_markdown(register: Path, coverage: Coverage) -> str:
     return "\n".join(lines)
 
 
+def _line(clause: Clause) -> str:
+    return str(clause.line) if clause.spec == "SPEC-006" else f"{clause.spec} {clause.line}"
+
+
 def render_clauses_markdown(coverage: Coverage) -> str:
     """The clause register as a table with each clause's verification and vector count."""
     lines = [
@@ -95,7 +100,8 @@ def render_clauses_markdown(coverage: Coverage) -> str:
         "",
         "Generated from `specs/clauses.toml` and the corpus by "
         "`python -m conformance vectors coverage`; do not edit by hand. Quotes are verbatim from "
-        "`specs/seeds/SPEC-006.txt` (line numbers given).",
+        "`specs/seeds/SPEC-006.txt` (line numbers given); the `S3-` clauses quote SPEC-003, the "
+        "assembly record's contract (specs/audit.md), and are verified by the kit's tests.",
         "",
         "| ID | line | kind | summary | verified by | vectors |",
         "|---|---:|---|---|---|---:|",
@@ -103,7 +109,7 @@ def render_clauses_markdown(coverage: Coverage) -> str:
     for item in coverage.clauses:
         clause = item.clause
         lines.append(
-            f"| `{clause.id}` | {clause.line} | {clause.kind} | {clause.summary} | "
+            f"| `{clause.id}` | {_line(clause)} | {clause.kind} | {clause.summary} | "
             f"{', '.join(clause.verified_by)} | {len(item.vectors)} |"
         )
     lines.append("")

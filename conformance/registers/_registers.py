@@ -32,6 +32,8 @@ class Clause:
     quote: str
     summary: str
     verified_by: tuple[str, ...]
+    #: The seed document the clause quotes (SPEC-003's assembly-record clauses, issue 15).
+    spec: str = "SPEC-006"
 
     @property
     def by_vectors(self) -> bool:
@@ -40,8 +42,8 @@ class Clause:
 
     @property
     def by_other(self) -> tuple[str, ...]:
-        """The properties and probes the register names for this clause."""
-        return tuple(v for v in self.verified_by if v.startswith(("property:", "probe:")))
+        """The properties, probes and kit tests (``tests/...``) the register names."""
+        return tuple(v for v in self.verified_by if v.startswith(("property:", "probe:", "tests/")))
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ def load_clauses(path: Path | str | None = None) -> tuple[Clause, ...]:
                     quote=raw.get("quote", ""),
                     summary=raw.get("summary", ""),
                     verified_by=tuple(raw.get("verified_by", ())),
+                    spec=raw.get("spec", "SPEC-006"),
                 )
             )
         except (KeyError, TypeError, ValueError) as exc:

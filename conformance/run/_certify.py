@@ -174,7 +174,9 @@ class Certification:
         if missing and self.broken_reason is None:
             reasons.append(f"sections not run: {', '.join(missing)}")
         skipped = [
-            name for name, section in self.sections.items() if section.status is Outcome.SKIPPED
+            name
+            for name, section in self.sections.items()
+            if section.status is Outcome.SKIPPED and not section.optional
         ]
         if skipped:
             reasons.append(f"sections skipped: {', '.join(skipped)}")

@@ -45,6 +45,7 @@ SECTION_PROVIDERS: Mapping[str, str] = {
     "probes": "conformance.probes:certify_section",
     "properties": "conformance.properties:certify_section",
     "suite_strength": "conformance.report._suite_strength:suite_strength_section",
+    "audit": "conformance.audit._section:certify_section",
 }
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -103,6 +104,9 @@ class Section:
     items: tuple[SectionItem, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
     affects_verdict: bool = True
+    #: A capability an implementation may lack (``audit``): skipped, it does not make a
+    #: certification partial.
+    optional: bool = False
 
     @property
     def fails_verdict(self) -> bool:

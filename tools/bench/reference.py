@@ -26,6 +26,10 @@ on the 100k store, each alternating with the request it is compared with:
   below 2^-300), against recency off: INT-04's exact pow must not cost more than a few
   percent;
 - max_items larger than the store (the budget stops selection), against the bench request.
+
+Then the cost of the SPEC-003 assembly record (issue 15) on the 1M store: the bench request with
+``audit_out`` (the record streamed to a byte counter, like the package), alternating with the
+same request without it; target at most AUDIT_RATIO_MAX times the plain read.
 """
 
 from __future__ import annotations
@@ -60,6 +64,9 @@ SAMPLE_SECONDS: Final = 0.02
 RATIO_MAX_AT_1M: Final = 1.5
 PEAK_MIB_MAX: Final = 256
 CLIFF_OVERHEAD_MAX: Final = 0.05
+#: Issue 15: the assembly record may cost at most this much more than the plain read at 1M.
+AUDIT_RATIO_MAX: Final = 1.3
+AUDIT_RECORDS: Final = 1_000_000
 
 _WORDS: Final = (
     "deploy database migration rollback service latency cache invalidation queue worker "
@@ -150,7 +157,7 @@ def store_for(records: int) -> Path:
 
 
 class _Counter:
-    """A binary sink that only counts the bytes written to it."""
+    """A binary sink that only counts the bytes written to it (rewinding forgets them)."""
 
     def __init__(self) -> None:
         self.bytes = 0
@@ -158,6 +165,15 @@ class _Counter:
     def write(self, data: bytes | bytearray) -> int:
         self.bytes += len(data)
         return len(data)
+
+    def seek(self, offset: int) -> int:
+        """Start over (a failure record replaces a record begun)."""
+        self.bytes = offset
+        return offset
+
+    def truncate(self, size: int | None = None) -> int:
+        """Nothing is kept, so nothing to cut."""
+        return self.bytes if size is None else size
 
     def flush(self) -> None:
         """Nothing to flush."""
@@ -176,11 +192,14 @@ def _child(mode: str, store: str, request_json: str) -> None:
 
         request = {**json.loads(request_json), "store_paths": [store]}
         sink = _Counter()
-        result = memory_read_to(request, sink)
+        record = _Counter() if mode == "audit" else None
+        result = memory_read_to(request, sink, audit_out=record)
         if "error" in result:
             raise SystemExit(f"reference failed: {result}")
         figures = {"package_hash": result["receipt"]["data"]["package_hash"],
                    "output_bytes": sink.bytes}  # fmt: skip
+        if record is not None:
+            figures["audit_bytes"] = record.bytes
     elapsed = time.perf_counter() - started
     own = resource.getrusage(resource.RUSAGE_SELF)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -302,6 +321,35 @@ def bench_cases(runs: int) -> dict[str, Any]:
     return results
 
 
+def bench_audit(runs: int) -> dict[str, Any]:
+    """The assembly record's cost on the 1M store: audit and plain runs alternating."""
+    store = store_for(AUDIT_RECORDS)
+    load_before = _load()
+    pairs = []
+    for run in range(runs):
+        plain = measure("reference", store)
+        audit = measure("audit", store)
+        pairs.append((plain, audit))
+        print(f"  run {run + 1}: plain {plain['seconds']:.2f} s  audit {audit['seconds']:.2f} s  "
+              f"ratio {audit['seconds'] / plain['seconds']:.2f}x  record "
+              f"{audit['audit_bytes'] / 1e6:.0f} MB  peak RSS {audit['peak_rss_mib']:.0f} MiB",
+              flush=True)  # fmt: skip
+    if {p["package_hash"] for pair in pairs for p in pair} != {pairs[0][0]["package_hash"]}:
+        raise SystemExit("the package changed when the assembly record was written")
+    return {
+        "records": AUDIT_RECORDS,
+        "runs": runs,
+        "load_before": load_before,
+        "load_after": _load(),
+        "plain_seconds_median": statistics.median(plain["seconds"] for plain, _ in pairs),
+        "audit_seconds_median": statistics.median(audit["seconds"] for _, audit in pairs),
+        "ratio_median": statistics.median(a["seconds"] / p["seconds"] for p, a in pairs),
+        "audit_bytes": pairs[0][1]["audit_bytes"],
+        "peak_rss_mib_max": max(audit["peak_rss_mib"] for _, audit in pairs),
+        "target_ratio_max": AUDIT_RATIO_MAX,
+    }
+
+
 def _table(scales: list[dict[str, Any]]) -> str:
     lines = [
         "| records | store GB | json.loads s | reference s | ratio | records/s | us/record "
@@ -332,6 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keep", action="store_true", help="keep stores above 1M records")
     parser.add_argument("--skip-cases", action="store_true", help="only the scales")
+    parser.add_argument("--skip-audit", action="store_true", help="no assembly-record case")
     parser.add_argument("--child", nargs=3, metavar=("MODE", "STORE", "REQUEST"),
                         help=argparse.SUPPRESS)  # fmt: skip
     args = parser.parse_args(argv)
@@ -346,11 +395,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.skip_cases:
         print(f"cases on {BLOCK:,} records, {args.runs} runs each (load {_load()})", flush=True)
         cases = bench_cases(args.runs)
+    audit = None
+    if not args.skip_audit:
+        print(f"assembly record on {AUDIT_RECORDS:,} records, {args.runs} runs (load {_load()})",
+              flush=True)  # fmt: skip
+        audit = bench_audit(args.runs)
     summary = {
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
         "request": REQUEST,
         "scales": scales,
         "cases": cases,
+        "audit": audit,
         "targets": {
             "ratio_max_at_1M": RATIO_MAX_AT_1M,
             "peak_mib_max": PEAK_MIB_MAX,
@@ -370,6 +425,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             seconds, against = case["seconds_median"], case["against_seconds_median"]
             print(f"| {name} | {seconds:.2f} | {case['against']} | {against:.2f} | "
                   f"{case['ratio_median']:.3f}x |")  # fmt: skip
+    if audit is not None:
+        print()
+        print(f"| assembly record ({AUDIT_RECORDS:,} records) | plain s | audit s | ratio "
+              f"(target <= {AUDIT_RATIO_MAX}x) | record MB | peak RSS MiB |")  # fmt: skip
+        print("|---|---:|---:|---:|---:|---:|")
+        print(f"| medians of {audit['runs']} runs | {audit['plain_seconds_median']:.2f} | "
+              f"{audit['audit_seconds_median']:.2f} | {audit['ratio_median']:.2f}x | "
+              f"{audit['audit_bytes'] / 1e6:.0f} | {audit['peak_rss_mib_max']:.0f} |")  # fmt: skip
     print(f"\nwrote {(OUT / 'reference.json').relative_to(ROOT)}")
     return 0
 

@@ -43,7 +43,9 @@ __all__ = ["Kill", "MutantOutcome", "kill_all", "kill_one"]
 
 KillKind = Literal["vector", "probe", "section"]
 Status = Literal["killed", "survived", "broken"]
-_SKIPPED_SECTIONS = frozenset({"probes", "suite_strength"})
+#: Sections not run for a survivor: the probes ran already, suite strength reads the matrix, and
+#: the audit capability's section never affects the verdict, so it cannot kill a mutant.
+_SKIPPED_SECTIONS = frozenset({"probes", "suite_strength", "audit"})
 _LISTED = 8
 
 

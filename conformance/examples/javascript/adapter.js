@@ -64,6 +64,8 @@ function handle(line) {
         exitAfter({ ok: false, error: `unsupported protocol ${JSON.stringify(msg.protocol)}; this adapter speaks ${PROTOCOL}` }, 1);
         return;
       }
+      // Capability 'audit' (SPEC-003 assembly records, specs/audit.md) is not implemented:
+      // it is declared absent, and the kit's audit section reports it "not declared".
       send({ ok: true, protocol: PROTOCOL, implementation: IMPLEMENTATION, capabilities: ['memory.read'] });
       return;
     case 'run': {

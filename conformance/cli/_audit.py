@@ -1,0 +1,71 @@
+"""``phase6 audit verify RECORD``: check a SPEC-003 assembly record and replay its read."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TextIO
+
+from conformance.audit import (
+    adapter_runner,
+    render_summary,
+    source_for,
+    verify_record,
+)
+from conformance.cli._common import EXIT_FAILED, EXIT_OK, Subparsers
+
+__all__ = ["register"]
+
+
+def register(commands: Subparsers) -> None:
+    """Add ``audit verify``."""
+    parser = commands.add_parser(
+        "audit",
+        help="SPEC-003 assembly records: 'audit verify RECORD'",
+        description="Work with phase6-audit/1 assembly records (specs/audit.md).",
+    )
+    actions = parser.add_subparsers(dest="audit_command", required=True, metavar="ACTION")
+    verify = actions.add_parser(
+        "verify",
+        help="check a record's store identities and replay its request",
+        description="Check every store identity of an assembly record against the stores "
+        "(a store that grew is verified against its recorded-length prefix; a changed prefix "
+        "is reported with its first differing line), then run the request again on the "
+        "recorded bytes and compare package_hash and ranking.",
+        epilog="Exit status: 0 verified, 1 not verified, 2 usage error (unreadable or "
+        "invalid record, unknown git revision, unusable adapter).",
+    )
+    verify.add_argument("record", type=Path, metavar="RECORD", help="the assembly record (JSON)")
+    verify.add_argument(
+        "--root",
+        type=Path,
+        default=Path.cwd(),
+        metavar="DIR",
+        help="the directory relative store paths resolve against (default: the current one)",
+    )
+    verify.add_argument(
+        "--adapter",
+        metavar="SPEC",
+        help="replay with this implementation ('cmd:...' or 'python:...'; default: the "
+        "bundled reference, which also replays the whole record)",
+    )
+    verify.add_argument(
+        "--git-rev",
+        metavar="REV",
+        help="read the stores as they were at commit REV of the repository holding --root "
+        "(git show REV:path)",
+    )
+    verify.add_argument("--json", action="store_true", help="print the result as JSON")
+    verify.set_defaults(handler=_verify)
+
+
+def _verify(args: argparse.Namespace, out: TextIO) -> int:
+    source = source_for(args.root.resolve(), args.git_rev)
+    runner = adapter_runner(args.adapter) if args.adapter else None
+    verification = verify_record(args.record, source, runner)
+    if args.json:
+        out.write(json.dumps(verification.to_json(), indent=2) + "\n")
+    else:
+        out.write(render_summary(verification))
+    return EXIT_OK if verification.verified else EXIT_FAILED
