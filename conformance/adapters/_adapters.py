@@ -292,9 +292,9 @@ class SubprocessAdapter(Adapter):
             self._busy = False
             process.kill()
 
-    def fresh(self) -> Adapter:
-        """The same command line in a new process."""
-        return SubprocessAdapter(
+    def fresh(self) -> Self:
+        """The same command line in a new process (a subclass gets its own class back)."""
+        return type(self)(
             self.spec,
             timeout=self.timeout,
             validate=self.validate,
@@ -436,9 +436,9 @@ class InProcessAdapter(SubprocessAdapter):
                 detail=exc.detail,
             ) from None
 
-    def fresh(self) -> Adapter:
-        """The same callable in a new worker process."""
-        return InProcessAdapter(
+    def fresh(self) -> Self:
+        """The same callable in a new worker process (a subclass gets its own class back)."""
+        return type(self)(
             self.spec,
             timeout=self.timeout,
             validate=self.validate,

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from conformance._errors import AdapterSpecError, UsageError
 from conformance._kit import dumps
@@ -117,12 +117,13 @@ def run_line(seq: int, fixture: Mapping[str, Any], call: Mapping[str, Any]) -> b
     return b'{"cmd":"run","seq":%d,"fixture":%s,"call":%s}\n' % (seq, dumps(fixture), dumps(call))
 
 
-class ProtocolEngine(SubprocessAdapter):
-    """``cmd:<command line>``: a process speaking ``phase6-adapter/1`` with Phase 2 bodies."""
+class _CallsOverRuns:
+    """``observe`` and ``run`` of an engine reached through ``run`` lines (``cmd:`` and
+    ``python:``): the adapter below owns processes, restarts and misbehaviour."""
 
-    contract = CONTRACT
-    capability = CONTEXT_CAPABILITY
-    schemas = PROTOCOL_SCHEMAS
+    if TYPE_CHECKING:  # provided by the adapter class after this one in the MRO
+
+        def exchange_run(self, message_for: Callable[[int], bytes]) -> Any: ...
 
     def observe(
         self,
@@ -145,21 +146,16 @@ class ProtocolEngine(SubprocessAdapter):
         """Not for this profile: a Phase 2 engine is sent calls (:meth:`observe`)."""
         raise UsageError("a phase2-context adapter is sent {fixture, call}, not SPEC-006 requests")
 
-    def fresh(self) -> ProtocolEngine:
-        """The same command line in a new process."""
-        return ProtocolEngine(
-            self.spec,
-            timeout=self.timeout,
-            validate=self.validate,
-            start_timeout=self.start_timeout,
-            env=self.env,
-            cwd=self.cwd,
-            stderr_tail_bytes=self.stderr_tail_bytes,
-            max_line_bytes=self.max_line_bytes,
-        )
+
+class ProtocolEngine(_CallsOverRuns, SubprocessAdapter):
+    """``cmd:<command line>``: a process speaking ``phase6-adapter/1`` with Phase 2 bodies."""
+
+    contract = CONTRACT
+    capability = CONTEXT_CAPABILITY
+    schemas = PROTOCOL_SCHEMAS
 
 
-class PythonEngine(InProcessAdapter):
+class PythonEngine(_CallsOverRuns, InProcessAdapter):
     """``python:package.module:callable``: ``callable(fixture, call) -> observed outcome``,
     in a worker process of its own (protocol.md P2.3)."""
 
@@ -167,37 +163,6 @@ class PythonEngine(InProcessAdapter):
     capability = CONTEXT_CAPABILITY
     schemas = PROTOCOL_SCHEMAS
     worker_contract = CONTRACT
-
-    def observe(
-        self,
-        fixture: Mapping[str, Any],
-        call: Mapping[str, Any],
-        *,
-        runs: int = 1,
-        dump_before: bool = False,
-    ) -> Observation:
-        """One call of the callable per run, each against a fresh database."""
-        return Observation(
-            tuple(
-                self.exchange_run(lambda seq: run_line(seq, fixture, call))
-                for _ in range(max(1, runs))
-            )
-        )
-
-    def run(self, request_json: bytes, root: Path) -> Any:
-        """Not for this profile: a Phase 2 engine is sent calls (:meth:`observe`)."""
-        raise UsageError("a phase2-context adapter is sent {fixture, call}, not SPEC-006 requests")
-
-    def fresh(self) -> PythonEngine:
-        """The same callable in a new worker process."""
-        return PythonEngine(
-            self.spec,
-            timeout=self.timeout,
-            validate=self.validate,
-            start_timeout=self.start_timeout,
-            stderr_tail_bytes=self.stderr_tail_bytes,
-            max_line_bytes=self.max_line_bytes,
-        )
 
 
 def open_process_engine(

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+from hypothesis import given, seed
 from hypothesis.errors import Flaky, HypothesisException
 
 from conformance._errors import AdapterError
@@ -42,7 +42,7 @@ from conformance.phase2._invariants import determinism_view, property_failures, 
 from conformance.phase2._readings import CAPABILITIES
 from conformance.phase2._registers import Property, load_properties
 from conformance.phase2._strategies import Example, examples
-from conformance.properties import kit_constants_only
+from conformance.properties import hypothesis_settings, kit_constants_only
 from conformance.run import FailureKind, Outcome, Section, SectionItem, VectorResult
 
 __all__ = [
@@ -153,20 +153,6 @@ def _check(name: str, example: Example, observer: _Observer) -> str | None:
     return None
 
 
-def _hypothesis_settings(examples_count: int) -> settings:
-    return settings(
-        max_examples=examples_count,
-        database=None,
-        deadline=None,
-        derandomize=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-        verbosity=Verbosity.quiet,
-        report_multiple_bugs=False,
-        print_blob=False,
-        suppress_health_check=list(HealthCheck),
-    )
-
-
 @dataclass
 class _Generated:
     """The generated leg of one property."""
@@ -199,7 +185,7 @@ def _generated(name: str, observer: _Observer, config: PropertySettings) -> _Gen
             state.failures.append((example, message))  # hypothesis only tries smaller ones
             raise _Broken(message)
 
-    test = _hypothesis_settings(config.examples)(seed(config.seed)(given(examples())(body)))
+    test = hypothesis_settings(config.examples)(seed(config.seed)(given(examples())(body)))
 
     def failed(note: str = "") -> _Generated:
         example, message = state.failures[-1]

@@ -67,6 +67,7 @@ __all__ = [
     "PropertiesRun",
     "PropertySettings",
     "counterexample_vectors",
+    "hypothesis_settings",
     "kit_constants_only",
     "run_families",
     "run_properties",
@@ -320,7 +321,9 @@ def kit_constants_only() -> Iterator[None]:
         cache.cache.clear()
 
 
-def _settings(examples: int) -> settings:
+def hypothesis_settings(examples: int) -> settings:
+    """The settings of every certification run: fixed example count, no database, no
+    deadline, quiet, every health check off (the same for the Phase 2 properties)."""
     return settings(
         max_examples=examples,
         database=None,
@@ -409,7 +412,7 @@ def _attempt(
     started = time.perf_counter()
     state = _FamilyRun(family, probe, config)
     strategy = family.strategy(inputs)
-    test = settings(_settings(examples))(seed(config.seed)(given(strategy)(state.body)))
+    test = settings(hypothesis_settings(examples))(seed(config.seed)(given(strategy)(state.body)))
 
     def finish(outcome: Outcome, **extra: Any) -> FamilyResult:
         return FamilyResult(

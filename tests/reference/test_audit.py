@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +25,10 @@ SAMPLE = CORPUS.vectors[::10]
 
 
 @pytest.fixture
-def in_tmp(tmp_path: Path) -> Iterator[Path]:
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh working directory (relative store paths resolve against it)."""
-    previous = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        yield tmp_path
-    finally:
-        os.chdir(previous)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 def _record(text: str, memory_id: str, **extra: Any) -> str:

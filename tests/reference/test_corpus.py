@@ -7,8 +7,6 @@ its clauses and the first differing JSON path (not only on a snapshot diff).
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,14 +19,10 @@ CORPUS = load_corpus()
 
 
 @pytest.fixture
-def vector_root(tmp_path: Path) -> Iterator[Path]:
+def vector_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh directory the reference runs in (relative store paths resolve against it)."""
-    previous = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        yield tmp_path
-    finally:
-        os.chdir(previous)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 @pytest.mark.parametrize("vector", CORPUS.vectors, ids=lambda v: v.id)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +24,10 @@ ERROR_VECTOR = next(v for v in CORPUS.vectors if "error" in v.expect)
 
 
 @pytest.fixture
-def vector_root(tmp_path: Path) -> Iterator[Path]:
+def vector_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh directory the reference runs in."""
-    previous = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        yield tmp_path
-    finally:
-        os.chdir(previous)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 def _run(vector: Vector, root: Path) -> tuple[dict[str, Any], dict[str, Any]]:
