@@ -1,11 +1,12 @@
-"""Pass 1: record lines -> scored candidates, offered to the shortlist (READER, SCORING, TRUST).
+"""Pass 1: every record line -> its dropped entry or a candidate (READER, SCORING, TRUST).
 
-For every record line of a chunk, in read order: parse it, score it with the fast weight, and
-when the score could still reach the selection, validate it completely (INT-15..INT-25),
-apply the trust filter (S6-TRUST-03, INT-39) and offer it to the shortlist.  A line whose
-fast score already ranks after the shortlist's prefix cannot change the selection whether it
-is valid, denied or neither, so it is not validated here: pass 2 (`_dropped`) gives every
-line its dropped entry.  Nothing is kept per line.
+For every line of a chunk, in read order: parse and validate it completely (INT-15..INT-25),
+hash it (INT-02), apply the trust filter (S6-TRUST-03, INT-39) and score it with the fast
+weight.  An invalid or denied line gets its dropped entry now; a valid line whose fast score
+ranks after the shortlist's prefix can never be selected, so it gets its entry too, with the
+reason selection stops with as far as the candidates seen so far say (pass 2 corrects it when
+selection finally stops otherwise, `_dropped`); the rest are offered to the shortlist and kept
+apart as candidates.  Nothing is kept per line in memory: entries go to the spool.
 
 Most lines rank after the prefix, so they are passed over as early as a sound bound allows:
 after counting the terms in the text, a line whose tags could not all add their bonus, nor
@@ -17,13 +18,14 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from reference._dropped import ChunkParts
 from reference._excerpt import excerpt_of
 from reference._ordering import candidate
 from reference._reader import Chunk, Digest, LineReader, Store, is_blank
-from reference._records import Invalid, NotJSON, Record, load_line, parse_record, parse_ts
+from reference._records import Invalid, NotJSON, load_line, parse_record
 from reference._scoring import EXACT, MAX_RECENCY, TAG_BONUS, Scorer, score_of
-from reference._selection import Shortlist
-from reference._timestamps import Timestamp, sort_key
+from reference._selection import INVALID_RECORD, TRUST_DENIED, Shortlist
+from reference._timestamps import sort_key
 from reference._trust import TrustFilter
 
 __all__ = ["scan_chunk"]
@@ -38,14 +40,19 @@ def scan_chunk(
     trust: TrustFilter,
     per_item: int,
     shortlist: Shortlist,
+    parts: ChunkParts,
+    first_line: int = 1,
     store_digest: Digest | None = None,
 ) -> int:
-    """Offer the chunk's candidates to `shortlist`; return the CRC-32 of the chunk's bytes.
+    """Give every line of the chunk its dropped entry or offer it to `shortlist` (recorded in
+    `parts`); return the CRC-32 of the chunk's bytes with an assembly record (0 without:
+    nothing reads the chunk twice then).
 
-    `store_digest`, when given, is fed every byte of the chunk (the assembly record's store hash).
+    `first_line` is the number of the chunk's first line (assembly-record rows, INT-53);
+    `store_digest`, when given, is fed every byte of the chunk (the record's store hash).
     """
     store = stores[chunk.position]
-    reader = LineReader(store, chunk, hash_overlong=False, digest=store_digest)
+    reader = LineReader(store, chunk, hash_overlong=True, digest=store_digest, checksum=parts.audit)
     path = store.path
     term_count = scorer.term_count
     tag_overlap = scorer.tag_overlap
@@ -55,62 +62,83 @@ def scan_chunk(
     top_overlap = len(scorer.terms) if scorer.counts_tags else 0
     filtering = trust.active
     position = chunk.position
+    audit = parts.audit
     floor, tie_score = shortlist.floor, shortlist.tie_score
-    for first, _, lines, _ in reader.batches():  # an overlong line is never a candidate
+    number = first_line
+    # A line that cannot be selected is dropped with the reason selection stops with, which
+    # is known only at the end: it gets the reason for the candidates seen so far, and pass 2
+    # corrects the runs that guessed wrong.
+    parts.stop = stop = shortlist.reason
+    for first, _, lines, overlong in reader.batches():
+        entries, rows = parts.entries, parts.rows
+        if not lines:  # an overlong line (INT-18): one line, a record unless it is blank
+            if overlong is not None:
+                raw_hash = overlong.raw_hash or ""
+                entries.append({"memory_id": "", "record_hash": raw_hash, "store_path": path,
+                                "reason": INVALID_RECORD})  # fmt: skip
+                if audit:
+                    rows.append({"store": position, "line": number, "memory_id": "",
+                                 "record_hash": raw_hash, "outcome": INVALID_RECORD})  # fmt: skip
+            number += 1
+            continue
         offset = first
         for line in lines:
             start = offset
             offset += len(line) + 1
+            here = number
+            number += 1
             # A record line starts with "{" (almost always): only other lines can be blank.
             if line[:1] != b"{" and is_blank(line):
-                continue
+                continue  # INT-14: not a record
             try:
                 obj = load_line(line)
             except NotJSON:
-                continue  # invalid (INT-15): never a candidate
-            if type(obj) is not dict:
-                continue
-            record: Record | Invalid | None = None
-            text = obj.get("text")
-            tags = obj.get("tags", _NO_TAGS)
-            ts_raw = obj.get("ts_utc", "")
-            ts: Timestamp | None = None
-            if type(text) is not str or type(tags) is not list or type(ts_raw) is not str:
-                # Not the shape of a valid record: the record rules decide (INT-22).
+                record = parse_record(line, store_path=path)  # invalid (INT-15)
+            else:
                 record = parse_record(line, obj, store_path=path)
-                if isinstance(record, Invalid):
-                    continue
-                text, tags, ts, ts_raw = record[1], record[2], record[3], ""
-            # Scores only grow with the tag bonus and the weight: a line that cannot reach the
-            # floor with every tag matching and a full weight is passed over early.
-            base = term_count(text)
-            if base + min(len(tags), top_overlap) * TAG_BONUS + top_weight < floor:
-                continue
-            try:
-                overlap = tag_overlap(tags)
-            except TypeError:  # a tag that is not a string: invalid
-                continue
-            if score_of(base, overlap, top_weight) < floor:
-                continue
-            if ts_raw:
-                ts = parse_ts(ts_raw)
-            weight, exponent = fast_weight(ts)
-            fast = score_of(base, overlap, weight)
-            if fast < floor:
-                continue
-            if fast == tie_score and exponent == EXACT and sort_key(ts) > shortlist.tie_ts:
-                continue  # an equal exact score and an older (or no) timestamp
-            # The line may reach the selection: validate it completely.
-            if record is None:
-                record = parse_record(line, obj, store_path=path)
+            reason = stop
             if isinstance(record, Invalid):
-                continue
-            memory_id, text, norm_tags, ts, digest = record
-            # S6-TRUST-08: "Filtered candidates MUST appear in dropped" -- never ranked.
-            if filtering and trust.denies(memory_id, digest, norm_tags):
-                continue
-            tokens = excerpt_of(text, per_item)[1]
-            shortlist.add(candidate(base, overlap, weight, exponent, sort_key(ts), position,
-                                    memory_id, start, len(line), tokens))  # fmt: skip
-            floor, tie_score = shortlist.floor, shortlist.tie_score
+                # S6-REC-11: "counted as dropped with reason: invalid_record_schema" (INT-19)
+                memory_id, digest = record
+                reason = INVALID_RECORD
+            else:
+                memory_id, text, norm_tags, ts, digest = record
+                if filtering and trust.denies(memory_id, digest, norm_tags):
+                    # S6-TRUST-08: "Filtered candidates MUST appear in dropped" -- never ranked.
+                    reason = TRUST_DENIED
+                else:
+                    # Scores only grow with the tag bonus and the weight: a line that cannot
+                    # reach the floor with every tag matching and a full weight is passed over.
+                    base = term_count(text)
+                    if (
+                        base + min(len(norm_tags), top_overlap) * TAG_BONUS + top_weight >= floor
+                        and score_of(
+                            base, (overlap := tag_overlap(obj.get("tags", _NO_TAGS))), top_weight
+                        )
+                        >= floor
+                    ):
+                        weight, exponent = fast_weight(ts)
+                        fast = score_of(base, overlap, weight)
+                        # An equal exact score and an older (or no) timestamp ranks after.
+                        if fast >= floor and not (
+                            fast == tie_score
+                            and exponent == EXACT
+                            and sort_key(ts) > shortlist.tie_ts
+                        ):
+                            tokens = excerpt_of(text, per_item)[1]
+                            shortlist.add(candidate(base, overlap, weight, exponent,
+                                                    sort_key(ts), position, memory_id, start,
+                                                    len(line), tokens, digest))  # fmt: skip
+                            floor, tie_score = shortlist.floor, shortlist.tie_score
+                            parts.candidate(start, memory_id, digest, here if audit else 0)
+                            entries, rows = parts.entries, parts.rows
+                            parts.stop = stop = shortlist.reason
+                            continue
+            entries.append({"memory_id": memory_id, "record_hash": digest, "store_path": path,
+                            "reason": reason})  # fmt: skip
+            if audit:
+                rows.append({"store": position, "line": here, "memory_id": memory_id,
+                             "record_hash": digest, "outcome": reason})  # fmt: skip
+        parts.flush()
+    parts.flush()
     return reader.crc

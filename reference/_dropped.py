@@ -1,33 +1,45 @@
-"""Pass 2: the dropped entries of a chunk, in read order (INT-28), in their two JSON forms.
+"""The dropped entries (INT-28: read order), rendered by pass 1 and finished by pass 2.
 
 "Every record line appears exactly once: in selected (rank order) or in dropped" (INT-28,
-dropped in read order).  Once the selection is known, every record line that was not selected
-is read again and given its entry: invalid_record_schema (INT-19: memory_id as far as known,
-the raw-line hash), trust_denied (S6-TRUST-08), or the reason selection stopped with
-(INT-26/INT-27: budget_exhausted or max_items_reached).  A chunk's entries are serialized
-twice: as the package prints them and in RFC 8785 form for package_hash (INT-01, INT-03).
+dropped in read order).  A line's dropped entry is invalid_record_schema (INT-19: memory_id as
+far as known, the raw-line hash), trust_denied (S6-TRUST-08), or the reason selection stopped
+with (INT-26/INT-27: budget_exhausted or max_items_reached), which only the end of pass 1
+knows.  Each entry is serialized twice: as the package prints it and in RFC 8785 form for
+package_hash (INT-01, INT-03).
+
+Pass 1 (`_candidates`) validates and hashes every line once and renders its entry on the spot
+into a `Spool` (memory while the input is small, an unnamed temporary file otherwise, so memory
+never grows with the stores), giving a line that cannot be selected the reason selection would
+stop with among the candidates seen so far: each run of entries records that guess.  Lines
+offered to the shortlist are kept apart as `Candidate` parts: only they can be selected, or be
+dropped with a reason of their own.  Pass 2 (`finish_chunk`) reads a chunk's parts back in
+order, rewrites the runs whose guess was not the final stop reason, and gives the candidates
+their entries: it never reads a store again, so every dropped entry comes from the one read
+pass 1 made.
+
+With an assembly record (`_audit`), every record line also gets its candidate row (store, line
+number, memory_id, record_hash, outcome; INT-53), rendered the same way.
 """
 
 from __future__ import annotations
 
 import bisect
+import contextlib
+import io
+import tempfile
 from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
 
-from reference._reader import Chunk, LineReader, Store, is_blank
-from reference._records import Invalid, parse_record
-from reference._selection import INVALID_RECORD, TRUST_DENIED
-from reference._trust import TrustFilter
-
 __all__ = [
     "SELECTED",
-    "AuditChunk",
+    "Candidate",
+    "ChunkParts",
     "DroppedChunk",
     "Marks",
-    "drop_chunk",
-    "drop_chunk_audited",
+    "Spool",
+    "finish_chunk",
     "render_dropped",
 ]
 
@@ -36,9 +48,11 @@ SELECTED: Final = "selected"
 
 _SORT: Final = orjson.OPT_SORT_KEYS
 _INDENT: Final = orjson.OPT_INDENT_2
-#: (printed form, canonical form, CRC-32 of the chunk's bytes); the forms are the entries
-#: joined by their separators, without the enclosing brackets (b"" for no entry).
-DroppedChunk = tuple[bytes, bytes, int]
+#: Spools of at most this many bytes stay in memory; larger ones go to a temporary file.
+_MEMORY_SPOOL_BYTES: Final = 16 << 20
+#: (printed form, canonical form, assembly-record rows); each form is its entries joined by
+#: their separators, without the enclosing brackets (b"" for none).
+DroppedChunk = tuple[bytes, bytes, bytes]
 
 
 def render_dropped(entries: list[dict[str, str]], indent: bytes | None) -> tuple[bytes, bytes]:
@@ -76,147 +90,184 @@ class Marks:
         return index < len(self.offsets) and self.offsets[index] < end
 
 
-_NO_MARKS: Final = Marks({})
 _UNMARKED: Final = "unmarked"
 
 
-def drop_chunk(
-    stores: list[Store],
-    chunk: Chunk,
-    trust: TrustFilter,
-    marks: Marks,
-    stop_reason: str,
-    indent: bytes | None,
-) -> DroppedChunk:
-    """The dropped entries of one chunk: every record line but the selected ones.
-
-    Entries are serialized a read block at a time (small lists stay in the CPU caches).
-    """
-    store = stores[chunk.position]
-    path = store.path
-    reader = LineReader(store, chunk, hash_overlong=True)
-    printed: list[bytes] = []
-    canonical: list[bytes] = []
-    filtering = trust.active
-    for first, end, lines, overlong in reader.batches():
-        entries: list[dict[str, str]] = []
-        append = entries.append
-        # Offsets are tracked line by line only where a marked line may be.
-        watch = marks.within(first, end)
-        offset = first
-        mark: str | None = _UNMARKED
-        for line in lines:
-            if watch:
-                mark = marks.reasons.get(offset, _UNMARKED)
-                offset += len(line) + 1
-                if mark is None:  # selected: not dropped
-                    continue
-            if line[:1] != b"{" and is_blank(line):
-                continue  # INT-14: not a record
-            record = parse_record(line, store_path=path)
-            if isinstance(record, Invalid):
-                # S6-REC-11: "counted as dropped with reason: invalid_record_schema" (INT-19)
-                append({"memory_id": record[0], "record_hash": record[1], "store_path": path,
-                        "reason": INVALID_RECORD})  # fmt: skip
-                continue
-            memory_id, record_hash = record[0], record[4]
-            if filtering and trust.denies(memory_id, record_hash, record[2]):
-                reason = TRUST_DENIED
-            else:  # INT-26/INT-27: the reason selection stopped with
-                reason = stop_reason if mark is _UNMARKED or mark is None else mark
-            append({"memory_id": memory_id, "record_hash": record_hash, "store_path": path,
-                    "reason": reason})  # fmt: skip
-        if overlong is not None:  # INT-18: too long to be a record, hashed as it streamed
-            append({"memory_id": "", "record_hash": overlong.raw_hash or "", "store_path": path,
-                    "reason": INVALID_RECORD})  # fmt: skip
-        if entries:
-            shown, hashed = render_dropped(entries, indent)
-            printed.append(shown)
-            canonical.append(hashed)
-    separator = b"," if indent is None else b",\n"
-    return separator.join(printed), b",".join(canonical), reader.crc
-
-
 @dataclass(frozen=True, slots=True)
-class AuditChunk:
-    """What pass 2 needs to write a chunk's part of the assembly record (`_audit`)."""
+class Candidate:
+    """A line pass 1 offered to the shortlist: its entry waits for the selection."""
 
-    first_line: int  # the 1-based number of the chunk's first line (INT-53)
-    wanted: frozenset[int]  # offsets of ranked lines whose line numbers the record needs
+    offset: int
+    memory_id: str
+    record_hash: str
+    line: int  # its 1-based line number (INT-53), 0 without an assembly record
 
 
-def drop_chunk_audited(
-    stores: list[Store],
-    chunk: Chunk,
-    trust: TrustFilter,
+#: A run of rendered entries (its three forms' lengths in the spool, and the stop reason its
+#: entries were given), or a candidate.
+Part = tuple[int, int, int, str] | Candidate
+
+
+class Spool:
+    """Where one process keeps pass 1's rendered entries until pass 2 reads them back, in the
+    order they were written (both passes take a process's chunks in the same order)."""
+
+    __slots__ = ("file",)
+
+    def __init__(self, input_bytes: int) -> None:
+        # Rendered entries take about as many bytes as the lines they come from.  A private,
+        # unnamed file (never a store, never a name another process could open); where none
+        # can be created, memory, as for small inputs.
+        self.file: Any = io.BytesIO()
+        if input_bytes > _MEMORY_SPOOL_BYTES:
+            with contextlib.suppress(OSError):
+                self.file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by `close`
+
+    def write(self, data: bytes) -> None:
+        """Append bytes."""
+        self.file.write(data)
+
+    def rewind(self) -> None:
+        """Start reading from the beginning."""
+        self.file.seek(0)
+
+    def read(self, size: int) -> bytes:
+        """The next `size` bytes."""
+        data: bytes = self.file.read(size)
+        return data
+
+    def close(self) -> None:
+        """Free the memory or delete the file."""
+        self.file.close()
+
+
+class ChunkParts:
+    """Pass 1's record of one chunk: its rendered runs and candidates, in read order."""
+
+    __slots__ = ("audit", "entries", "indent", "parts", "path", "position", "rows", "spool",
+                 "stop")  # fmt: skip
+
+    def __init__(
+        self, spool: Spool, path: str, position: int, indent: bytes | None, audit: bool
+    ) -> None:
+        self.spool = spool
+        self.path = path
+        self.position = position
+        self.indent = indent
+        self.audit = audit
+        self.parts: list[Part] = []
+        self.entries: list[dict[str, str]] = []  # the current run, not rendered yet
+        self.rows: list[dict[str, Any]] = []
+        self.stop = ""  # the stop reason the current run's entries are given
+
+    def flush(self) -> None:
+        """Render the current run into the spool."""
+        if not self.entries and not self.rows:
+            return
+        printed, canonical = render_dropped(self.entries, self.indent)
+        rows = orjson.dumps(self.rows)[1:-1] if self.rows else b""
+        self.spool.write(printed + canonical + rows)
+        self.parts.append((len(printed), len(canonical), len(rows), self.stop))
+        self.entries = []
+        self.rows = []
+
+    def candidate(self, offset: int, memory_id: str, record_hash: str, line: int) -> None:
+        """A line offered to the shortlist."""
+        self.flush()
+        self.parts.append(Candidate(offset, memory_id, record_hash, line))
+
+
+def _member(key: str, reason: str, pretty: bool) -> bytes:
+    """A rendered reason member: the key (with the separator its form uses) and the reason."""
+    return orjson.dumps(key) + (b": " if pretty else b":") + orjson.dumps(reason)
+
+
+class _Corrections:
+    """Rewrites runs rendered with a stop reason other than the final one.  The rendered member
+    (key included) occurs nowhere else in a run: a string's quotes are always escaped, and a
+    run's other entries have fixed reasons (invalid_record_schema, trust_denied)."""
+
+    __slots__ = ("final", "indent", "memo")
+
+    def __init__(self, final: str, indent: bytes | None) -> None:
+        self.final = final
+        self.indent = indent
+        self.memo: dict[str, tuple[tuple[bytes, bytes], ...]] = {}
+
+    def pairs(self, guess: str) -> tuple[tuple[bytes, bytes], ...]:
+        """(wrong, right) members of the printed, canonical and row forms."""
+        if guess not in self.memo:
+            pretty = self.indent is not None
+            self.memo[guess] = tuple(
+                (_member(key, guess, form_pretty), _member(key, self.final, form_pretty))
+                for key, form_pretty in (("reason", pretty), ("reason", False), ("outcome", False))
+            )
+        return self.memo[guess]
+
+
+def finish_chunk(
+    spool: Spool,
+    chunk: ChunkParts,
     marks: Marks,
     stop_reason: str,
-    indent: bytes | None,
-    audit: AuditChunk,
-) -> tuple[bytes, bytes, int, bytes, dict[int, int]]:
-    """`drop_chunk`, plus the chunk's candidate entries of the assembly record (identifiers
-    only: store, line, memory_id, record_hash, outcome; INT-53) and the line numbers of the
-    `wanted` offsets.  The dropped entries are the ones `drop_chunk` gives, byte for byte."""
-    store = stores[chunk.position]
-    path = store.path
-    position = chunk.position
-    reader = LineReader(store, chunk, hash_overlong=True)
+    found: dict[int, int] | None = None,
+) -> DroppedChunk:
+    """Pass 2 for one chunk: its dropped entries (and rows) with the stop reason written in.
+
+    A selected candidate has no dropped entry (its row says "selected"); a candidate the
+    selection gave another reason is dropped with it; every other line with the stop reason
+    (INT-26, INT-27).  `found`, when given, receives each candidate's line number by offset.
+    """
+    indent, path, position = chunk.indent, chunk.path, chunk.position
+    corrections = _Corrections(stop_reason, indent)
     printed: list[bytes] = []
     canonical: list[bytes] = []
-    audited: list[bytes] = []
-    found: dict[int, int] = {}
-    filtering = trust.active
-    wanted = audit.wanted
-    number = audit.first_line
-    for first, _, lines, overlong in reader.batches():
-        entries: list[dict[str, str]] = []
-        rows: list[dict[str, Any]] = []
-        offset = first
-        if not lines:  # an overlong line: one line, a record only when not blank
-            if overlong is not None:  # INT-18
-                entry = {"memory_id": "", "record_hash": overlong.raw_hash or "",
-                         "store_path": path, "reason": INVALID_RECORD}  # fmt: skip
-                entries.append(entry)
-                rows.append({"store": position, "line": number, "memory_id": "",
-                             "record_hash": entry["record_hash"],
-                             "outcome": INVALID_RECORD})  # fmt: skip
-            number += 1
-        for line in lines:
-            start = offset
-            offset += len(line) + 1
-            here = number
-            number += 1
-            if line[:1] != b"{" and is_blank(line):
-                continue  # INT-14: not a record
-            mark = marks.reasons.get(start, _UNMARKED)
-            if start in wanted:
-                found[start] = here
-            record = parse_record(line, store_path=path)
-            if isinstance(record, Invalid):
-                entries.append({"memory_id": record[0], "record_hash": record[1],
-                                "store_path": path, "reason": INVALID_RECORD})  # fmt: skip
-                rows.append({"store": position, "line": here, "memory_id": record[0],
-                             "record_hash": record[1], "outcome": INVALID_RECORD})  # fmt: skip
-                continue
-            memory_id, record_hash = record[0], record[4]
-            if mark is None:  # selected: in the record, not in dropped
-                rows.append({"store": position, "line": here, "memory_id": memory_id,
-                             "record_hash": record_hash, "outcome": SELECTED})  # fmt: skip
-                continue
-            if filtering and trust.denies(memory_id, record_hash, record[2]):
-                reason = TRUST_DENIED
-            else:
-                reason = stop_reason if mark is _UNMARKED else mark
-            entries.append({"memory_id": memory_id, "record_hash": record_hash,
-                            "store_path": path, "reason": reason})  # fmt: skip
-            rows.append({"store": position, "line": here, "memory_id": memory_id,
-                         "record_hash": record_hash, "outcome": reason})  # fmt: skip
-        if entries:
-            shown, hashed = render_dropped(entries, indent)
+    rows: list[bytes] = []
+    waiting: list[dict[str, str]] = []  # candidates' entries, rendered together
+    waiting_rows: list[dict[str, Any]] = []
+
+    def render_waiting() -> None:
+        if waiting:
+            shown, hashed = render_dropped(waiting, indent)
             printed.append(shown)
             canonical.append(hashed)
-        if rows:
-            audited.append(orjson.dumps(rows)[1:-1])
+            waiting.clear()
+        if waiting_rows:
+            rows.append(orjson.dumps(waiting_rows)[1:-1])
+            waiting_rows.clear()
+
+    for part in chunk.parts:
+        if isinstance(part, Candidate):
+            mark = marks.reasons.get(part.offset, _UNMARKED)
+            if found is not None:
+                found[part.offset] = part.line
+            if mark is None:  # selected: in the record, not in dropped
+                if chunk.audit:
+                    waiting_rows.append({"store": position, "line": part.line,
+                                         "memory_id": part.memory_id,
+                                         "record_hash": part.record_hash,
+                                         "outcome": SELECTED})  # fmt: skip
+                continue
+            reason = stop_reason if mark is _UNMARKED else mark
+            waiting.append({"memory_id": part.memory_id, "record_hash": part.record_hash,
+                            "store_path": path, "reason": reason})  # fmt: skip
+            if chunk.audit:
+                waiting_rows.append({"store": position, "line": part.line,
+                                     "memory_id": part.memory_id,
+                                     "record_hash": part.record_hash,
+                                     "outcome": reason})  # fmt: skip
+            continue
+        render_waiting()
+        printed_size, canonical_size, rows_size, guess = part
+        forms = [spool.read(printed_size), spool.read(canonical_size), spool.read(rows_size)]
+        if guess != stop_reason:  # INT-26/INT-27: the reason selection finally stopped with
+            for index, (wrong, right) in enumerate(corrections.pairs(guess)):
+                forms[index] = forms[index].replace(wrong, right)
+        if forms[0]:
+            printed.append(forms[0])
+            canonical.append(forms[1])
+        if forms[2]:
+            rows.append(forms[2])
+    render_waiting()
     separator = b"," if indent is None else b",\n"
-    return (separator.join(printed), b",".join(canonical), reader.crc, b",".join(audited),
-            found)  # fmt: skip
+    return separator.join(printed), b",".join(canonical), b",".join(rows)

@@ -15,11 +15,8 @@ exactly while computing as little as possible:
    is a non-increasing function of age, so the exact order is the timestamp order (newest
    first, missing last) whatever the scores: no pow is needed;
 3. in any other group, the uncertain candidates are scored exactly (60-digit pow, memoized);
-4. only candidates equal on score, ts_utc, store and memory_id need their record_hash
-   (tie-break 5), which is looked up then (`hash_of`).
-
-record_hash is not part of a candidate: it is computed only for ties, for the selected
-items and for trust filtering by hash.
+4. only candidates equal on score, ts_utc, store and memory_id are ordered by their
+   record_hash (tie-break 5, `hash_of`); pass 1 hashed every line, so a candidate carries it.
 """
 
 from __future__ import annotations
@@ -41,8 +38,8 @@ __all__ = [
 ]
 
 #: (fast score, lo, hi, base, overlap, fast weight, exponent or EXACT, ts key, store position,
-#:  memory_id, byte offset, line length, excerpt_tokens)
-Candidate = tuple[float, float, float, int, int, float, float, int, int, str, int, int, int]
+#:  memory_id, byte offset, line length, excerpt_tokens, record_hash)
+Candidate = tuple[float, float, float, int, int, float, float, int, int, str, int, int, int, str]
 FAST: Final = 0
 LO: Final = 1
 HI: Final = 2
@@ -56,7 +53,8 @@ MEMORY_ID: Final = 9
 OFFSET: Final = 10
 LENGTH: Final = 11
 TOKENS: Final = 12
-#: Looks up a candidate's record_hash (re-reading its line through the store's descriptor).
+HASH: Final = 13
+#: Looks up a candidate's record_hash.
 HashOf = Callable[[Candidate], str]
 _INF: Final = math.inf
 
@@ -72,6 +70,7 @@ def candidate(
     offset: int,
     length: int,
     tokens: int,
+    record_hash: str,
 ) -> Candidate:
     """A candidate with its fast score and the interval its exact score lies in."""
     fast = score_of(base, overlap, weight)
@@ -84,7 +83,7 @@ def candidate(
         lo = score_of(base, overlap, max(0.0, weight - slack))
         hi = score_of(base, overlap, max(weight, min(MAX_RECENCY, weight + slack)))
     return (fast, lo, hi, base, overlap, weight, exponent, ts_key, store, memory_id, offset,
-            length, tokens)  # fmt: skip
+            length, tokens, record_hash)  # fmt: skip
 
 
 def exact_score(item: Candidate) -> float:

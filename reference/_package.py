@@ -1,21 +1,23 @@
-"""ContextPackage assembly: two passes over the stores, the package streamed with its hash.
+"""ContextPackage assembly: two passes, the package streamed with its hash.
 
 Data flows one way: lines -> records -> trust filter -> scores -> ranking -> selection ->
 package.  Every record line ends up exactly once in `selected` (rank order) or in `dropped`
 (read order, INT-28), and memory stays bounded by max_items, not by the stores:
 
-1. pass 1 (`_candidates`) reads every line once and keeps a shortlist (`_selection`): the
-   candidates that can still be selected or stop selection;
+1. pass 1 (`_candidates`) reads every line once: it validates and hashes it, renders its
+   dropped entry into a spool (`_dropped`: the stop reason left open) or offers it to a
+   shortlist (`_selection`) of the candidates that can still be selected or stop selection;
 2. the shortlist, ordered exactly (`_ordering`), gives the selection and the reason every
    other candidate is dropped with; the selected lines are re-read through the stores'
-   descriptors for their excerpts and record hashes;
+   descriptors for their excerpts, and must hash as they did in pass 1;
 3. the package is written: query, budget and selected (OUTPUT CONTRACT order), then pass 2
-   (`_dropped`) streams the dropped entries chunk by chunk, each fed to package_hash's
-   SHA-256 in canonical form as it goes (INT-03), then package_hash and the receipt.
+   (`_dropped.finish_chunk`) reads the spool back chunk by chunk, writing in the stop reason,
+   each chunk's entries fed to package_hash's SHA-256 in canonical form as they go (INT-03),
+   then package_hash and the receipt.
 
-Both passes read the same chunks through the same descriptors, and each compares the chunks'
-checksums with pass 1's: a package never mixes two versions of a store.  Large inputs are
-read by forked readers (`_workers`), with the same chunks and the same results.
+Pass 2 never reads the stores: the dropped entries all come from pass 1's one read, so a
+package never mixes two versions of a store.  Large inputs are read by forked readers
+(`_workers`), with the same chunks and the same results.
 """
 
 from __future__ import annotations
@@ -34,10 +36,19 @@ import orjson
 from reference._audit import AuditWriter, StoreIdentity
 from reference._candidates import scan_chunk
 from reference._canonical import jcs_number
-from reference._dropped import SELECTED, AuditChunk, Marks, drop_chunk, drop_chunk_audited
+from reference._dropped import SELECTED, ChunkParts, Marks, Spool, finish_chunk
 from reference._envelope import Envelope
 from reference._excerpt import excerpt_of
-from reference._ordering import LENGTH, MEMORY_ID, OFFSET, STORE, TS, Candidate, exact_score
+from reference._ordering import (
+    HASH,
+    LENGTH,
+    MEMORY_ID,
+    OFFSET,
+    STORE,
+    TS,
+    Candidate,
+    exact_score,
+)
 from reference._reader import (
     BLOCK_BYTES,
     Store,
@@ -179,15 +190,17 @@ def package_hash(package: dict[str, Any]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Pass2:
-    """What pass 2 needs: the marked lines of each store, the stop reason, the layout."""
+    """What pass 2 needs: the marked lines of each store and the stop reason."""
 
     marks: dict[int, Marks]
     reason: str
-    indent: bytes | None
-    #: With an assembly record: each chunk's first line number and wanted offsets (INT-53),
-    #: and the chunks' checksums as the parent read them while hashing (forked readers).
-    audit: dict[int, AuditChunk] | None = None
+    #: With an assembly record read by forked readers: the chunks' checksums as the parent
+    #: read them while hashing, which must equal pass 1's.
     crcs: dict[int, int] | None = None
+
+
+def _record_hash(item: Candidate) -> str:
+    return item[HASH]
 
 
 class _Passes:
@@ -199,6 +212,7 @@ class _Passes:
         scorer: Scorer,
         trust: TrustFilter,
         budget: Budget,
+        indent: bytes | None,
         *,
         audit: bool = False,
     ) -> None:
@@ -206,76 +220,92 @@ class _Passes:
         self.scorer = scorer
         self.trust = trust
         self.budget = budget
+        self.indent = indent
         self.audit = audit
         #: With an assembly record: SHA-256 of each store's bytes, fed as pass 1 reads them.
         self.digests = [hashlib.sha256() for _ in stores] if audit else []
-        self.first_lines: dict[int, int] = {}
         self.parent_crcs: dict[int, int] | None = None
-        self.hashes: dict[tuple[int, int], str] = {}
         total = sum(store.size for store in stores)
         readers = _reader_count() if total >= PARALLEL_MIN_BYTES else 1
         self.chunks = plan_chunks(stores, _CHUNK_BYTES) if readers > 1 else whole_stores(stores)
         self.crcs: dict[int, int] = {}
+        #: Pass 1's record of each chunk this process read, and where its entries wait.
+        self.parts: dict[int, ChunkParts] = {}
+        self.spool: Spool | None = None
+        self.rewound = False
         self.parallel = readers > 1 and len(self.chunks) > 1  # set before the readers fork
+        #: Each chunk's first line number (INT-53), known before pass 1 reads it.
+        self.first_lines = dict.fromkeys(range(len(self.chunks)), 1)  # one chunk a store
+        if audit and self.parallel:
+            self.first_lines = self._count_lines()
         self.readers = (
             Readers(min(readers, len(self.chunks)), len(self.chunks), self._pass1, self._pass2)
             if self.parallel
             else None
         )
 
-    def hash_of(self, item: Candidate) -> str:
-        """A candidate's record_hash, from its line re-read through the descriptor."""
-        key = (item[STORE], item[OFFSET])
-        if key not in self.hashes:
-            self.hashes[key] = self.record(item)[4]
-        return self.hashes[key]
+    def _count_lines(self) -> dict[int, int]:
+        """The number of each chunk's first line in its store (chunks start lines)."""
+        first: dict[int, int] = {}
+        lines = 1
+        position = -1
+        for index, chunk in enumerate(self.chunks):
+            if chunk.position != position:
+                position, lines = chunk.position, 1
+            first[index] = lines
+            offset = chunk.start
+            while offset < chunk.end:
+                size = min(BLOCK_BYTES, chunk.end - offset)
+                lines += read_line(self.stores[position], offset, size).count(b"\n")
+                offset += size
+        return first
 
     def record(self, item: Candidate) -> Record:
-        """A candidate's record, re-read; a line that no longer matches means a changed store."""
+        """A candidate's record, re-read; a line that no longer hashes as it did in pass 1
+        means a changed store."""
         store = self.stores[item[STORE]]
         record = parse_record(read_line(store, item[OFFSET], item[LENGTH]), store_path=store.path)
-        if isinstance(record, Invalid) or (record[0], sort_key(record[3])) != (
+        if isinstance(record, Invalid) or (record[0], sort_key(record[3]), record[4]) != (
             item[MEMORY_ID],
             item[TS],
+            item[HASH],
         ):
             raise store_changed(store)
         return record
 
     def shortlist(self) -> Shortlist:
-        return Shortlist(self.budget, self.hash_of, approximate=self.scorer.approximate)
+        return Shortlist(self.budget, _record_hash, approximate=self.scorer.approximate)
 
     def _pass1(self, mine: list[int]) -> list[Candidate]:
         shortlist = self.shortlist()
         per_item = self.budget.per_item_max_excerpt_tokens
         # Alone, this process reads every chunk in order: the store hashes are fed as it reads.
         hashing = self.audit and not self.parallel
-        for index in mine:
-            chunk = self.chunks[index]
+        chunks = [self.chunks[index] for index in mine]
+        self.spool = spool = Spool(sum(chunk.end - chunk.start for chunk in chunks))
+        for index, chunk in zip(mine, chunks, strict=True):
+            store = self.stores[chunk.position]
+            parts = ChunkParts(spool, store.path, chunk.position, self.indent, self.audit)
             digest = self.digests[chunk.position] if hashing else None
-            self.crcs[index] = scan_chunk(
-                self.stores, chunk, self.scorer, self.trust, per_item, shortlist, digest
-            )
+            self.crcs[index] = scan_chunk(self.stores, chunk, self.scorer, self.trust, per_item,
+                                          shortlist, parts, self.first_lines[index],
+                                          digest)  # fmt: skip
+            self.parts[index] = parts
         return shortlist.ranked()
 
     def _hash_in_parent(self) -> None:
         """With forked readers, the parent hashes the stores while they run pass 1 (it would
-        otherwise wait): each chunk's bytes in order, with its checksum (compared with pass 2's,
-        like pass 1's) and its count of lines (the first line number of the next chunk)."""
+        otherwise wait): each chunk's bytes in order, with its checksum (compared with pass 1's
+        before pass 2 writes anything)."""
         crcs: dict[int, int] = {}
-        lines = 1
-        position = -1
         for index, chunk in enumerate(self.chunks):
-            if chunk.position != position:
-                position, lines = chunk.position, 1
-            self.first_lines[index] = lines
             crc = 0
             offset = chunk.start
             while offset < chunk.end:
                 size = min(BLOCK_BYTES, chunk.end - offset)
-                data = read_line(self.stores[position], offset, size)
-                self.digests[position].update(data)
+                data = read_line(self.stores[chunk.position], offset, size)
+                self.digests[chunk.position].update(data)
                 crc = zlib.crc32(data, crc)
-                lines += data.count(b"\n")
                 offset += len(data)
             crcs[index] = crc
         self.parent_crcs = crcs
@@ -287,29 +317,24 @@ class _Passes:
 
     def _pass2(self, index: int, selection: _Pass2) -> tuple[bytes, bytes, bytes]:
         chunk = self.chunks[index]
+        if selection.crcs is not None and selection.crcs[index] != self.crcs[index]:
+            raise store_changed(self.stores[chunk.position])  # changed while the parent hashed
+        assert self.spool is not None
+        if not self.rewound:
+            self.spool.rewind()
+            self.rewound = True
         marks = selection.marks.get(chunk.position, _NO_MARKS)
-        audited = b""
-        if selection.audit is None:
-            printed, canonical, crc = drop_chunk(
-                self.stores, chunk, self.trust, marks, selection.reason, selection.indent
-            )
-        else:
-            printed, canonical, crc, rows, found = drop_chunk_audited(
-                self.stores, chunk, self.trust, marks, selection.reason, selection.indent,
-                selection.audit[index],
-            )  # fmt: skip
-            audited = pickle.dumps((rows, found), pickle.HIGHEST_PROTOCOL)
-        parent = selection.crcs[index] if selection.crcs is not None else crc
-        if crc != self.crcs[index] or crc != parent:  # the bytes changed since pass 1
-            raise store_changed(self.stores[chunk.position])
+        found: dict[int, int] | None = {} if self.audit else None
+        printed, canonical, rows = finish_chunk(
+            self.spool, self.parts.pop(index), marks, selection.reason, found
+        )
+        audited = pickle.dumps((rows, found), pickle.HIGHEST_PROTOCOL) if self.audit else b""
         return printed, canonical, audited
 
     def candidates(self) -> list[Candidate]:
         """Pass 1: the shortlist of every chunk, merged and ordered exactly."""
         if self.readers is None:
-            ranked = self._pass1(list(range(len(self.chunks))))
-            self.first_lines = dict.fromkeys(range(len(self.chunks)), 1)  # one chunk a store
-            return ranked
+            return self._pass1(list(range(len(self.chunks))))
         if self.audit:
             self._hash_in_parent()
         shortlist = self.shortlist()
@@ -331,6 +356,8 @@ class _Passes:
     def close(self) -> None:
         if self.readers is not None:
             self.readers.close()
+        if self.spool is not None:
+            self.spool.close()
 
 
 def _reader_count() -> int:
@@ -358,21 +385,6 @@ def _selected_item(passes: _Passes, item: Candidate, per_item: int) -> dict[str,
     }
 
 
-def _audit_pass2(
-    passes: _Passes, ranked: list[Candidate]
-) -> tuple[dict[int, AuditChunk], dict[int, frozenset[int]]]:
-    """Each chunk's first line number and the ranked offsets whose line numbers are wanted."""
-    wanted: dict[int, set[int]] = {}
-    for item in ranked:
-        wanted.setdefault(item[STORE], set()).add(item[OFFSET])
-    frozen = {store: frozenset(offsets) for store, offsets in wanted.items()}
-    chunks = {
-        index: AuditChunk(passes.first_lines[index], frozen.get(chunk.position, frozenset()))
-        for index, chunk in enumerate(passes.chunks)
-    }
-    return chunks, frozen
-
-
 def assemble(
     stores: list[Store],
     scorer: Scorer,
@@ -387,7 +399,9 @@ def assemble(
     With `audit`, the assembly record is written beside it (`_audit`): the package and the
     receipt are the same bytes.
     """
-    passes = _Passes(stores, scorer, trust, budget, audit=audit is not None)
+    passes = _Passes(
+        stores, scorer, trust, budget, envelope.dropped_indent, audit=audit is not None
+    )
     try:
         ranked = passes.candidates()
         if audit is not None:
@@ -414,12 +428,9 @@ def assemble(
             marks.setdefault(item[STORE], {})[item[OFFSET]] = reason
         for item in chosen:
             marks.setdefault(item[STORE], {})[item[OFFSET]] = None
-        audit_chunks = _audit_pass2(passes, ranked)[0] if audit is not None else None
         pass2 = _Pass2(
             {store: Marks(found) for store, found in marks.items()},
             selection.reason,
-            envelope.dropped_indent,
-            audit_chunks,
             passes.parent_crcs,
         )
         digest = PackageHash(query, budget_json)

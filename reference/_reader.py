@@ -13,9 +13,11 @@ byte the call reads from it comes through that one descriptor with ``pread``:
   whole from the original file, never re-opened by name;
 - reads are ``pread`` in blocks of a fixed size, so forked readers share the descriptor without
   sharing a file position, and line boundaries depend only on the bytes;
-- each chunk's bytes are checksummed (CRC-32) by each pass that reads them; a store whose bytes
-  change in place between two reads fails the call (store_not_readable), never a package that
-  mixes two versions;
+- pass 1 reads every line once; only the selected lines are read again, and must hash as they
+  did (`_package`); when a chunk is read twice (the assembly record's hashing read beside
+  forked readers), both reads checksum it (CRC-32) and must agree: a store whose bytes change
+  in place between two reads fails the call (store_not_readable), never a package that mixes
+  two versions;
 - INT-18: a line longer than MAX_LINE_BYTES is never held in memory: it is hashed as it
   streams past and reported as invalid.
 """
@@ -262,18 +264,26 @@ class LineReader:
 
     Lines are yielded without their LF (a CR before it stays: it is JSON whitespace, and the
     raw-line hash removes it, INT-19); blank lines are yielded too (the passes skip them,
-    INT-14), except overlong ones.  ``crc`` is the CRC-32 of every byte read, for comparing two
-    passes over the chunk.  At most one line of MAX_LINE_BYTES plus one block is held.
+    INT-14), except overlong ones.  ``crc`` is the CRC-32 of every byte read (with
+    `checksum`), for comparing two reads of the chunk.  At most one line of MAX_LINE_BYTES plus
+    one block is held.
     """
 
-    __slots__ = ("chunk", "crc", "digest", "hash_overlong", "store")
+    __slots__ = ("checksum", "chunk", "crc", "digest", "hash_overlong", "store")
 
     def __init__(
-        self, store: Store, chunk: Chunk, *, hash_overlong: bool, digest: Digest | None = None
+        self,
+        store: Store,
+        chunk: Chunk,
+        *,
+        hash_overlong: bool,
+        digest: Digest | None = None,
+        checksum: bool = True,
     ) -> None:
         self.store = store
         self.chunk = chunk
         self.hash_overlong = hash_overlong
+        self.checksum = checksum
         self.crc = 0
         self.digest = digest  # fed every byte read, in order (the assembly record's store hash)
 
@@ -281,7 +291,8 @@ class LineReader:
         position, end = self.chunk.start, self.chunk.end
         while position < end:
             data = _pread(self.store, min(BLOCK_BYTES, end - position), position)
-            self.crc = zlib.crc32(data, self.crc)
+            if self.checksum:
+                self.crc = zlib.crc32(data, self.crc)
             if self.digest is not None:
                 self.digest.update(data)
             position += len(data)

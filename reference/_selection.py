@@ -90,8 +90,8 @@ class Shortlist:
     a fast score below `floor` ranks after the prefix's last candidate whatever its exact score.
     """
 
-    __slots__ = ("approximate", "budget", "floor", "hash_of", "items", "limit", "tie_score",
-                 "tie_ts")  # fmt: skip
+    __slots__ = ("approximate", "budget", "floor", "hash_of", "items", "limit", "reason",
+                 "tie_score", "tie_ts")  # fmt: skip
 
     def __init__(self, budget: Budget, hash_of: HashOf, *, approximate: bool) -> None:
         self.budget = budget
@@ -102,6 +102,9 @@ class Shortlist:
         self.floor = -math.inf
         self.tie_score = math.nan  # an exact candidate scoring this ...
         self.tie_ts = 0  # ... with a larger ts key ranks after the prefix
+        #: The reason selection would stop with among the candidates seen so far (pass 1
+        #: renders entries with it, and pass 2 corrects those rendered before it changed).
+        self.reason = MAX_ITEMS_REACHED
 
     def add(self, item: Candidate) -> None:
         """Keep a candidate (ordering and trimming when enough have come in)."""
@@ -118,6 +121,7 @@ class Shortlist:
         """The kept candidates in exact rank order, trimmed to those that can matter."""
         ranked = exact_order(self.items, self.hash_of)
         stop = select(ranked, self.budget)
+        self.reason = stop.reason
         del ranked[stop.kept :]
         self.items = ranked
         self.limit = max(_MIN_LIMIT, 2 * stop.kept)

@@ -15,6 +15,7 @@ descriptor (pread).  A reader writes nothing but its pipe and leaves with os._ex
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import pickle
 import signal
@@ -53,6 +54,16 @@ def _read_exact(fd: int, size: int) -> bytearray:
             raise ReaderFailed("a reader process ended without answering")
         got += count
     return buffer
+
+
+#: Linux: a result pipe this large moves a chunk's entries in a few writes, not hundreds.
+_PIPE_BYTES: Final = 1 << 20
+
+
+def _widen(fd: int) -> None:
+    """Enlarge a pipe's buffer where the platform allows (a speed-up only; failures ignored)."""
+    with contextlib.suppress(AttributeError, OSError):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
 
 
 def _send(fd: int, kind: int, first: bytes, second: bytes = b"", third: bytes = b"") -> None:
@@ -111,6 +122,7 @@ class Readers:
     def _fork(self, mine: list[int], pass1: Pass1, pass2: Pass2) -> _Reader:
         task_read, task_write = os.pipe()
         result_read, result_write = os.pipe()
+        _widen(result_read)
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the reader process (its coverage is not collected)
             status = 0

@@ -506,3 +506,107 @@ class TestParallelReader:
         parallel = memory_read(request)
         assert parallel == sequential
         assert len(parallel["package"]["selection"]["dropped"]) > 1000
+
+
+class TestPassOneEntries:
+    """Pass 1 renders every dropped entry once; pass 2 only completes them (`_dropped`)."""
+
+    def test_early_entries_get_the_final_stop_reason(self, root: Path) -> None:
+        """Lines passed over before selection knew it would stop on the budget are dropped
+        budget_exhausted like the rest (INT-26: stop at the first candidate that does not fit,
+        max_items never reached)."""
+        # 600 lines, each text "alpha NNNNN beta gammas": 5+1+5+1+4+1+6 = 23 bytes ->
+        # ceil(23/4) = 6 tokens; budget 20 -> 3 items fit (18), a 4th would need 24 > 20: stop.
+        lines: list[str | bytes] = [
+            _rec(f"m{index:03d}", f"alpha {index:05d} beta gammas", ts_utc="2024-01-01T00:00:00Z")
+            for index in range(600)
+        ]
+        _store(root, "s.jsonl", lines)
+        package = _run({"query": "alpha beta", "store_paths": ["s.jsonl"],
+                        "budget": {"max_excerpt_tokens": 20, "max_items": 10**6}})  # fmt: skip
+        # Equal scores and timestamps: memory_id ascending decides (S6-ORDER-04).
+        assert _ids(package) == ["m000", "m001", "m002"]
+        assert package["budget"]["used_excerpt_tokens"] == 18
+        assert {reason for _, reason in _drops(package)} == {"budget_exhausted"}
+        assert len(_drops(package)) == 597
+
+    def test_entries_passed_over_before_the_stop_reason_changed_are_corrected(
+        self, root: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Lines passed over while selection would have stopped on max_items are dropped
+        budget_exhausted once better, longer candidates make the budget stop it (INT-26/27)."""
+        import reference._dropped as dropped_module
+
+        # 300 lines "alpha NNNN" (10 bytes -> 3 tokens, score 1), each older than the one
+        # before: 3 fit in 20 tokens, so max_items (3) stops selection among them; then 300
+        # lines "alpha beta NNNNN padding-padding" (32 bytes -> 8 tokens, score 2): 2 fit (16),
+        # a third needs 24 > 20: the budget stops selection.
+        lines: list[str | bytes] = [
+            _rec(f"l{n:03d}", f"alpha {n:04d}",
+                 ts_utc=f"2020-01-01T00:{(3599 - n) // 60:02d}:{(3599 - n) % 60:02d}Z")
+            for n in range(300)
+        ]  # fmt: skip
+        lines += [_rec(f"h{n:03d}", f"alpha beta {n:05d} padding-padding") for n in range(300)]
+        _store(root, "s.jsonl", lines)
+        corrected: list[str] = []
+        pairs = dropped_module._Corrections.pairs
+
+        def spy(self: Any, guess: str) -> Any:
+            corrected.append(guess)
+            return pairs(self, guess)
+
+        monkeypatch.setattr(dropped_module._Corrections, "pairs", spy)
+        package = _run({"query": "alpha beta", "store_paths": ["s.jsonl"],
+                        "budget": {"max_excerpt_tokens": 20, "max_items": 3}})  # fmt: skip
+        assert _ids(package) == ["h000", "h001"]  # equal scores, no ts: memory_id ascending
+        assert {reason for _, reason in _drops(package)} == {"budget_exhausted"}
+        assert len(_drops(package)) == 598
+        assert "max_items_reached" in corrected  # the early runs were rewritten
+
+    @pytest.mark.parametrize("pretty", [False, True])
+    def test_spool_in_a_file_equals_spool_in_memory(
+        self, root: Path, monkeypatch: pytest.MonkeyPatch, pretty: bool
+    ) -> None:
+        """Entries kept in a temporary file give the same bytes as entries kept in memory."""
+        import io
+
+        import reference._dropped as dropped_module
+        from reference import memory_read_to
+
+        lines: list[str | bytes] = [
+            _rec(f"m{index}", f"alpha beta {index}", ts_utc=f"2024-01-01T00:00:{index % 60:02d}Z")
+            for index in range(400)
+        ] + [b"not json", '{"memory_id":"x","text":null}']
+        _store(root, "s.jsonl", lines)
+        request = {"query": "alpha", "store_paths": ["s.jsonl"],
+                   "budget": {"max_excerpt_tokens": 30, "max_items": 3}}  # fmt: skip
+        in_memory = io.BytesIO()
+        memory_read_to(request, in_memory, pretty=pretty)
+        monkeypatch.setattr(dropped_module, "_MEMORY_SPOOL_BYTES", 0)
+        in_file = io.BytesIO()
+        memory_read_to(request, in_file, pretty=pretty)
+        assert in_file.getvalue() == in_memory.getvalue()
+        assert in_memory.getvalue().count(b"max_items_reached") == 400 - 3
+
+    def test_a_selected_line_changed_after_pass_one_is_an_error(
+        self, root: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A selected line rewritten in place (same id, same timestamp, same length) between
+        the passes fails the call with store_not_readable, never a package that mixes the
+        versions."""
+        import reference._package as package_module
+
+        _store(root, "s.jsonl", [_rec("m1", "alpha one"), _rec("m2", "other two")])
+        original = package_module.scan_chunk
+
+        def scan_then_edit(*args: Any, **kwargs: Any) -> int:
+            crc = original(*args, **kwargs)
+            data = (root / "s.jsonl").read_bytes()
+            (root / "s.jsonl").write_bytes(data.replace(b"alpha one", b"alpha ONE"))
+            return crc
+
+        monkeypatch.setattr(package_module, "scan_chunk", scan_then_edit)
+        result = memory_read({"query": "alpha", "store_paths": ["s.jsonl"],
+                              "budget": {"max_excerpt_tokens": 50}})  # fmt: skip
+        assert result["error"]["code"] == "store_not_readable"
+        assert result["error"]["path"] == "/store_paths/0"

@@ -14,12 +14,16 @@ process, alternating:
   validate, hash every record, score, rank, select, write every dropped entry, hash the
   package), with the bench request (3 query terms matching often, recency on).
 
-While a job runs, the bench samples its process tree (forked readers included) every 20 ms
-and keeps the peak of the summed resident memory (RSS: pages a fork shares count in every
+Timing runs are not observed.  Memory is measured in one more run per scale (and per case):
+while it runs, the bench samples its process tree (forked readers included) every 20 ms and
+keeps the peak of the summed resident memory (RSS: pages a fork shares count in every
 process, so this over-states) and of the summed proportional set size (PSS: shared pages
-counted once).  Reported per scale: medians of ``--runs`` runs of each, the ratio
-reference/baseline measured within each run (median of the runs), records/s, microseconds per
-record, peak tree memory, and the machine's load average before and after.  Then two cases
+counted once).  Sampling is kept out of the timed runs because it is not free: reading
+``smaps_rollup`` walks each process's page tables, and on a 2-core machine 50 samples a second
+of three processes took enough CPU from the reference to move its ratio by ~0.1.  Reported
+per scale: medians of ``--runs`` runs of each, the ratio reference/baseline measured within
+each run (median of the runs), records/s, microseconds per record, peak tree memory, and the
+machine's load average before and after.  Then two cases
 on the 100k store, each alternating with the request it is compared with:
 
 - cliff: recency on with weights too small to change the order (half-life 1 day, so weights
@@ -219,24 +223,30 @@ def _watch(pid: int, done: threading.Event, peaks: dict[str, int]) -> None:
         done.wait(SAMPLE_SECONDS)
 
 
-def measure(mode: str, store: Path, request: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Run one job in a fresh process; its figures plus the sampled peak tree memory."""
+def measure(
+    mode: str, store: Path, request: dict[str, Any] | None = None, *, observe: bool = False
+) -> dict[str, Any]:
+    """Run one job in a fresh process; its figures, plus (`observe`) the sampled peak tree
+    memory."""
     argv = [sys.executable, "-m", "tools.bench.reference", "--child", mode, str(store),
             json.dumps(request or REQUEST)]  # fmt: skip
     process = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     peaks: dict[str, int] = {}
     done = threading.Event()
     watcher = threading.Thread(target=_watch, args=(process.pid, done, peaks), daemon=True)
-    watcher.start()
+    if observe:
+        watcher.start()
     output, _ = process.communicate()
     done.set()
-    watcher.join()
+    if observe:
+        watcher.join()
     if process.returncode:
         raise SystemExit(f"{mode} run failed ({process.returncode})")
     figures = dict(json.loads(output.strip().splitlines()[-1]))
-    figures["peak_rss_mib"] = peaks.get("rss_kib", 0) / 1024
-    figures["peak_pss_mib"] = peaks.get("pss_kib", 0) / 1024
-    figures["processes"] = peaks.get("processes", 0)
+    if observe:
+        figures["peak_rss_mib"] = peaks.get("rss_kib", 0) / 1024
+        figures["peak_pss_mib"] = peaks.get("pss_kib", 0) / 1024
+        figures["processes"] = peaks.get("processes", 0)
     return figures
 
 
@@ -268,11 +278,15 @@ def bench_scale(records: int, runs: int, *, keep: bool) -> dict[str, Any]:
             pairs.append((base, ref))
             print(
                 f"  run {run + 1}: baseline {base['seconds']:.2f} s  reference "
-                f"{ref['seconds']:.2f} s  ratio {ref['seconds'] / base['seconds']:.2f}x  "
-                f"peak RSS {ref['peak_rss_mib']:.0f} MiB / PSS {ref['peak_pss_mib']:.0f} MiB "
-                f"({ref['processes']} processes)",
+                f"{ref['seconds']:.2f} s  ratio {ref['seconds'] / base['seconds']:.2f}x",
                 flush=True,
             )
+        memory = measure("reference", store, observe=True)
+        print(
+            f"  memory run: peak RSS {memory['peak_rss_mib']:.0f} MiB / PSS "
+            f"{memory['peak_pss_mib']:.0f} MiB ({memory['processes']} processes)",
+            flush=True,
+        )
     finally:
         if records > CACHED_MAX and not keep:
             store.unlink()
@@ -290,10 +304,10 @@ def bench_scale(records: int, runs: int, *, keep: bool) -> dict[str, Any]:
         "reference_cpu_seconds_median": statistics.median(ref["cpu_seconds"] for ref in reference),
         "records_per_second": records / seconds,
         "us_per_record": seconds / records * 1e6,
-        "peak_rss_mib_max": max(ref["peak_rss_mib"] for ref in reference),
-        "peak_pss_mib_max": max(ref["peak_pss_mib"] for ref in reference),
+        "peak_rss_mib_max": memory["peak_rss_mib"],
+        "peak_pss_mib_max": memory["peak_pss_mib"],
         "output_bytes": reference[0]["output_bytes"],
-        "package_hash": _same_hash(reference),
+        "package_hash": _same_hash([*reference, memory]),
     }
 
 
@@ -308,12 +322,13 @@ def bench_cases(runs: int) -> dict[str, Any]:
             case = measure("reference", store, request)
             pairs.append((other, case))
         ratio = statistics.median(case["seconds"] / other["seconds"] for other, case in pairs)
+        memory = measure("reference", store, request, observe=True)
         results[name] = {
             "seconds_median": statistics.median(case["seconds"] for _, case in pairs),
             "against": against_name,
             "against_seconds_median": statistics.median(other["seconds"] for other, _ in pairs),
             "ratio_median": ratio,
-            "peak_rss_mib_max": max(case["peak_rss_mib"] for _, case in pairs),
+            "peak_rss_mib_max": memory["peak_rss_mib"],
         }
         print(f"  {name}: {results[name]['seconds_median']:.2f} s, {ratio:.3f}x {against_name} "
               "(same run)", flush=True)  # fmt: skip
@@ -332,8 +347,9 @@ def bench_audit(runs: int) -> dict[str, Any]:
         pairs.append((plain, audit))
         print(f"  run {run + 1}: plain {plain['seconds']:.2f} s  audit {audit['seconds']:.2f} s  "
               f"ratio {audit['seconds'] / plain['seconds']:.2f}x  record "
-              f"{audit['audit_bytes'] / 1e6:.0f} MB  peak RSS {audit['peak_rss_mib']:.0f} MiB",
-              flush=True)  # fmt: skip
+              f"{audit['audit_bytes'] / 1e6:.0f} MB", flush=True)  # fmt: skip
+    memory = measure("audit", store, observe=True)
+    print(f"  memory run: peak RSS {memory['peak_rss_mib']:.0f} MiB", flush=True)
     if {p["package_hash"] for pair in pairs for p in pair} != {pairs[0][0]["package_hash"]}:
         raise SystemExit("the package changed when the assembly record was written")
     return {
@@ -345,7 +361,7 @@ def bench_audit(runs: int) -> dict[str, Any]:
         "audit_seconds_median": statistics.median(audit["seconds"] for _, audit in pairs),
         "ratio_median": statistics.median(a["seconds"] / p["seconds"] for p, a in pairs),
         "audit_bytes": pairs[0][1]["audit_bytes"],
-        "peak_rss_mib_max": max(audit["peak_rss_mib"] for _, audit in pairs),
+        "peak_rss_mib_max": memory["peak_rss_mib"],
         "target_ratio_max": AUDIT_RATIO_MAX,
     }
 
@@ -433,8 +449,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"| medians of {audit['runs']} runs | {audit['plain_seconds_median']:.2f} | "
               f"{audit['audit_seconds_median']:.2f} | {audit['ratio_median']:.2f}x | "
               f"{audit['audit_bytes'] / 1e6:.0f} | {audit['peak_rss_mib_max']:.0f} |")  # fmt: skip
+    print()
+    for line in _verdicts(scales, cases, audit):
+        print(line)
     print(f"\nwrote {(OUT / 'reference.json').relative_to(ROOT)}")
     return 0
+
+
+def _verdicts(
+    scales: list[dict[str, Any]], cases: dict[str, Any] | None, audit: dict[str, Any] | None
+) -> list[str]:
+    """One line per target measured in this run: the figure, the target, met or NOT met."""
+
+    def line(what: str, figure: float, unit: str, target: float) -> str:
+        met = "met" if figure <= target else "NOT met"
+        return f"target {what}: {figure:.2f}{unit} (at most {target}{unit}) -- {met}"
+
+    out = []
+    for scale in scales:
+        if scale["records"] == 1_000_000:
+            out.append(line("1M ratio to json.loads", scale["ratio_median"], "x", RATIO_MAX_AT_1M))
+        if scale["records"] >= 1_000_000:
+            out.append(line(f"{scale['records']:,} records peak RSS", scale["peak_rss_mib_max"],
+                            " MiB", PEAK_MIB_MAX))  # fmt: skip
+    if cases is not None:
+        cliff = next(name for name in CASES if name.startswith("cliff"))
+        out.append(line("cliff overhead", cases[cliff]["ratio_median"] - 1, "",
+                        CLIFF_OVERHEAD_MAX))  # fmt: skip
+    if audit is not None:
+        out.append(line("assembly record ratio", audit["ratio_median"], "x", AUDIT_RATIO_MAX))
+    return out
 
 
 if __name__ == "__main__":
