@@ -26,6 +26,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import io
+import os
 import tempfile
 from dataclasses import dataclass
 from typing import Any, Final
@@ -37,7 +38,9 @@ __all__ = [
     "Candidate",
     "ChunkParts",
     "DroppedChunk",
+    "Layout",
     "Marks",
+    "Part",
     "Spool",
     "finish_chunk",
     "render_dropped",
@@ -103,37 +106,53 @@ class Candidate:
     line: int  # its 1-based line number (INT-53), 0 without an assembly record
 
 
-#: A run of rendered entries (its three forms' lengths in the spool, and the stop reason its
-#: entries were given), or a candidate.
-Part = tuple[int, int, int, str] | Candidate
+#: A run of rendered entries (where it starts in the spool, its three forms' lengths, and the
+#: stop reason its entries were given), or a candidate.
+Part = tuple[int, int, int, int, str] | Candidate
 
 
 class Spool:
-    """Where one process keeps pass 1's rendered entries until pass 2 reads them back, in the
-    order they were written (both passes take a process's chunks in the same order)."""
+    """Where pass 1 writes rendered entries (appending) and pass 2 reads them back (at the
+    offsets pass 1 noted): memory for small inputs, else a private, unnamed temporary file,
+    never a store.  Forked readers each write their own spool, opened by the parent before
+    it forks, which reads them all in pass 2."""
 
-    __slots__ = ("file",)
+    __slots__ = ("file", "size")
 
     def __init__(self, input_bytes: int) -> None:
-        # Rendered entries take about as many bytes as the lines they come from.  A private,
-        # unnamed file (never a store, never a name another process could open); where none
-        # can be created, memory, as for small inputs.
+        # Rendered entries take about as many bytes as the lines they come from.
         self.file: Any = io.BytesIO()
+        self.size = 0
         if input_bytes > _MEMORY_SPOOL_BYTES:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError):  # where no file can be created: memory
                 self.file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by `close`
 
-    def write(self, data: bytes) -> None:
-        """Append bytes."""
+    @property
+    def shareable(self) -> bool:
+        """Whether a forked process can write it for this one to read (a file)."""
+        return not isinstance(self.file, io.BytesIO)
+
+    def write(self, data: bytes) -> int:
+        """Append bytes; where they start."""
+        start = self.size
         self.file.write(data)
+        self.size += len(data)
+        return start
 
-    def rewind(self) -> None:
-        """Start reading from the beginning."""
-        self.file.seek(0)
+    def flush(self) -> None:
+        """Hand buffered writes to the file (before the process that wrote them exits)."""
+        self.file.flush()
 
-    def read(self, size: int) -> bytes:
-        """The next `size` bytes."""
-        data: bytes = self.file.read(size)
+    def read(self, offset: int, size: int) -> bytes:
+        """`size` bytes from `offset`."""
+        if not size:
+            return b""
+        if isinstance(self.file, io.BytesIO):
+            return self.file.getbuffer()[offset : offset + size].tobytes()
+        self.file.flush()
+        data = os.pread(self.file.fileno(), size, offset)
+        if len(data) != size:
+            raise OSError(f"spool ended after {offset + len(data)} bytes")
         return data
 
     def close(self) -> None:
@@ -166,8 +185,8 @@ class ChunkParts:
             return
         printed, canonical = render_dropped(self.entries, self.indent)
         rows = orjson.dumps(self.rows)[1:-1] if self.rows else b""
-        self.spool.write(printed + canonical + rows)
-        self.parts.append((len(printed), len(canonical), len(rows), self.stop))
+        start = self.spool.write(printed + canonical + rows)
+        self.parts.append((start, len(printed), len(canonical), len(rows), self.stop))
         self.entries = []
         self.rows = []
 
@@ -205,9 +224,20 @@ class _Corrections:
         return self.memo[guess]
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How a chunk's entries and rows are written: its store, the indentation, the record."""
+
+    path: str
+    position: int
+    indent: bytes | None
+    audit: bool
+
+
 def finish_chunk(
     spool: Spool,
-    chunk: ChunkParts,
+    parts: list[Part],
+    layout: Layout,
     marks: Marks,
     stop_reason: str,
     found: dict[int, int] | None = None,
@@ -218,7 +248,7 @@ def finish_chunk(
     selection gave another reason is dropped with it; every other line with the stop reason
     (INT-26, INT-27).  `found`, when given, receives each candidate's line number by offset.
     """
-    indent, path, position = chunk.indent, chunk.path, chunk.position
+    indent, path, position, audit = layout.indent, layout.path, layout.position, layout.audit
     corrections = _Corrections(stop_reason, indent)
     printed: list[bytes] = []
     canonical: list[bytes] = []
@@ -236,13 +266,13 @@ def finish_chunk(
             rows.append(orjson.dumps(waiting_rows)[1:-1])
             waiting_rows.clear()
 
-    for part in chunk.parts:
+    for part in parts:
         if isinstance(part, Candidate):
             mark = marks.reasons.get(part.offset, _UNMARKED)
             if found is not None:
                 found[part.offset] = part.line
             if mark is None:  # selected: in the record, not in dropped
-                if chunk.audit:
+                if audit:
                     waiting_rows.append({"store": position, "line": part.line,
                                          "memory_id": part.memory_id,
                                          "record_hash": part.record_hash,
@@ -251,15 +281,17 @@ def finish_chunk(
             reason = stop_reason if mark is _UNMARKED else mark
             waiting.append({"memory_id": part.memory_id, "record_hash": part.record_hash,
                             "store_path": path, "reason": reason})  # fmt: skip
-            if chunk.audit:
+            if audit:
                 waiting_rows.append({"store": position, "line": part.line,
                                      "memory_id": part.memory_id,
                                      "record_hash": part.record_hash,
                                      "outcome": reason})  # fmt: skip
             continue
         render_waiting()
-        printed_size, canonical_size, rows_size, guess = part
-        forms = [spool.read(printed_size), spool.read(canonical_size), spool.read(rows_size)]
+        start, printed_size, canonical_size, rows_size, guess = part
+        data = spool.read(start, printed_size + canonical_size + rows_size)
+        middle = printed_size + canonical_size
+        forms = [data[:printed_size], data[printed_size:middle], data[middle:]]
         if guess != stop_reason:  # INT-26/INT-27: the reason selection finally stopped with
             for index, (wrong, right) in enumerate(corrections.pairs(guess)):
                 forms[index] = forms[index].replace(wrong, right)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 import threading
 import zlib
 from collections.abc import Iterator
@@ -36,7 +35,15 @@ import orjson
 from reference._audit import AuditWriter, StoreIdentity
 from reference._candidates import scan_chunk
 from reference._canonical import jcs_number
-from reference._dropped import SELECTED, ChunkParts, Marks, Spool, finish_chunk
+from reference._dropped import (
+    SELECTED,
+    ChunkParts,
+    Layout,
+    Marks,
+    Part,
+    Spool,
+    finish_chunk,
+)
 from reference._envelope import Envelope
 from reference._excerpt import excerpt_of
 from reference._ordering import (
@@ -188,23 +195,17 @@ def package_hash(package: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_package_bytes(package)).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class _Pass2:
-    """What pass 2 needs: the marked lines of each store and the stop reason."""
-
-    marks: dict[int, Marks]
-    reason: str
-    #: With an assembly record read by forked readers: the chunks' checksums as the parent
-    #: read them while hashing, which must equal pass 1's.
-    crcs: dict[int, int] | None = None
-
-
 def _record_hash(item: Candidate) -> str:
     return item[HASH]
 
 
+#: What pass 1 over some chunks gives: the shortlist, each chunk's parts and checksum.
+Pass1 = tuple[list[Candidate], dict[int, list[Part]], dict[int, int]]
+
+
 class _Passes:
-    """The two passes over a fixed plan of chunks, in this process or in forked readers."""
+    """Pass 1 over a fixed plan of chunks, in this process or in forked readers, then pass 2
+    here, from the spools."""
 
     def __init__(
         self,
@@ -224,24 +225,27 @@ class _Passes:
         self.audit = audit
         #: With an assembly record: SHA-256 of each store's bytes, fed as pass 1 reads them.
         self.digests = [hashlib.sha256() for _ in stores] if audit else []
-        self.parent_crcs: dict[int, int] | None = None
         total = sum(store.size for store in stores)
         readers = _reader_count() if total >= PARALLEL_MIN_BYTES else 1
         self.chunks = plan_chunks(stores, _CHUNK_BYTES) if readers > 1 else whole_stores(stores)
+        readers = max(1, min(readers, len(self.chunks)))
+        #: One spool per reader (forked readers need files the parent can read back).
+        self.spools = [Spool(total // readers) for _ in range(readers)]
+        self.parallel = readers > 1 and all(spool.shareable for spool in self.spools)
+        if readers > 1 and not self.parallel:  # no temporary files: one process, in memory
+            for spool in self.spools:
+                spool.close()
+            self.chunks = whole_stores(stores)
+            self.spools = [Spool(0)]
+        #: Pass 1's parts and checksum of every chunk.
+        self.parts: dict[int, list[Part]] = {}
         self.crcs: dict[int, int] = {}
-        #: Pass 1's record of each chunk this process read, and where its entries wait.
-        self.parts: dict[int, ChunkParts] = {}
-        self.spool: Spool | None = None
-        self.rewound = False
-        self.parallel = readers > 1 and len(self.chunks) > 1  # set before the readers fork
         #: Each chunk's first line number (INT-53), known before pass 1 reads it.
         self.first_lines = dict.fromkeys(range(len(self.chunks)), 1)  # one chunk a store
         if audit and self.parallel:
             self.first_lines = self._count_lines()
         self.readers = (
-            Readers(min(readers, len(self.chunks)), len(self.chunks), self._pass1, self._pass2)
-            if self.parallel
-            else None
+            Readers(len(self.spools), len(self.chunks), self._pass1) if self.parallel else None
         )
 
     def _count_lines(self) -> dict[int, int]:
@@ -276,27 +280,30 @@ class _Passes:
     def shortlist(self) -> Shortlist:
         return Shortlist(self.budget, _record_hash, approximate=self.scorer.approximate)
 
-    def _pass1(self, mine: list[int]) -> list[Candidate]:
+    def _pass1(self, number: int, mine: list[int]) -> Pass1:
+        """Pass 1 over the chunks `mine`, writing to spool `number`."""
         shortlist = self.shortlist()
         per_item = self.budget.per_item_max_excerpt_tokens
         # Alone, this process reads every chunk in order: the store hashes are fed as it reads.
         hashing = self.audit and not self.parallel
-        chunks = [self.chunks[index] for index in mine]
-        self.spool = spool = Spool(sum(chunk.end - chunk.start for chunk in chunks))
-        for index, chunk in zip(mine, chunks, strict=True):
+        spool = self.spools[number]
+        parts: dict[int, list[Part]] = {}
+        crcs: dict[int, int] = {}
+        for index in mine:
+            chunk = self.chunks[index]
             store = self.stores[chunk.position]
-            parts = ChunkParts(spool, store.path, chunk.position, self.indent, self.audit)
+            found = ChunkParts(spool, store.path, chunk.position, self.indent, self.audit)
             digest = self.digests[chunk.position] if hashing else None
-            self.crcs[index] = scan_chunk(self.stores, chunk, self.scorer, self.trust, per_item,
-                                          shortlist, parts, self.first_lines[index],
-                                          digest)  # fmt: skip
-            self.parts[index] = parts
-        return shortlist.ranked()
+            crcs[index] = scan_chunk(self.stores, chunk, self.scorer, self.trust, per_item,
+                                     shortlist, found, self.first_lines[index],
+                                     digest)  # fmt: skip
+            parts[index] = found.parts
+        spool.flush()
+        return shortlist.ranked(), parts, crcs
 
-    def _hash_in_parent(self) -> None:
+    def _hash_in_parent(self) -> dict[int, int]:
         """With forked readers, the parent hashes the stores while they run pass 1 (it would
-        otherwise wait): each chunk's bytes in order, with its checksum (compared with pass 1's
-        before pass 2 writes anything)."""
+        otherwise wait): each chunk's bytes in order; returns each chunk's checksum."""
         crcs: dict[int, int] = {}
         for index, chunk in enumerate(self.chunks):
             crc = 0
@@ -308,56 +315,55 @@ class _Passes:
                 crc = zlib.crc32(data, crc)
                 offset += len(data)
             crcs[index] = crc
-        self.parent_crcs = crcs
+        return crcs
 
     def identities(self) -> list[StoreIdentity]:
         """Each store's (path, bytes read, SHA-256 of them), after pass 1 (assembly record)."""
         return [(store.path, store.size, digest.hexdigest())
                 for store, digest in zip(self.stores, self.digests, strict=True)]  # fmt: skip
 
-    def _pass2(self, index: int, selection: _Pass2) -> tuple[bytes, bytes, bytes]:
-        chunk = self.chunks[index]
-        if selection.crcs is not None and selection.crcs[index] != self.crcs[index]:
-            raise store_changed(self.stores[chunk.position])  # changed while the parent hashed
-        assert self.spool is not None
-        if not self.rewound:
-            self.spool.rewind()
-            self.rewound = True
-        marks = selection.marks.get(chunk.position, _NO_MARKS)
-        found: dict[int, int] | None = {} if self.audit else None
-        printed, canonical, rows = finish_chunk(
-            self.spool, self.parts.pop(index), marks, selection.reason, found
-        )
-        audited = pickle.dumps((rows, found), pickle.HIGHEST_PROTOCOL) if self.audit else b""
-        return printed, canonical, audited
-
     def candidates(self) -> list[Candidate]:
         """Pass 1: the shortlist of every chunk, merged and ordered exactly."""
         if self.readers is None:
-            return self._pass1(list(range(len(self.chunks))))
-        if self.audit:
-            self._hash_in_parent()
+            ranked, self.parts, self.crcs = self._pass1(0, list(range(len(self.chunks))))
+            return ranked
+        parent = self._hash_in_parent() if self.audit else None
         shortlist = self.shortlist()
-        for items in self.readers.shortlists():
+        for items, parts, crcs in self.readers.results():
             shortlist.extend(items)
+            self.parts.update(parts)
+            self.crcs.update(crcs)
+        if parent is not None:  # the hashing read and pass 1 must have read the same bytes
+            for index, crc in parent.items():
+                if crc != self.crcs[index]:
+                    raise store_changed(self.stores[self.chunks[index].position])
         return shortlist.ranked()
 
     def dropped(
-        self, selection: _Pass2
-    ) -> Iterator[tuple[bytes | bytearray, bytes | bytearray, bytes | bytearray]]:
-        """Pass 2: every chunk's dropped entries, (printed, canonical, audit part), in read
-        order."""
-        if self.readers is None:
-            for index in range(len(self.chunks)):
-                yield self._pass2(index, selection)
-        else:
-            yield from self.readers.dropped(selection)
+        self, marks: dict[int, Marks], reason: str
+    ) -> Iterator[tuple[int, bytes, bytes, bytes, dict[int, int] | None]]:
+        """Pass 2: every chunk's (store position, printed, canonical, rows, line numbers of its
+        candidates by offset), in read order."""
+        count = len(self.spools)
+        for index, chunk in enumerate(self.chunks):
+            store = self.stores[chunk.position]
+            layout = Layout(store.path, chunk.position, self.indent, self.audit)
+            found: dict[int, int] | None = {} if self.audit else None
+            printed, canonical, rows = finish_chunk(
+                self.spools[index % count],
+                self.parts.pop(index),
+                layout,
+                marks.get(chunk.position, _NO_MARKS),
+                reason,
+                found,
+            )
+            yield chunk.position, printed, canonical, rows, found
 
     def close(self) -> None:
         if self.readers is not None:
             self.readers.close()
-        if self.spool is not None:
-            self.spool.close()
+        for spool in self.spools:
+            spool.close()
 
 
 def _reader_count() -> int:
@@ -428,21 +434,15 @@ def assemble(
             marks.setdefault(item[STORE], {})[item[OFFSET]] = reason
         for item in chosen:
             marks.setdefault(item[STORE], {})[item[OFFSET]] = None
-        pass2 = _Pass2(
-            {store: Marks(found) for store, found in marks.items()},
-            selection.reason,
-            passes.parent_crcs,
-        )
         digest = PackageHash(query, budget_json)
         envelope.head(query, budget_json, selected)
         lines: dict[tuple[int, int], int] = {}
-        for index, (printed, canonical, audited) in enumerate(passes.dropped(pass2)):
+        store_marks = {store: Marks(found) for store, found in marks.items()}
+        for store, printed, canonical, rows, found in passes.dropped(store_marks, selection.reason):
             envelope.dropped(printed)
             digest.dropped(canonical)
-            if audit is not None:
-                rows, found = pickle.loads(audited)
+            if audit is not None and found is not None:
                 audit.writer.candidates(rows)
-                store = passes.chunks[index].position
                 lines.update(((store, offset), line) for offset, line in found.items())
         hashed = digest.finish(selected)
     finally:
