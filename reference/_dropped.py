@@ -119,11 +119,11 @@ class Spool:
 
     __slots__ = ("file", "size")
 
-    def __init__(self, input_bytes: int) -> None:
+    def __init__(self, input_bytes: int, *, shared: bool = False) -> None:
         # Rendered entries take about as many bytes as the lines they come from.
         self.file: Any = io.BytesIO()
         self.size = 0
-        if input_bytes > _MEMORY_SPOOL_BYTES:
+        if shared or input_bytes > _MEMORY_SPOOL_BYTES:
             with contextlib.suppress(OSError):  # where no file can be created: memory
                 self.file = tempfile.TemporaryFile()  # noqa: SIM115 - closed by `close`
 

@@ -230,7 +230,7 @@ class _Passes:
         self.chunks = plan_chunks(stores, _CHUNK_BYTES) if readers > 1 else whole_stores(stores)
         readers = max(1, min(readers, len(self.chunks)))
         #: One spool per reader (forked readers need files the parent can read back).
-        self.spools = [Spool(total // readers) for _ in range(readers)]
+        self.spools = [Spool(total // readers, shared=readers > 1) for _ in range(readers)]
         self.parallel = readers > 1 and all(spool.shareable for spool in self.spools)
         if readers > 1 and not self.parallel:  # no temporary files: one process, in memory
             for spool in self.spools:

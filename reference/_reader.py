@@ -45,7 +45,6 @@ __all__ = [
     "Store",
     "close_stores",
     "is_blank",
-    "line_batches",
     "open_stores",
     "plan_chunks",
     "read_line",
@@ -211,7 +210,7 @@ def whole_stores(stores: list[Store]) -> list[Chunk]:
 
 
 def read_line(store: Store, offset: int, length: int) -> bytes:
-    """Re-read one line (without its LF) found by `line_batches`, through the descriptor."""
+    """Re-read one line (without its LF) found by a `LineReader`, through the descriptor."""
     return _pread(store, length, offset)
 
 
@@ -360,8 +359,3 @@ class LineReader:
                 yield offset, offset + len(rest), [], self._whole(rest)
             else:
                 yield offset, offset + len(rest), [rest], None
-
-
-def line_batches(store: Store, chunk: Chunk, *, hash_overlong: bool) -> LineReader:
-    """A reader of the chunk's lines (iterate ``.batches()``; ``.crc`` after the last one)."""
-    return LineReader(store, chunk, hash_overlong=hash_overlong)

@@ -610,3 +610,30 @@ class TestPassOneEntries:
                               "budget": {"max_excerpt_tokens": 50}})  # fmt: skip
         assert result["error"]["code"] == "store_not_readable"
         assert result["error"]["path"] == "/store_paths/0"
+
+    def test_no_temporary_file_reads_in_one_process(
+        self, root: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Where no temporary file can be created, a large read runs in this process with
+        the spool in memory, and gives the same package."""
+        import tempfile
+
+        import reference._package as package_module
+
+        lines: list[str | bytes] = [_rec(f"m{n}", f"alpha {n}") for n in range(300)]
+        _store(root, "s.jsonl", lines)
+        request = {"query": "alpha", "store_paths": ["s.jsonl"],
+                   "budget": {"max_excerpt_tokens": 9, "max_items": 4}}  # fmt: skip
+        expected = memory_read(request)
+        forks: list[int] = []
+        monkeypatch.setattr(package_module, "PARALLEL_MIN_BYTES", 1)
+        monkeypatch.setattr(package_module, "_CHUNK_BYTES", 501)
+        monkeypatch.setattr(package_module, "_reader_count", lambda: 2)
+        monkeypatch.setattr(package_module, "Readers", lambda *a: forks.append(1))
+
+        def refuse(*args: Any, **kwargs: Any) -> Any:
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(tempfile, "TemporaryFile", refuse)
+        assert memory_read(request) == expected
+        assert forks == []
