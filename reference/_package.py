@@ -258,8 +258,8 @@ class _Passes:
                 position, lines = chunk.position, 1
             first[index] = lines
             offset = chunk.start
-            while offset < chunk.end:
-                size = min(BLOCK_BYTES, chunk.end - offset)
+            while offset < chunk.end:  # reads of _CHUNK_BYTES at most: memory stays bounded
+                size = min(_CHUNK_BYTES, chunk.end - offset)
                 lines += read_line(self.stores[position], offset, size).count(b"\n")
                 offset += size
         return first
