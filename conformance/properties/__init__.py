@@ -15,18 +15,16 @@ from __future__ import annotations
 from conformance.properties._engine import (
     COUNTEREXAMPLES_AREA,
     DEEP_FACTOR,
-    DEFAULT_SEED,
     FamilyResult,
     PropertiesRun,
     PropertySettings,
     counterexample_vectors,
-    hypothesis_settings,
-    kit_constants_only,
     run_families,
     run_family,
     run_properties,
 )
 from conformance.properties._families import FAMILIES, Case, Family
+from conformance.properties._generation import DEFAULT_SEED, hypothesis_settings, kit_constants_only
 from conformance.properties._invariance import INVARIANCES, Invariance
 from conformance.properties._model import Model, ModelLine, build_model
 from conformance.properties._probe import REFERENCE_SPEC, Probe, PropertyFailure

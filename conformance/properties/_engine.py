@@ -29,26 +29,24 @@ the ones a serial run gives, in the same order.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import multiprocessing
 import secrets
 import time
 import traceback
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import hypothesis
-import hypothesis.internal.conjecture.providers
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis.errors import Flaky, HypothesisException
 
 from conformance._errors import HandshakeError
 from conformance.adapters import Adapter, open_adapter
 from conformance.properties._families import FAMILIES, Case, Family
+from conformance.properties._generation import DEFAULT_SEED, family_test, kit_constants_only
 from conformance.properties._probe import (
     AdapterAbort,
     KitAbort,
@@ -62,18 +60,14 @@ from conformance.strategies import Scenario
 __all__ = [
     "COUNTEREXAMPLES_AREA",
     "DEEP_FACTOR",
-    "DEFAULT_SEED",
     "FamilyResult",
     "PropertiesRun",
     "PropertySettings",
     "counterexample_vectors",
-    "hypothesis_settings",
-    "kit_constants_only",
     "run_families",
     "run_properties",
 ]
 
-DEFAULT_SEED = 6_006
 DEEP_FACTOR = 20
 COUNTEREXAMPLES_AREA = "counterexamples"
 
@@ -292,51 +286,6 @@ def counterexample_vectors(
 # ------------------------------------------------------------------------------ running
 
 
-@contextlib.contextmanager
-def kit_constants_only() -> Iterator[None]:
-    """Make generation depend on the seed alone, not on which modules happen to be imported
-    (also used by the Phase 2 profile's properties, :mod:`conformance.phase2`).
-
-    Hypothesis mixes literal constants harvested from every *local* module in ``sys.modules``
-    (the implementer's adapter module, the test suite, ``__main__``) into generation, so the
-    same seed draws different inputs under ``certify``, the pytest plugin and the nox session.
-    For reproducible certification reports the harvest is switched off while the families
-    run (hypothesis' global constants stay). If hypothesis reorganizes this internal, the
-    suite still runs; reports are then reproducible per entry point only.
-    """
-    providers: Any = getattr(hypothesis.internal.conjecture, "providers", None)
-    original = getattr(providers, "_get_local_constants", None)
-    empty = getattr(providers, "Constants", None)
-    cache = getattr(providers, "CONSTANTS_CACHE", None)
-    if original is None or empty is None or cache is None:
-        yield
-        return
-    nothing = empty()
-    cache.cache.clear()
-    providers._get_local_constants = lambda: nothing
-    try:
-        yield
-    finally:
-        providers._get_local_constants = original
-        cache.cache.clear()
-
-
-def hypothesis_settings(examples: int) -> settings:
-    """The settings of every certification run: fixed example count, no database, no
-    deadline, quiet, every health check off (the same for the Phase 2 properties)."""
-    return settings(
-        max_examples=examples,
-        database=None,
-        deadline=None,
-        derandomize=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-        verbosity=Verbosity.quiet,
-        report_multiple_bugs=False,
-        print_blob=False,
-        suppress_health_check=list(HealthCheck),
-    )
-
-
 class _ShrinkBudgetSpent(BaseException):
     """Enough shrinking: keep the smallest failing input found so far."""
 
@@ -411,8 +360,7 @@ def _attempt(
     examples = config.examples_for(family)
     started = time.perf_counter()
     state = _FamilyRun(family, probe, config)
-    strategy = family.strategy(inputs)
-    test = settings(hypothesis_settings(examples))(seed(config.seed)(given(strategy)(state.body)))
+    test = family_test(family.strategy(inputs), examples, config.seed, state.body)
 
     def finish(outcome: Outcome, **extra: Any) -> FamilyResult:
         return FamilyResult(
