@@ -51,6 +51,7 @@ class TestWheel:
         assert "conformance/_data/specs/interpretations.toml" in wheel_names
         assert "conformance/_data/specs/kill-matrix.json" in wheel_names
         assert any(n.startswith("conformance/_data/vectors/") for n in wheel_names)
+        assert "conformance/properties/stored/seed-6006.json.gz" in wheel_names
 
 
 #: A stranger's implementation module, in their own repository (the reference, renamed).

@@ -9,6 +9,7 @@
     python -m tools bench [--records N]      the reference against a json.loads baseline
     python -m tools bench-harness            certification throughput
     python -m tools samples [--check]        the sample stores in adam_os_data/memory/
+    python -m tools property-examples [--check]  the stored certification examples
 
 Each tool keeps its own options (``python -m tools TOOL --help``); this dispatcher only names
 them, so there is one entry point and ``--help`` lists every tool. nox drives all of them.
@@ -39,6 +40,10 @@ TOOLS: dict[str, tuple[str, str]] = {
     "bench": ("tools.bench.reference", "benchmark the reference (json.loads baseline, RSS)"),
     "bench-harness": ("tools.bench.harness", "benchmark certification throughput"),
     "samples": ("tools.samples", "write / check the sample stores in adam_os_data/memory"),
+    "property-examples": (
+        "tools.property_examples",
+        "record / check the property families' stored certification examples",
+    ),
 }
 
 

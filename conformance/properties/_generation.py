@@ -4,7 +4,9 @@ that makes generation depend on the seed alone, and the one way a family's test 
 A certification run's inputs are a function of this module, the strategies
 (:mod:`conformance.strategies`, :mod:`._families`, :mod:`._invariance`), the seed, each
 family's example count and the hypothesis version, and of nothing else: not of the
-implementation under test while every example passes.
+implementation under test while every example passes. :mod:`._stored` keeps them, so a default
+certification replays them instead of generating them again; this module is one of the sources
+whose digest says whether the stored inputs are still the ones hypothesis would draw.
 """
 
 from __future__ import annotations
