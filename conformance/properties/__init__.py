@@ -34,6 +34,7 @@ from conformance.properties._section import (
     write_counterexamples,
     write_properties_report,
 )
+from conformance.properties._stored import ExamplesSource, examples_source
 
 __all__ = [
     "COUNTEREXAMPLES_AREA",
@@ -43,6 +44,7 @@ __all__ = [
     "INVARIANCES",
     "REFERENCE_SPEC",
     "Case",
+    "ExamplesSource",
     "Family",
     "FamilyResult",
     "Invariance",
@@ -56,6 +58,7 @@ __all__ = [
     "build_section",
     "certify_section",
     "counterexample_vectors",
+    "examples_source",
     "hypothesis_settings",
     "kit_constants_only",
     "run_families",
