@@ -54,8 +54,9 @@ def _entry(module: str) -> Callable[[list[str]], int]:
 
 def _usage() -> str:
     lines = ["usage: python -m tools TOOL [options]   (python -m tools TOOL --help)", "", "tools:"]
-    lines.append(f"  {'vectors':14} hand-vectors, then gen-vectors (the whole corpus)")
-    lines += [f"  {name:14} {help_}" for name, (_, help_) in TOOLS.items()]
+    width = max(len(name) for name in TOOLS)
+    lines.append(f"  {'vectors':{width}} hand-vectors, then gen-vectors (the whole corpus)")
+    lines += [f"  {name:{width}} {help_}" for name, (_, help_) in TOOLS.items()]
     return "\n".join(lines)
 
 
