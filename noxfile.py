@@ -90,8 +90,9 @@ def certify(session: nox.Session) -> None:
     The README's main job. `nox -s certify -- --adapter "cmd:<command line>"` certifies any
     implementation speaking phase6-adapter/1; every argument after `--` goes to
     `python -m conformance certify` (e.g. `--select`, `--expected-failures`, `--report-dir`).
+    Hypothesis is the stored examples' generator (dependency group `generator`).
     """
-    _install(session)
+    _install(session, "generator")
     session.run("python", "-m", "conformance", "certify", *session.posargs)
 
 
@@ -310,9 +311,9 @@ def properties(session: nox.Session) -> None:
     writes reports/<implementation>/properties.json and, when a property fails, the shrunk
     counterexamples as ready-to-run vectors under reports/<implementation>/counterexamples/.
     `--deep` fuzzes (20x the examples, a fresh seed); `--seed N`, `--examples N`,
-    `--family NAME` (repeatable).
+    `--family NAME` (repeatable). Hypothesis is the stored examples' generator.
     """
-    _install(session)
+    _install(session, "generator")
     session.run("python", "-m", "conformance", "properties", *session.posargs)
 
 

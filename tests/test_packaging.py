@@ -51,6 +51,7 @@ class TestWheel:
         assert "conformance/_data/specs/interpretations.toml" in wheel_names
         assert "conformance/_data/specs/kill-matrix.json" in wheel_names
         assert any(n.startswith("conformance/_data/vectors/") for n in wheel_names)
+        assert "conformance/properties/stored/seed-6006.json.gz" in wheel_names
 
 
 #: A stranger's implementation module, in their own repository (the reference, renamed).
@@ -148,3 +149,18 @@ class TestInstalled:
         )
         assert done.returncode == 3, done.stdout + done.stderr
         assert "1/1 passed" in done.stdout
+
+    def test_installed_kit_replays_the_stored_examples(self, venv: Path, tmp_path: Path) -> None:
+        """A default property run of the installed kit replays the stored examples: the wheel
+        carries the file and the installed sources have the digest it was generated from."""
+        done = subprocess.run(
+            [str(venv / "phase6"), "properties", "--family", "receipt", "--no-report", "-j", "1"],
+            cwd=self._project(tmp_path),
+            env=self._env(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "(seed 6006, stored examples)" in done.stdout.splitlines()[0]

@@ -9,6 +9,7 @@
     python -m tools bench [--records N]      the reference against a json.loads baseline
     python -m tools bench-harness            certification throughput
     python -m tools samples [--check]        the sample stores in adam_os_data/memory/
+    python -m tools property-examples [--check]  the stored certification examples
 
 Each tool keeps its own options (``python -m tools TOOL --help``); this dispatcher only names
 them, so there is one entry point and ``--help`` lists every tool. nox drives all of them.
@@ -39,6 +40,10 @@ TOOLS: dict[str, tuple[str, str]] = {
     "bench": ("tools.bench.reference", "benchmark the reference (json.loads baseline, RSS)"),
     "bench-harness": ("tools.bench.harness", "benchmark certification throughput"),
     "samples": ("tools.samples", "write / check the sample stores in adam_os_data/memory"),
+    "property-examples": (
+        "tools.property_examples",
+        "record / check the property families' stored certification examples",
+    ),
 }
 
 
@@ -49,8 +54,9 @@ def _entry(module: str) -> Callable[[list[str]], int]:
 
 def _usage() -> str:
     lines = ["usage: python -m tools TOOL [options]   (python -m tools TOOL --help)", "", "tools:"]
-    lines.append(f"  {'vectors':14} hand-vectors, then gen-vectors (the whole corpus)")
-    lines += [f"  {name:14} {help_}" for name, (_, help_) in TOOLS.items()]
+    width = max(len(name) for name in TOOLS)
+    lines.append(f"  {'vectors':{width}} hand-vectors, then gen-vectors (the whole corpus)")
+    lines += [f"  {name:{width}} {help_}" for name, (_, help_) in TOOLS.items()]
     return "\n".join(lines)
 
 

@@ -36,6 +36,7 @@ from conformance.properties import (
     FAMILIES,
     FamilyResult,
     PropertySettings,
+    examples_source,
     run_properties,
     write_properties_report,
 )
@@ -110,7 +111,13 @@ def _properties(args: argparse.Namespace, out: TextIO) -> int:
         timeout=args.timeout,
     ).resolved()
     spec = args.adapter or reference_adapter_spec()
-    out.write(f"property suite: {spec} (seed {settings.seed}{', deep' if args.deep else ''})\n")
+    source = examples_source(seed=settings.seed, examples=settings.examples, deep=settings.deep)
+    out.write(
+        f"property suite: {spec} (seed {settings.seed}{', deep' if args.deep else ''}, "
+        f"{source.label})\n"
+    )
+    if not source.stored and not args.deep and args.seed is None and args.examples is None:
+        out.write(f"  examples generated live: {source.reason}\n")
 
     def report(result: FamilyResult) -> None:
         if not args.quiet:

@@ -15,18 +15,16 @@ from __future__ import annotations
 from conformance.properties._engine import (
     COUNTEREXAMPLES_AREA,
     DEEP_FACTOR,
-    DEFAULT_SEED,
     FamilyResult,
     PropertiesRun,
     PropertySettings,
     counterexample_vectors,
-    hypothesis_settings,
-    kit_constants_only,
     run_families,
     run_family,
     run_properties,
 )
 from conformance.properties._families import FAMILIES, Case, Family
+from conformance.properties._generation import DEFAULT_SEED, hypothesis_settings, kit_constants_only
 from conformance.properties._invariance import INVARIANCES, Invariance
 from conformance.properties._model import Model, ModelLine, build_model
 from conformance.properties._probe import REFERENCE_SPEC, Probe, PropertyFailure
@@ -36,6 +34,7 @@ from conformance.properties._section import (
     write_counterexamples,
     write_properties_report,
 )
+from conformance.properties._stored import ExamplesSource, examples_source
 
 __all__ = [
     "COUNTEREXAMPLES_AREA",
@@ -45,6 +44,7 @@ __all__ = [
     "INVARIANCES",
     "REFERENCE_SPEC",
     "Case",
+    "ExamplesSource",
     "Family",
     "FamilyResult",
     "Invariance",
@@ -58,6 +58,7 @@ __all__ = [
     "build_section",
     "certify_section",
     "counterexample_vectors",
+    "examples_source",
     "hypothesis_settings",
     "kit_constants_only",
     "run_families",

@@ -6,6 +6,14 @@ hypothesis version and implementation give the same report. ``deep`` multiplies 
 counts (:data:`DEEP_FACTOR`) and, unless a seed is given, draws a fresh one (recorded in the
 results) for fuzzing runs.
 
+Stored examples (:mod:`._stored`). A default certification run (the fixed seed, each family's
+count, not deep) draws the same inputs every time, so it does not draw them: it feeds the
+cases stored in the kit, in hypothesis' call order, to the same check. The same examples run
+and the result is the one a live run gives; only drawing them is skipped. A stored case that
+fails sends the family to a live run, which finds the failure again and shrinks it
+(:func:`_replay`). Any other run, and a default run whose stored file is missing, unreadable or
+stale, generates live; ``PropertiesRun.examples_source`` says which, and why.
+
 When a property fails, hypothesis shrinks the input; the final replay is the minimal failing
 input, which becomes one vector per input of the case (``prop-<family>-<hash8>``) in the
 ``phase6-vectors/1`` format, with the reference's result as ``expect``.
@@ -29,26 +37,24 @@ the ones a serial run gives, in the same order.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import multiprocessing
 import secrets
 import time
 import traceback
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import hypothesis
-import hypothesis.internal.conjecture.providers
-from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis.errors import Flaky, HypothesisException
 
 from conformance._errors import HandshakeError
 from conformance.adapters import Adapter, open_adapter
 from conformance.properties._families import FAMILIES, Case, Family
+from conformance.properties._generation import DEFAULT_SEED, family_test, kit_constants_only
 from conformance.properties._probe import (
     AdapterAbort,
     KitAbort,
@@ -56,24 +62,21 @@ from conformance.properties._probe import (
     PropertyFailure,
     enforcing,
 )
+from conformance.properties._stored import ExamplesSource, examples_source, stored_cases
 from conformance.run import Outcome
 from conformance.strategies import Scenario
 
 __all__ = [
     "COUNTEREXAMPLES_AREA",
     "DEEP_FACTOR",
-    "DEFAULT_SEED",
     "FamilyResult",
     "PropertiesRun",
     "PropertySettings",
     "counterexample_vectors",
-    "hypothesis_settings",
-    "kit_constants_only",
     "run_families",
     "run_properties",
 ]
 
-DEFAULT_SEED = 6_006
 DEEP_FACTOR = 20
 COUNTEREXAMPLES_AREA = "counterexamples"
 
@@ -173,6 +176,9 @@ class FamilyResult:
         }
 
 
+_NOT_RECORDED = ExamplesSource(stored=False, reason="not recorded")
+
+
 @dataclass(frozen=True)
 class PropertiesRun:
     """Every family's result for one implementation."""
@@ -183,6 +189,8 @@ class PropertiesRun:
     results: tuple[FamilyResult, ...]
     duration_s: float
     broken: str | None = None
+    #: Whether the families replayed the stored examples or generated theirs (and why).
+    examples_source: ExamplesSource = _NOT_RECORDED
 
     @property
     def passed(self) -> bool:
@@ -251,8 +259,10 @@ def counterexample_vectors(
     *,
     message: str,
     seed_value: int,
+    shrunk: bool = True,
 ) -> tuple[dict[str, Any], ...]:
-    """One vector per input of ``case``, ``expect`` from ``reference``."""
+    """One vector per input of ``case``, ``expect`` from ``reference`` (``shrunk``: whether
+    hypothesis shrank ``case``, as the comment says)."""
     clauses = tuple(dict.fromkeys((*(failure.clauses if failure else ()), *family.clauses)))
     interpretations = tuple(
         sorted(
@@ -277,7 +287,7 @@ def counterexample_vectors(
                 "comment": (
                     f"Found by the property suite (family {family.name}, seed {seed_value}"
                     + (f", transform {case.transform}" if case.transform else "")
-                    + f"), shrunk by hypothesis. {message}"
+                    + f"), {'shrunk by hypothesis' if shrunk else 'not shrunk'}. {message}"
                 ),
                 "clauses": list(clauses),
                 "interpretations": list(interpretations),
@@ -290,51 +300,6 @@ def counterexample_vectors(
 
 
 # ------------------------------------------------------------------------------ running
-
-
-@contextlib.contextmanager
-def kit_constants_only() -> Iterator[None]:
-    """Make generation depend on the seed alone, not on which modules happen to be imported
-    (also used by the Phase 2 profile's properties, :mod:`conformance.phase2`).
-
-    Hypothesis mixes literal constants harvested from every *local* module in ``sys.modules``
-    (the implementer's adapter module, the test suite, ``__main__``) into generation, so the
-    same seed draws different inputs under ``certify``, the pytest plugin and the nox session.
-    For reproducible certification reports the harvest is switched off while the families
-    run (hypothesis' global constants stay). If hypothesis reorganizes this internal, the
-    suite still runs; reports are then reproducible per entry point only.
-    """
-    providers: Any = getattr(hypothesis.internal.conjecture, "providers", None)
-    original = getattr(providers, "_get_local_constants", None)
-    empty = getattr(providers, "Constants", None)
-    cache = getattr(providers, "CONSTANTS_CACHE", None)
-    if original is None or empty is None or cache is None:
-        yield
-        return
-    nothing = empty()
-    cache.cache.clear()
-    providers._get_local_constants = lambda: nothing
-    try:
-        yield
-    finally:
-        providers._get_local_constants = original
-        cache.cache.clear()
-
-
-def hypothesis_settings(examples: int) -> settings:
-    """The settings of every certification run: fixed example count, no database, no
-    deadline, quiet, every health check off (the same for the Phase 2 properties)."""
-    return settings(
-        max_examples=examples,
-        database=None,
-        deadline=None,
-        derandomize=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
-        verbosity=Verbosity.quiet,
-        report_multiple_bugs=False,
-        print_blob=False,
-        suppress_health_check=list(HealthCheck),
-    )
 
 
 class _ShrinkBudgetSpent(BaseException):
@@ -381,7 +346,7 @@ class _FamilyRun:
         self.failures.append((case, failure))
 
     def vectors(
-        self, case: Case, failure: PropertyFailure | None, message: str
+        self, case: Case, failure: PropertyFailure | None, message: str, *, shrunk: bool
     ) -> tuple[Mapping[str, Any], ...]:
         """The counterexample vectors for ``case`` (none when the reference fails too)."""
         try:
@@ -392,9 +357,151 @@ class _FamilyRun:
                 self.probe.reference,
                 message=message,
                 seed_value=self.config.seed or 0,
+                shrunk=shrunk,
             )
         except (KitAbort, Exception):  # the reference failed as well: keep the report going
             return ()
+
+
+#: One run's result and, when it failed, the smallest failing case and its failure.
+_Attempt = tuple[FamilyResult, Case | None, PropertyFailure | None]
+_NOT_REPRODUCED = (
+    " (found by the stored certification examples; a live hypothesis run did not reproduce "
+    "it, so it is reported as found, not shrunk)"
+)
+
+
+def _finish(state: _FamilyRun, started: float, outcome: Outcome, **extra: Any) -> FamilyResult:
+    return FamilyResult(
+        family=state.family.name,
+        outcome=outcome,
+        clauses=state.family.clauses,
+        examples=state.config.examples_for(state.family),
+        calls=state.calls,
+        duration_s=time.perf_counter() - started,
+        seed=state.config.seed or 0,
+        **extra,
+    )
+
+
+def _failed(state: _FamilyRun, started: float, note: str = "", *, shrunk: bool = True) -> _Attempt:
+    """The family failed: the last (smallest) failure recorded, as the counterexample."""
+    case, failure = state.failures[-1]
+    message = failure.message + note
+    result = _finish(
+        state,
+        started,
+        Outcome.FAILED,
+        message=message,
+        check=failure.check,
+        failed_clauses=failure.clauses,
+        interpretations=failure.interpretations,
+        counterexamples=state.vectors(case, failure, message, shrunk=shrunk),
+        shrunk=shrunk,
+    )
+    return result, case, failure
+
+
+def _aborted(state: _FamilyRun, started: float, abort: AdapterAbort | KitAbort) -> _Attempt:
+    """The family errored: the adapter failed on ``abort.scenario`` (unshrunk, it becomes the
+    counterexample), or the kit did."""
+    if isinstance(abort, KitAbort):
+        message = f"kit error: {abort.message}"
+        return _finish(state, started, Outcome.ERRORED, message=message, check="kit"), None, None
+    message = f"the adapter failed ({abort.error.kind}): {abort.error.message}"
+    detail = "\n".join(x for x in (abort.error.detail, abort.error.stderr_tail) if x)
+    errored = _finish(
+        state,
+        started,
+        Outcome.ERRORED,
+        message=message,
+        check="adapter",
+        failed_clauses=("S6-OUT-01",),
+        counterexamples=state.vectors(Case(abort.scenario), None, message, shrunk=False),
+        detail=detail[-4000:],
+    )
+    return errored, None, None
+
+
+def _live(
+    family: Family,
+    probe: Probe,
+    config: PropertySettings,
+    inputs: frozenset[str] | None,
+    checks: frozenset[str] | None,
+) -> _Attempt:
+    """One hypothesis run of ``family`` (see :func:`_attempt`)."""
+    assert config.seed is not None
+    started = time.perf_counter()
+    state = _FamilyRun(family, probe, config)
+    test = family_test(
+        family.strategy(inputs), config.examples_for(family), config.seed, state.body
+    )
+    try:
+        with kit_constants_only(), enforcing(checks):
+            test()
+    except PropertyFailure:
+        return _failed(state, started)
+    except _ShrinkBudgetSpent:
+        return _failed(state, started, f" (shrinking stopped after {config.shrink_calls} calls)")
+    except Flaky as exc:
+        if not state.failures:
+            errored = _finish(
+                state,
+                started,
+                Outcome.ERRORED,
+                message=f"hypothesis: {exc}",
+                detail=traceback.format_exc(),
+            )
+            return errored, None, None
+        note = (
+            " (the failure did not repeat when the same input ran again: the implementation "
+            "is not deterministic)"
+        )
+        return _failed(state, started, note, shrunk=False)
+    except (AdapterAbort, KitAbort) as abort:
+        return _aborted(state, started, abort)
+    except HypothesisException as exc:
+        errored = _finish(
+            state,
+            started,
+            Outcome.ERRORED,
+            message=f"hypothesis: {exc}",
+            detail=traceback.format_exc(),
+        )
+        return errored, None, None
+    return _finish(state, started, Outcome.PASSED), None, None
+
+
+def _replay(
+    family: Family, probe: Probe, config: PropertySettings, cases: tuple[Case, ...]
+) -> _Attempt:
+    """Feed the stored ``cases`` to the family's check, in order, as hypothesis would.
+
+    All pass: the result a passing live run gives. The adapter or the kit failing: the result
+    the live run gives (it would meet the same case first and not shrink it). A case failing:
+    the live run, which finds the failure again and shrinks it; should it pass (another
+    hypothesis version, an implementation that is not deterministic), the stored case is the
+    counterexample, unshrunk. Calls and duration count both runs.
+    """
+    started = time.perf_counter()
+    state = _FamilyRun(family, probe, config)
+    try:
+        with enforcing(None):
+            for stored in cases:
+                state.body(stored)
+    except PropertyFailure:
+        pass
+    except (AdapterAbort, KitAbort) as abort:
+        return _aborted(state, started, abort)
+    else:
+        return _finish(state, started, Outcome.PASSED), None, None
+    live, case, failure = _live(family, probe, config, None, None)
+    calls, seconds = state.calls + live.calls, time.perf_counter() - started
+    if live.outcome is not Outcome.PASSED:
+        return replace(live, calls=calls, duration_s=seconds), case, failure
+    found, first, its_failure = _failed(state, started, _NOT_REPRODUCED, shrunk=False)
+    return replace(found, calls=calls, duration_s=seconds), first, its_failure
 
 
 def _attempt(
@@ -403,91 +510,16 @@ def _attempt(
     config: PropertySettings,
     inputs: frozenset[str] | None = None,
     checks: frozenset[str] | None = None,
-) -> tuple[FamilyResult, Case | None, PropertyFailure | None]:
-    """One hypothesis run of ``family``, drawing only the pinned-only inputs of ``inputs``
-    and enforcing only the pinned checks of ``checks`` (``None``: all); the result and, when
-    it failed, the smallest failing case and its failure."""
-    assert config.seed is not None
-    examples = config.examples_for(family)
-    started = time.perf_counter()
-    state = _FamilyRun(family, probe, config)
-    strategy = family.strategy(inputs)
-    test = settings(hypothesis_settings(examples))(seed(config.seed)(given(strategy)(state.body)))
-
-    def finish(outcome: Outcome, **extra: Any) -> FamilyResult:
-        return FamilyResult(
-            family=family.name,
-            outcome=outcome,
-            clauses=family.clauses,
-            examples=examples,
-            calls=state.calls,
-            duration_s=time.perf_counter() - started,
-            seed=config.seed or 0,
-            **extra,
-        )
-
-    def failed(note: str = "", *, shrunk: bool = True) -> FamilyResult:
-        case, failure = state.failures[-1]
-        message = failure.message + note
-        return finish(
-            Outcome.FAILED,
-            message=message,
-            check=failure.check,
-            failed_clauses=failure.clauses,
-            interpretations=failure.interpretations,
-            counterexamples=state.vectors(case, failure, message),
-            shrunk=shrunk,
-        )
-
-    def last() -> tuple[Case | None, PropertyFailure | None]:
-        return state.failures[-1] if state.failures else (None, None)
-
-    try:
-        with kit_constants_only(), enforcing(checks):
-            test()
-    except PropertyFailure:
-        return (failed(), *last())
-    except _ShrinkBudgetSpent:
-        return (failed(f" (shrinking stopped after {config.shrink_calls} calls)"), *last())
-    except Flaky as exc:
-        if not state.failures:
-            return (
-                finish(
-                    Outcome.ERRORED, message=f"hypothesis: {exc}", detail=traceback.format_exc()
-                ),
-                None,
-                None,
-            )
-        note = (
-            " (the failure did not repeat when the same input ran again: the implementation "
-            "is not deterministic)"
-        )
-        return (failed(note, shrunk=False), *last())
-    except AdapterAbort as abort:
-        message = f"the adapter failed ({abort.error.kind}): {abort.error.message}"
-        detail = "\n".join(x for x in (abort.error.detail, abort.error.stderr_tail) if x)
-        errored = finish(
-            Outcome.ERRORED,
-            message=message,
-            check="adapter",
-            failed_clauses=("S6-OUT-01",),
-            counterexamples=state.vectors(Case(abort.scenario), None, message),
-            detail=detail[-4000:],
-        )
-        return errored, None, None
-    except KitAbort as abort:
-        return (
-            finish(Outcome.ERRORED, message=f"kit error: {abort.message}", check="kit"),
-            None,
-            None,
-        )
-    except HypothesisException as exc:
-        return (
-            finish(Outcome.ERRORED, message=f"hypothesis: {exc}", detail=traceback.format_exc()),
-            None,
-            None,
-        )
-    return finish(Outcome.PASSED), None, None
+) -> _Attempt:
+    """One run of ``family``, drawing only the pinned-only inputs of ``inputs`` and enforcing
+    only the pinned checks of ``checks`` (``None``: all); the result and, when it failed, the
+    smallest failing case and its failure. A default certification run replays the stored
+    examples (:mod:`._stored`); any other runs hypothesis."""
+    if inputs is None and checks is None:
+        cases = stored_cases(family, seed=config.seed, examples=config.examples, deep=config.deep)
+        if cases is not None:
+            return _replay(family, probe, config, cases)
+    return _live(family, probe, config, inputs, checks)
 
 
 def run_family(family: Family, probe: Probe, config: PropertySettings) -> FamilyResult:
@@ -574,13 +606,14 @@ def run_properties(
     the results are those of a serial run, in report order."""
     config = (config or PropertySettings()).resolved()
     started = time.perf_counter()
+    source = examples_source(seed=config.seed, examples=config.examples, deep=config.deep)
     adapter = open_adapter(adapter_spec, timeout=config.timeout)
     try:
         try:
             handshake = adapter.start()
         except HandshakeError as exc:
             return PropertiesRun(
-                adapter_spec, {}, config, (), time.perf_counter() - started, exc.message
+                adapter_spec, {}, config, (), time.perf_counter() - started, exc.message, source
             )
         chosen = config.chosen()
         if jobs > 1 and len(chosen) > 1:
@@ -594,6 +627,7 @@ def run_properties(
             config,
             results,
             time.perf_counter() - started,
+            examples_source=source,
         )
     finally:
         adapter.close()

@@ -111,7 +111,8 @@ def build_section(run: PropertiesRun, *, counterexamples_path: Path | None = Non
         )
         summary = (
             f"{passed}/{len(outcomes)} property families passed "
-            f"(seed {run.settings.seed}{', deep' if run.settings.deep else ''})"
+            f"(seed {run.settings.seed}{', deep' if run.settings.deep else ''}, "
+            f"{run.examples_source.label})"
             + (
                 f"; {pinned_only} failed only on pinned readings ({', '.join(pinned)})"
                 if pinned_only
@@ -120,7 +121,7 @@ def build_section(run: PropertiesRun, *, counterexamples_path: Path | None = Non
             + f"; {len(run.counterexamples)} counterexample vector(s)"
         )
     data: dict[str, Any] = {
-        "settings": run.settings.to_json(),
+        "settings": {**run.settings.to_json(), "examples_source": run.examples_source.to_json()},
         "duration_s": round(run.duration_s, 3),
         "reproduce": reproduce_command(run),
         "counterexamples": list(run.counterexamples),
