@@ -576,7 +576,8 @@ class TestPassOneEntries:
         lines: list[str | bytes] = [
             _rec(f"m{index}", f"alpha beta {index}", ts_utc=f"2024-01-01T00:00:{index % 60:02d}Z")
             for index in range(400)
-        ] + [b"not json", '{"memory_id":"x","text":null}']
+        ]
+        lines += [b"not json", '{"memory_id":"x","text":null}']
         _store(root, "s.jsonl", lines)
         request = {"query": "alpha", "store_paths": ["s.jsonl"],
                    "budget": {"max_excerpt_tokens": 30, "max_items": 3}}  # fmt: skip
@@ -595,9 +596,9 @@ class TestPassOneEntries:
         the passes fails the call with store_not_readable, never a package that mixes the
         versions."""
         import reference._package as package_module
+        from reference._candidates import scan_chunk as original
 
         _store(root, "s.jsonl", [_rec("m1", "alpha one"), _rec("m2", "other two")])
-        original = package_module.scan_chunk
 
         def scan_then_edit(*args: Any, **kwargs: Any) -> int:
             crc = original(*args, **kwargs)
