@@ -271,16 +271,11 @@ def finish_chunk(
             mark = marks.reasons.get(part.offset, _UNMARKED)
             if found is not None:
                 found[part.offset] = part.line
-            if mark is None:  # selected: in the record, not in dropped
-                if audit:
-                    waiting_rows.append({"store": position, "line": part.line,
-                                         "memory_id": part.memory_id,
-                                         "record_hash": part.record_hash,
-                                         "outcome": SELECTED})  # fmt: skip
-                continue
-            reason = stop_reason if mark is _UNMARKED else mark
-            waiting.append({"memory_id": part.memory_id, "record_hash": part.record_hash,
-                            "store_path": path, "reason": reason})  # fmt: skip
+            # A selected line is in the record, not in dropped.
+            reason = SELECTED if mark is None else stop_reason if mark is _UNMARKED else mark
+            if mark is not None:
+                waiting.append({"memory_id": part.memory_id, "record_hash": part.record_hash,
+                                "store_path": path, "reason": reason})  # fmt: skip
             if audit:
                 waiting_rows.append({"store": position, "line": part.line,
                                      "memory_id": part.memory_id,

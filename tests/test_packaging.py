@@ -97,12 +97,19 @@ class TestInstalled:
             if k not in ("PYTHONPATH", "VIRTUAL_ENV") and not k.startswith(("PYTEST_", "PHASE6_"))
         }
 
+    def _run(self, argv: list[str], project: Path) -> subprocess.CompletedProcess[str]:
+        """Run an installed script from `project`, outside this checkout's environment."""
+        return subprocess.run(
+            argv, cwd=project, env=self._env(), capture_output=True, text=True, timeout=600,
+            check=False,
+        )  # fmt: skip
+
     def test_pytest_plugin_imports_an_adapter_from_the_working_directory(
         self, venv: Path, tmp_path: Path
     ) -> None:
         """The `pytest` script of the venv runs a vector against python:my_impl:memory_read,
         a module that is only in the working directory."""
-        done = subprocess.run(
+        done = self._run(
             [
                 str(venv / "pytest"),
                 "-p",
@@ -113,12 +120,7 @@ class TestInstalled:
                 "-k",
                 "hashing-h001",
             ],
-            cwd=self._project(tmp_path),
-            env=self._env(),
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
+            self._project(tmp_path),
         )
         assert done.returncode == 0, done.stdout + done.stderr
         assert "1 passed" in done.stdout
@@ -127,7 +129,7 @@ class TestInstalled:
         """`phase6 certify` with the same adapter works from the same directory (a selection
         of the published corpus: a partial run in which nothing failed, exit 3)."""
         project = self._project(tmp_path)
-        done = subprocess.run(
+        done = self._run(
             [
                 str(venv / "phase6"),
                 "certify",
@@ -140,12 +142,7 @@ class TestInstalled:
                 str(tmp_path / "report"),
                 "-q",
             ],
-            cwd=project,
-            env=self._env(),
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
+            project,
         )
         assert done.returncode == 3, done.stdout + done.stderr
         assert "1/1 passed" in done.stdout
@@ -153,14 +150,9 @@ class TestInstalled:
     def test_installed_kit_replays_the_stored_examples(self, venv: Path, tmp_path: Path) -> None:
         """A default property run of the installed kit replays the stored examples: the wheel
         carries the file and the installed sources have the digest it was generated from."""
-        done = subprocess.run(
+        done = self._run(
             [str(venv / "phase6"), "properties", "--family", "receipt", "--no-report", "-j", "1"],
-            cwd=self._project(tmp_path),
-            env=self._env(),
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
+            self._project(tmp_path),
         )
         assert done.returncode == 0, done.stdout + done.stderr
         assert "(seed 6006, stored examples)" in done.stdout.splitlines()[0]

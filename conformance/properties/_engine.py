@@ -371,6 +371,15 @@ _NOT_REPRODUCED = (
 )
 
 
+def _hypothesis_error(state: _FamilyRun, started: float, exc: BaseException) -> _Attempt:
+    """Hypothesis itself failed (not the check): the family errored, with the traceback."""
+    errored = _finish(
+        state, started, Outcome.ERRORED, message=f"hypothesis: {exc}",
+        detail=traceback.format_exc(),
+    )  # fmt: skip
+    return errored, None, None
+
+
 def _finish(state: _FamilyRun, started: float, outcome: Outcome, **extra: Any) -> FamilyResult:
     return FamilyResult(
         family=state.family.name,
@@ -446,14 +455,7 @@ def _live(
         return _failed(state, started, f" (shrinking stopped after {config.shrink_calls} calls)")
     except Flaky as exc:
         if not state.failures:
-            errored = _finish(
-                state,
-                started,
-                Outcome.ERRORED,
-                message=f"hypothesis: {exc}",
-                detail=traceback.format_exc(),
-            )
-            return errored, None, None
+            return _hypothesis_error(state, started, exc)
         note = (
             " (the failure did not repeat when the same input ran again: the implementation "
             "is not deterministic)"
@@ -462,14 +464,7 @@ def _live(
     except (AdapterAbort, KitAbort) as abort:
         return _aborted(state, started, abort)
     except HypothesisException as exc:
-        errored = _finish(
-            state,
-            started,
-            Outcome.ERRORED,
-            message=f"hypothesis: {exc}",
-            detail=traceback.format_exc(),
-        )
-        return errored, None, None
+        return _hypothesis_error(state, started, exc)
     return _finish(state, started, Outcome.PASSED), None, None
 
 
