@@ -23,7 +23,6 @@ number, memory_id, record_hash, outcome; INT-53), rendered the same way.
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import io
 import os
@@ -76,21 +75,10 @@ def render_dropped(entries: list[dict[str, str]], indent: bytes | None) -> tuple
     return indent + body.replace(b"\n", b"\n" + indent), canonical
 
 
-class Marks:
-    """The shortlisted lines of one store that pass 2 treats apart, by byte offset: a selected
-    line (None: it has no dropped entry), or a candidate dropped with another reason than the
-    one selection stopped with."""
-
-    __slots__ = ("offsets", "reasons")
-
-    def __init__(self, reasons: dict[int, str | None]) -> None:
-        self.reasons = reasons
-        self.offsets = sorted(reasons)
-
-    def within(self, start: int, end: int) -> bool:
-        """True when some marked line starts in [start, end)."""
-        index = bisect.bisect_left(self.offsets, start)
-        return index < len(self.offsets) and self.offsets[index] < end
+#: The shortlisted lines of one store that pass 2 treats apart, by byte offset: a selected
+#: line (None: it has no dropped entry), or a candidate dropped with another reason than the
+#: one selection stopped with.
+Marks = dict[int, str | None]
 
 
 _UNMARKED: Final = "unmarked"
@@ -268,7 +256,7 @@ def finish_chunk(
 
     for part in parts:
         if isinstance(part, Candidate):
-            mark = marks.reasons.get(part.offset, _UNMARKED)
+            mark = marks.get(part.offset, _UNMARKED)
             if found is not None:
                 found[part.offset] = part.line
             # A selected line is in the record, not in dropped.

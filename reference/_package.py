@@ -106,7 +106,7 @@ _SORT: Final = orjson.OPT_SORT_KEYS
 PARALLEL_MIN_BYTES: Final = 16 << 20
 _CHUNK_BYTES: Final = 8 << 20
 _MAX_READERS: Final = 4
-_NO_MARKS: Final = Marks({})
+_NO_MARKS: Final[Marks] = {}
 
 
 def _selected_bytes(item: dict[str, Any]) -> bytes:
@@ -200,7 +200,7 @@ def _record_hash(item: Candidate) -> str:
 
 
 #: What pass 1 over some chunks gives: the shortlist, each chunk's parts and checksum.
-Pass1 = tuple[list[Candidate], dict[int, list[Part]], dict[int, int]]
+Pass1Result = tuple[list[Candidate], dict[int, list[Part]], dict[int, int]]
 
 
 class _Passes:
@@ -280,7 +280,7 @@ class _Passes:
     def shortlist(self) -> Shortlist:
         return Shortlist(self.budget, _record_hash, approximate=self.scorer.approximate)
 
-    def _pass1(self, number: int, mine: list[int]) -> Pass1:
+    def _pass1(self, number: int, mine: list[int]) -> Pass1Result:
         """Pass 1 over the chunks `mine`, writing to spool `number`."""
         shortlist = self.shortlist()
         per_item = self.budget.per_item_max_excerpt_tokens
@@ -428,7 +428,7 @@ def assemble(
         }
         # Every other candidate shares the stop reason (INT-26, INT-27): pass 2 needs only the
         # selected lines, and any candidate the rules gave another reason.
-        marks: dict[int, dict[int, str | None]] = {}
+        marks: dict[int, Marks] = {}
         for position, reason in selection.reasons.items():
             item = ranked[position]
             marks.setdefault(item[STORE], {})[item[OFFSET]] = reason
@@ -437,8 +437,7 @@ def assemble(
         digest = PackageHash(query, budget_json)
         envelope.head(query, budget_json, selected)
         lines: dict[tuple[int, int], int] = {}
-        store_marks = {store: Marks(found) for store, found in marks.items()}
-        for store, printed, canonical, rows, found in passes.dropped(store_marks, selection.reason):
+        for store, printed, canonical, rows, found in passes.dropped(marks, selection.reason):
             envelope.dropped(printed)
             digest.dropped(canonical)
             if audit is not None and found is not None:

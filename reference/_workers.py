@@ -16,7 +16,6 @@ its pipe, and leaves with os._exit.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import pickle
 import signal
@@ -30,19 +29,18 @@ from reference._errors import MemoryReadError, StoreError
 
 __all__ = ["ReaderFailed", "Readers"]
 
-_HEADER: Final = struct.Struct("<BQQQ")
-_RESULT, _CHUNK, _ERROR, _CRASH = range(4)
+_HEADER: Final = struct.Struct("<BQ")  # kind, payload length
+_RESULT, _ERROR, _CRASH = range(3)
 
 
 class ReaderFailed(RuntimeError):
     """A reader process crashed or died (an internal failure, not a SPEC-006 error)."""
 
 
-def _write(fd: int, *parts: bytes) -> None:
-    for part in parts:
-        view = memoryview(part)
-        while view:
-            view = view[os.write(fd, view) :]
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _read_exact(fd: int, size: int) -> bytearray:
@@ -57,23 +55,13 @@ def _read_exact(fd: int, size: int) -> bytearray:
     return buffer
 
 
-#: Linux: a result pipe this large moves a chunk's entries in a few writes, not hundreds.
-_PIPE_BYTES: Final = 1 << 20
+def _send(fd: int, kind: int, payload: bytes) -> None:
+    _write(fd, _HEADER.pack(kind, len(payload)) + payload)
 
 
-def _widen(fd: int) -> None:
-    """Enlarge a pipe's buffer where the platform allows (a speed-up only; failures ignored)."""
-    with contextlib.suppress(AttributeError, OSError):
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
-
-
-def _send(fd: int, kind: int, first: bytes, second: bytes = b"", third: bytes = b"") -> None:
-    _write(fd, _HEADER.pack(kind, len(first), len(second), len(third)), first, second, third)
-
-
-def _receive(fd: int) -> tuple[int, bytearray, bytearray, bytearray]:
-    kind, first, second, third = _HEADER.unpack(_read_exact(fd, _HEADER.size))
-    return kind, _read_exact(fd, first), _read_exact(fd, second), _read_exact(fd, third)
+def _receive(fd: int) -> tuple[int, bytearray]:
+    kind, size = _HEADER.unpack(_read_exact(fd, _HEADER.size))
+    return kind, _read_exact(fd, size)
 
 
 #: pass 1 over a reader's chunks: (reader number, chunk indices) -> its result (picklable)
@@ -112,7 +100,6 @@ class Readers:
 
     def _fork(self, number: int, mine: list[int], pass1: Pass1) -> _Reader:
         result_read, result_write = os.pipe()
-        _widen(result_read)
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the reader process (its coverage is not collected)
             status = 0
@@ -136,7 +123,7 @@ class Readers:
         self.close()
 
     def _answer(self, reader: _Reader) -> bytearray:
-        kind, first, _, _ = _receive(reader.results)
+        kind, first = _receive(reader.results)
         if kind == _ERROR:
             code, path, message = pickle.loads(first)
             raise StoreError(code, path, message)
