@@ -27,7 +27,7 @@ import stat
 import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -104,21 +104,32 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+#: A number starting with 19 digits: the shortest text of an integer orjson cannot hold exactly
+#: (beyond 64 bits it returns a float without a word). Digits after a letter, a quote or a point
+#: (hashes, fractions) do not match; a string holding such a number may, and is then merely
+#: parsed by the exact parser.
+_LONG_INTEGER: Final = re.compile(rb"(?:^|[\s:,\[-])[0-9]{19}")
+
+
 def loads(data: bytes | str) -> Any:
-    """Parse one JSON text strictly (no NaN/Infinity); orjson first, stdlib for big ints.
+    """Parse one JSON text strictly (no NaN/Infinity), losing nothing: orjson, or the stdlib
+    where a number may be an integer beyond 64 bits (orjson would give a float) or orjson
+    refuses the text (lone-surrogate escapes, which are JSON).
 
     Raises ``ValueError`` (``UnicodeDecodeError`` included) for anything that is not JSON, and
     for JSON nested so deep that the stdlib parser would exhaust the stack.
     """
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        # orjson refuses integers beyond 64 bits and lone-surrogate escapes, which are JSON.
-        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if _LONG_INTEGER.search(raw) is None:
         try:
-            return json.loads(text, parse_constant=_reject_constant)
-        except RecursionError:
-            raise ValueError("JSON nested too deeply to parse") from None
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            pass
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to parse") from None
 
 
 def dumps(value: Any) -> bytes:
