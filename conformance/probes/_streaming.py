@@ -111,10 +111,29 @@ def proc_field_kib(path: str, name: str) -> int | None:
 
 
 def _memory_kib(pid: int) -> int:
-    """A process's share of memory: PSS (shared pages split among their sharers), else RSS."""
-    pss = proc_field_kib(f"/proc/{pid}/smaps_rollup", "Pss:")
-    if pss is not None:
-        return pss
+    """The memory a process holds: its share (PSS) of anonymous and shared-memory pages.
+
+    File-backed pages (the program's own code and libraries) are left out: the kernel drops
+    cold ones under reclaim and reads them back when they run again, so an idle adapter's
+    resident size can fall tens of MiB below its working set between two requests and rise
+    back during the next one with no store involved (seen with Node.js on a host running
+    proactive reclaim).  A store held in memory is anonymous memory; one mapped whole and
+    touched raises the adapter's high-water mark, which the check also compares.  Kernels
+    without the split give PSS, else RSS.
+    """
+    fields: dict[str, int] = {}
+    try:  # one read: each read of smaps_rollup walks the process's page tables
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii", errors="replace") as handle:
+            for line in handle:
+                name, _, rest = line.partition(":")
+                if name in ("Pss", "Pss_Anon", "Pss_Shmem"):
+                    fields[name] = int(rest.split()[0])
+    except (OSError, ValueError, IndexError):
+        fields = {}
+    if "Pss_Anon" in fields:
+        return fields["Pss_Anon"] + fields.get("Pss_Shmem", 0)
+    if "Pss" in fields:
+        return fields["Pss"]
     return proc_field_kib(f"/proc/{pid}/status", "VmRSS:") or 0
 
 
