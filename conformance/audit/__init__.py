@@ -17,9 +17,11 @@ from __future__ import annotations
 from conformance.audit._sources import GitSource, Source, TreeSource, source_for
 from conformance.audit._verify import (
     AUDIT_SCHEMA,
+    Limits,
     StoreCheck,
     Verification,
     adapter_runner,
+    check_record,
     first_differing_line,
     load_record,
     reference_runner,
@@ -30,11 +32,13 @@ from conformance.audit._verify import (
 __all__ = [
     "AUDIT_SCHEMA",
     "GitSource",
+    "Limits",
     "Source",
     "StoreCheck",
     "TreeSource",
     "Verification",
     "adapter_runner",
+    "check_record",
     "first_differing_line",
     "load_record",
     "reference_runner",

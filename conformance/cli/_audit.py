@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance.audit import (
+    Limits,
     adapter_runner,
     render_summary,
     source_for,
@@ -32,7 +33,9 @@ def register(commands: Subparsers) -> None:
         description="Check every store identity of an assembly record against the stores "
         "(a store that grew is verified against its recorded-length prefix; a changed prefix "
         "is reported with its first differing line), then run the request again on the "
-        "recorded bytes and compare package_hash and ranking.",
+        "recorded bytes and compare package_hash and ranking. The record and the tree are "
+        "treated as someone else's: only relative paths of plain segments are opened, no "
+        "symlink is followed, sizes are bounded, and the replay runs on a scratch copy.",
         epilog="Exit status: 0 verified, 1 not verified, 2 usage error (unreadable or "
         "invalid record, unknown git revision, unusable adapter).",
     )
@@ -56,6 +59,22 @@ def register(commands: Subparsers) -> None:
         help="read the stores as they were at commit REV of the repository holding --root "
         "(git show REV:path)",
     )
+    verify.add_argument(
+        "--max-record-bytes",
+        type=int,
+        default=Limits.max_record_bytes,
+        metavar="N",
+        help="refuse a larger record (default %(default)s: a parsed record costs about 60 "
+        "times its size in memory)",
+    )
+    verify.add_argument(
+        "--max-store-bytes",
+        type=int,
+        default=Limits.max_store_bytes,
+        metavar="N",
+        help="refuse a record whose stores hold more bytes in all (default %(default)s: the "
+        "replay runs on a scratch copy of every recorded byte)",
+    )
     verify.add_argument("--json", action="store_true", help="print the result as JSON")
     verify.set_defaults(handler=_verify)
 
@@ -63,7 +82,8 @@ def register(commands: Subparsers) -> None:
 def _verify(args: argparse.Namespace, out: TextIO) -> int:
     source = source_for(args.root.resolve(), args.git_rev)
     runner = adapter_runner(args.adapter) if args.adapter else None
-    verification = verify_record(args.record, source, runner)
+    limits = Limits(args.max_record_bytes, args.max_store_bytes)
+    verification = verify_record(args.record, source, runner, limits)
     if args.json:
         out.write(json.dumps(verification.to_json(), indent=2) + "\n")
     else:

@@ -37,6 +37,7 @@ from conformance.corpus._tree import (
     TreeStamps,
     Workspace,
     changes,
+    create_new,
     materialize,
     stamp_tree,
 )
@@ -80,6 +81,7 @@ __all__ = [
     "Workspace",
     "canonical_digest",
     "changes",
+    "create_new",
     "file_spec_from_json",
     "file_spec_json",
     "load_corpus",

@@ -48,6 +48,7 @@ __all__ = [
     "TreeStamps",
     "Workspace",
     "changes",
+    "create_new",
     "materialize",
     "stamp_tree",
 ]
@@ -151,6 +152,32 @@ def materialize(source: HasFiles, root: Path, *, dir_fd: int | None = None) -> N
     finally:
         for fd in opened.values():
             os.close(fd)
+
+
+def create_new(root_fd: int, name: str, *, directory: bool = False) -> int | None:
+    """Create the file ``name`` (a checked name) under the directory ``root_fd``, by the rules
+    of :func:`materialize`; returns its descriptor open for writing (the caller closes it), or
+    None for a ``directory``. CorpusError when the name is unsafe or collides."""
+    problem = name_problem(name)
+    if problem is not None:
+        raise CorpusError(f"unsafe file name {name!r}: {problem}")
+    *parents, leaf = name.split("/")
+    opened: dict[str, int] = {"": root_fd}
+    try:
+        parent_fd = _directory(opened, parents, name)
+        if directory:
+            _make_directory(parent_fd, leaf, name)
+            return None
+        try:
+            return os.open(leaf, _NEW_FILE_FLAGS, 0o644, dir_fd=parent_fd)
+        except FileExistsError:
+            raise CorpusError(f"file name {name!r} collides with an entry already there") from None
+        except OSError as exc:
+            raise CorpusError(f"cannot create {name!r}: {exc.strerror or exc}") from None
+    finally:
+        for key, fd in opened.items():
+            if key:
+                os.close(fd)
 
 
 def _directory(opened: dict[str, int], parents: list[str], name: str) -> int:

@@ -66,11 +66,11 @@ class TestIdentities:
     """Step 1: every store identity, against the recorded length and hash."""
 
     def test_untouched_stores_verify(self, tree: Path) -> None:
-        """Unchanged stores: identities hold, the in-place replay gives the same record."""
+        """Unchanged stores: identities hold, the replay on their copy gives the same record."""
         code, result = _verify(tree)
         assert code == 0
         assert [s["status"] for s in result["stores"]] == ["unchanged", "unchanged"]
-        assert result["replay"]["where"] == "in place"
+        assert result["replay"]["where"] == "on the recorded bytes, copied into a scratch directory"
         assert result["replay"]["package_hash"]["same"] is True
         assert result["replay"]["ranking"] == "same"
 
@@ -83,7 +83,7 @@ class TestIdentities:
         grown = result["stores"][0]
         assert grown["status"] == "grown"
         assert "recorded-length prefix" in grown["detail"]
-        assert result["replay"]["where"].startswith("on the recorded prefixes")
+        assert result["replay"]["where"].startswith("on the recorded bytes")
         assert result["replay"]["same"] is True
 
     def test_edited_line_fails_with_its_number(self, tree: Path) -> None:
