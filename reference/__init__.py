@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         TrustSnapshotError,
     )
     from reference._package import CONTROLLER_VERSION, REASONS
+    from reference._readings import ALTERNATIVES, Readings, UnknownReading
     from reference._request import Request, validate_request
     from reference._trust import SNAPSHOT_FORMAT
     from reference._writer import (
@@ -63,6 +64,9 @@ _PUBLIC: dict[str, str] = {
     "TrustSnapshotError": "reference._errors",
     "CONTROLLER_VERSION": "reference._package",
     "REASONS": "reference._package",
+    "ALTERNATIVES": "reference._readings",
+    "Readings": "reference._readings",
+    "UnknownReading": "reference._readings",
     "Request": "reference._request",
     "validate_request": "reference._request",
     "SNAPSHOT_FORMAT": "reference._trust",
@@ -93,6 +97,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "ALTERNATIVES",
     "CONTROLLER_VERSION",
     "ERROR_CODES",
     "REASONS",
@@ -101,11 +106,13 @@ __all__ = [
     "InvalidRequestError",
     "MemoryReadError",
     "MemoryReceipt",
+    "Readings",
     "Request",
     "StoreError",
     "StoreWriteError",
     "StoreWriter",
     "TrustSnapshotError",
+    "UnknownReading",
     "__version__",
     "append_record",
     "build_record",

@@ -3,6 +3,7 @@
     python -m reference [REQUEST.json]      run one request (file, or stdin when omitted or -)
     python -m reference REQUEST --audit-out FILE   ... and write its assembly record to FILE
     python -m reference serve               speak the adapter protocol on stdin/stdout
+    python -m reference ... --readings ID,ID  ... under executable alternative readings
 
 Prints the result envelope as JSON, streamed as it is produced.  Exit status: 0 success, 1 a
 SPEC-006 error (the structured error is printed on stdout), 2 unusable input (not JSON),
@@ -20,6 +21,7 @@ import traceback
 from reference._controller import memory_read_to
 from reference._envelope import dumps
 from reference._errors import MemoryReadError
+from reference._readings import Readings, UnknownReading
 from reference._request_json import loads_request
 from reference._serve import serve
 
@@ -50,14 +52,26 @@ def _parser() -> argparse.ArgumentParser:
         help="also write the SPEC-003 assembly record (phase6-audit/1, specs/audit.md) to FILE "
         "(replaced atomically; written for errors too)",
     )
+    parser.add_argument(
+        "--readings",
+        default="",
+        metavar="ID,ID",
+        help="run under these executable alternative readings (reference/_readings.py, e.g. "
+        "INT-08/verbatim); default: the register's pinned readings",
+    )
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of `python -m reference`."""
     args = _parser().parse_args(argv)
+    try:
+        readings = Readings.of([i for i in args.readings.split(",") if i])
+    except (UnknownReading, ValueError) as exc:
+        print(f"python -m reference: {exc}", file=sys.stderr)
+        return 2
     if args.request == "serve":
-        return serve()
+        return serve(readings=readings)
     try:
         if args.request == "-":
             data = sys.stdin.buffer.read()
@@ -77,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"python -m reference: cannot write {args.audit_out}: {exc}", file=sys.stderr)
             return 2
     try:
-        result = memory_read_to(request, out, pretty=args.pretty, audit_out=audit)
+        result = memory_read_to(
+            request, out, pretty=args.pretty, audit_out=audit, readings=readings
+        )
     except MemoryReadError as error:  # a store changed while its package was being printed
         out.write(dumps({"error": error.to_json()}) + b"\n")
         result = {"error": error.to_json()}

@@ -12,7 +12,7 @@ import contextlib
 import gc
 import io
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -21,22 +21,30 @@ from reference._envelope import Envelope, Sink
 from reference._errors import MemoryReadError
 from reference._package import CONTROLLER_VERSION, Audit, Budget, assemble
 from reference._paths import ordered_unique
-from reference._query import derive_terms, query_hash, supplied_terms
+from reference._query import derive_terms, query_hash, supplied_terms, verbatim_terms
 from reference._reader import close_stores, open_stores
+from reference._readings import Readings
 from reference._request import Request, validate_request
 from reference._request_json import loads_request
 from reference._scoring import TAG_BONUS, Scorer
 from reference._trust import SnapshotIdentity, load_trust_filter
 
+#: The register's pinned readings (every default).
+PINNED: Final = Readings()
+
 __all__ = ["loads_request", "memory_read", "memory_read_to", "read_package", "write_result"]
 
 
-def _scorer(request: Request) -> Scorer:
+#: INT-08: how supplied query_terms become the terms scored (the pinned reading first).
+SUPPLIED_TERMS: Final = {"normalized": supplied_terms, "verbatim": verbatim_terms}
+
+
+def _scorer(request: Request, readings: Readings) -> Scorer:
     # S6-INPUT-11: query_terms "if absent, derived deterministically from query" (INT-08).
     terms = (
         derive_terms(request.query)
         if request.query_terms is None
-        else supplied_terms(request.query_terms)
+        else SUPPLIED_TERMS[readings.query_terms](request.query_terms)
     )
     # S6-INPUT-15: now_utc absent => "recency weighting MUST be disabled" (INT-36).
     now = request.now_utc
@@ -46,6 +54,7 @@ def _scorer(request: Request) -> Scorer:
         enable_tag_overlap=request.enable_tag_overlap,
         recency_now_ns=now[1] if recency and now is not None else None,
         half_life_days=request.recency_half_life_days,
+        correctly_rounded_pow=readings.correctly_rounded_pow,
     )
 
 
@@ -107,7 +116,10 @@ def _audit_parameters(
 
 
 def _write_package(
-    request: Request, envelope: Envelope, writer: AuditWriter | None = None
+    request: Request,
+    envelope: Envelope,
+    writer: AuditWriter | None = None,
+    readings: Readings = PINNED,
 ) -> dict[str, Any]:
     """Write the package envelope of a validated request; return its receipt.
 
@@ -133,9 +145,10 @@ def _write_package(
                 request.per_item_max_excerpt_tokens, request.max_excerpt_tokens
             ),
             max_items=request.max_items,
+            max_items_reason=readings.max_items_reason,
         )
         query = {"raw": request.query, "query_hash": query_hash(request.query)}
-        scorer = _scorer(request)
+        scorer = _scorer(request, readings)
         audit = None
         if writer is not None:
             audit = _audit_parameters(request, scorer, read, budget, writer)
@@ -151,7 +164,10 @@ def _write_package(
 
 
 def write_result(
-    request: Any, envelope: Envelope, audit_out: Rewindable | None = None
+    request: Any,
+    envelope: Envelope,
+    audit_out: Rewindable | None = None,
+    readings: Readings = PINNED,
 ) -> dict[str, Any]:
     """Write the result envelope of a request; return it without the package.
 
@@ -165,7 +181,7 @@ def write_result(
     """
     writer = AuditWriter(audit_out, request) if audit_out is not None else None
     try:
-        receipt = _write_package(validate_request(request), envelope, writer)
+        receipt = _write_package(validate_request(request), envelope, writer, readings)
     except MemoryReadError as error:
         envelope.error(error.to_json())
         if writer is not None:
@@ -180,7 +196,12 @@ def write_result(
 
 
 def memory_read_to(
-    request: Any, stream: Sink, *, pretty: bool = False, audit_out: Rewindable | None = None
+    request: Any,
+    stream: Sink,
+    *,
+    pretty: bool = False,
+    audit_out: Rewindable | None = None,
+    readings: Readings = PINNED,
 ) -> dict[str, Any]:
     """SPEC-006 `memory.read`, streamed: write the result envelope (INT-44) as JSON to `stream`.
 
@@ -192,7 +213,7 @@ def memory_read_to(
     a store changed in place while the package was being written (see `write_result`).
     With `audit_out`, the assembly record (specs/audit.md) is written there as one JSON line.
     """
-    return write_result(request, Envelope(stream, pretty=pretty), audit_out)
+    return write_result(request, Envelope(stream, pretty=pretty), audit_out, readings)
 
 
 def _loads(data: bytes) -> Any:
@@ -213,19 +234,22 @@ def read_package(request: Request) -> tuple[dict[str, Any], dict[str, Any]]:
     return result["package"], result["receipt"]
 
 
-def memory_read(request: Any, *, audit: bool = False) -> dict[str, Any]:
+def memory_read(
+    request: Any, *, audit: bool = False, readings: Readings = PINNED
+) -> dict[str, Any]:
     """SPEC-006 `memory.read`: the result envelope {package, receipt} or {error} (INT-44).
 
     Relative store and snapshot paths resolve against the current working directory
     (INT-45).  Never raises for a bad request or store: those are structured errors.
     With `audit=True` the envelope also holds the SPEC-003 assembly record, ``audit``
     (specs/audit.md): {package, receipt, audit} or {error, audit}; package and receipt are
-    unchanged.
+    unchanged. `readings` switches on executable alternative readings (``_readings.py``); the
+    default is the register's pinned readings.
     """
     buffer = io.BytesIO()
     record = io.BytesIO() if audit else None
     try:
-        write_result(request, Envelope(buffer), record)
+        write_result(request, Envelope(buffer), record, readings)
     except MemoryReadError as error:  # a store changed while it was being read
         result = {"error": error.to_json()}
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from reference._canonical import sha256_hex
 from reference._text import normalize, split_terms
 
-__all__ = ["derive_terms", "query_hash", "supplied_terms"]
+__all__ = ["derive_terms", "query_hash", "supplied_terms", "verbatim_terms"]
 
 
 def query_hash(query: str) -> str:
@@ -30,3 +30,9 @@ def derive_terms(query: str) -> tuple[str, ...]:
 def supplied_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
     """Caller-supplied terms: normalized, empties removed, deduplicated; no split (INT-08)."""
     return _unique([normalized for normalized in map(normalize, terms) if normalized])
+
+
+def verbatim_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
+    """INT-08/verbatim (an alternative, ``_readings.py``): supplied terms as given -- not
+    trimmed, collapsed or lowercased, empties kept; only S6-SCORE-06's "unique" applies."""
+    return _unique(list(terms))

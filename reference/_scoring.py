@@ -133,6 +133,9 @@ class Scorer:
     #: now_utc in nanoseconds when recency applies (enabled AND now_utc given), else None.
     recency_now_ns: int | None
     half_life_days: int
+    #: INT-04: the weight is the correctly rounded 2**-exponent (pinned); False follows the
+    #: alternative INT-04/platform-pow (the platform's pow, taken as exact: _readings.py).
+    correctly_rounded_pow: bool = True
     #: True when some term contains a space: only then does whitespace collapsing matter.
     phrases: bool = field(init=False)
     term_set: frozenset[str] = field(init=False)
@@ -185,7 +188,7 @@ class Scorer:
         if age_days <= 0:
             return 1.0, EXACT
         exponent = age_days / self.half_life_days
-        return 0.5**exponent, exponent
+        return 0.5**exponent, exponent if self.correctly_rounded_pow else EXACT
 
 
 def exact_weight(weight: float, exponent: float) -> float:

@@ -48,6 +48,8 @@ class Budget:
     max_excerpt_tokens: int
     per_item_max_excerpt_tokens: int
     max_items: int
+    #: INT-27: the drop reason of candidates left out by max_items (a reading, _readings.py).
+    max_items_reason: str = MAX_ITEMS_REACHED
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,7 @@ def select(ranked: Sequence[Candidate], budget: Budget) -> Selection:
         # S6-TOK-05: "Selection MUST stop when ... selected count reaches max_items"; the
         # max_items check comes first (INT-27).
         if len(chosen) == budget.max_items:
-            return Selection(tuple(chosen), MAX_ITEMS_REACHED, reasons, position, True)
+            return Selection(tuple(chosen), budget.max_items_reason, reasons, position, True)
         tokens = item[TOKENS]
         # S6-TRUNC-11: "if used + excerpt_tokens <= max_excerpt_tokens => select"; else
         # S6-TOK-04 "Selection MUST stop" -- stop, not skip (INT-26, erratum).
@@ -80,7 +82,7 @@ def select(ranked: Sequence[Candidate], budget: Budget) -> Selection:
         used += tokens
         chosen.append(position)
     full = len(chosen) >= budget.max_items
-    return Selection(tuple(chosen), MAX_ITEMS_REACHED, reasons, len(ranked), full)
+    return Selection(tuple(chosen), budget.max_items_reason, reasons, len(ranked), full)
 
 
 class Shortlist:
@@ -104,7 +106,7 @@ class Shortlist:
         self.tie_ts = 0  # ... with a larger ts key ranks after the prefix
         #: The reason selection would stop with among the candidates seen so far (pass 1
         #: renders entries with it, and pass 2 corrects those rendered before it changed).
-        self.reason = MAX_ITEMS_REACHED
+        self.reason = budget.max_items_reason
 
     def add(self, item: Candidate) -> None:
         """Keep a candidate (ordering and trimming when enough have come in)."""

@@ -15,8 +15,9 @@ import sys
 import traceback
 from typing import IO, Any, Final
 
-from reference._controller import write_result
+from reference._controller import PINNED, write_result
 from reference._envelope import Envelope, dumps
+from reference._readings import Readings
 from reference._request_json import loads_request
 
 __all__ = ["CAPABILITIES", "PROTOCOL", "serve"]
@@ -39,7 +40,7 @@ def _internal_error(seq: Any, exc: BaseException) -> dict[str, Any]:
     }
 
 
-def _run(message: dict[str, Any], out: IO[bytes]) -> None:
+def _run(message: dict[str, Any], out: IO[bytes], readings: Readings) -> None:
     """Answer one ``run`` message with ``{"seq": N, "result": <envelope>}`` (plus
     ``"audit": <assembly record>`` when the message asks for it: capability ``audit``)."""
     seq = message.get("seq")
@@ -50,7 +51,7 @@ def _run(message: dict[str, Any], out: IO[bytes]) -> None:
         previous = os.getcwd()
         os.chdir(message["root"])  # paths resolve against the vector root (protocol 2.)
         try:
-            write_result(message["request"], envelope, record)
+            write_result(message["request"], envelope, record, readings)
         finally:
             os.chdir(previous)
         if record is not None:
@@ -68,7 +69,7 @@ def _reply(out: IO[bytes], message: dict[str, Any]) -> None:
     out.flush()
 
 
-def _answer(message: Any, out: IO[bytes]) -> int | None:
+def _answer(message: Any, out: IO[bytes], readings: Readings) -> int | None:
     """Handle one message; an exit status when the loop must end."""
     command = message.get("cmd") if isinstance(message, dict) else None
     if command == "start":
@@ -78,7 +79,7 @@ def _answer(message: Any, out: IO[bytes]) -> int | None:
         reply = {"ok": True, "protocol": PROTOCOL, "implementation": IMPLEMENTATION}
         _reply(out, {**reply, "capabilities": list(CAPABILITIES)})
     elif command == "run":
-        _run(message, out)
+        _run(message, out, readings)
     elif command == "stop":
         _reply(out, {"ok": True})
         return 0
@@ -87,8 +88,17 @@ def _answer(message: Any, out: IO[bytes]) -> int | None:
     return None
 
 
-def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
-    """Answer protocol messages until `stop` or end of input; return the exit status."""
+def serve(
+    stdin: IO[bytes] | None = None,
+    stdout: IO[bytes] | None = None,
+    readings: Readings = PINNED,
+) -> int:
+    """Answer protocol messages until `stop` or end of input; return the exit status.
+
+    `readings` (default: the pinned ones) is what every request is run under: the harness
+    serves the reference under an executable alternative to see whether it reproduces what an
+    implementation produced (``reference/_readings.py``).
+    """
     source = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout.buffer
     for line in source:
@@ -100,7 +110,7 @@ def serve(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> in
             print(f"reference serve: ignoring non-JSON input: {exc}", file=sys.stderr)
             continue
         try:
-            status = _answer(message, out)
+            status = _answer(message, out, readings)
         except Exception as exc:  # never let one message stop the loop
             print(f"reference serve: {exc!r}", file=sys.stderr)
             continue

@@ -12,7 +12,8 @@ but the published corpus with every section. Whatever the implementation wrote i
 through :func:`conformance._kit.one_line`.
 
 Exit codes: 0 compliant (or, with --expected-failures, nothing unexpected), 1 not compliant,
-2 usage or harness error, 3 partial run with nothing failed.
+2 usage or harness error, 3 partial run with nothing failed, 4 compliant on required checks
+with failures that are readings of ambiguous clauses (compliant-required-only).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from conformance.cli._common import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_PARTIAL,
+    EXIT_READINGS,
     EXIT_USAGE,
     MAX_JOBS,
     MAX_REPEAT,
@@ -86,7 +88,9 @@ def register(commands: Subparsers) -> None:
         epilog="Exit codes: 0 compliant (or, with --expected-failures, nothing unexpected), "
         "1 not compliant, 2 usage or harness error, 3 partial run (a selection, another corpus "
         "or sections not run) in which nothing failed: only the published corpus with every "
-        "section certifies.",
+        "section certifies, 4 compliant-required-only: every required check passed and the "
+        "failures are readings of ambiguous clauses (named by ID where the reference, run "
+        "under an executable alternative, reproduces them).",
     )
     parser.add_argument(
         "--profile",
@@ -392,6 +396,8 @@ def _finish(
         result.expected_failures_file is not None and result.clean
     )
     if failed:
+        if verdict.value is VerdictValue.COMPLIANT_REQUIRED_ONLY:
+            return EXIT_READINGS
         return EXIT_FAILED
     if result.partial:
         out.write(

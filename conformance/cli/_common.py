@@ -25,6 +25,7 @@ __all__ = [
     "EXIT_FAILED",
     "EXIT_OK",
     "EXIT_PARTIAL",
+    "EXIT_READINGS",
     "EXIT_USAGE",
     "MAX_JOBS",
     "MAX_REPEAT",
@@ -48,6 +49,9 @@ MAX_JOBS = 256
 #: ``certify``: everything that ran passed, but the run is partial (a selection, another
 #: corpus, sections not run): no verdict, so never 0.
 EXIT_PARTIAL = 3
+#: ``certify``: compliant on the required checks, and the failures are readings of ambiguous
+#: clauses (``compliant-required-only``): a CI job can tell a reading from a bug (exit 1).
+EXIT_READINGS = 4
 
 if TYPE_CHECKING:
     Subparsers: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]

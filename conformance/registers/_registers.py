@@ -55,6 +55,9 @@ class Interpretation:
     erratum: bool
     #: For entries outside memory.read (the SPEC-005 writer's ledger): the tests that pin them.
     verified_by: tuple[str, ...] = ()
+    #: The IDs of its executable alternatives (``INT-08/verbatim``): readings the reference
+    #: runs, which the certifier tries on every failure (``reference/_readings.py``).
+    executable: tuple[str, ...] = ()
 
 
 #: The largest register file read (``--specs`` may name anyone's directory).
@@ -116,6 +119,7 @@ def load_interpretations(path: Path | str | None = None) -> tuple[Interpretation
                 raw.get("title", ""),
                 bool(raw.get("erratum", False)),
                 tuple(raw.get("verified_by", ())),
+                tuple(raw.get("executable", ())),
             )
             for raw in document.get("entry", [])
         )

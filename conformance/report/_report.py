@@ -237,6 +237,7 @@ def build_report(certification: Certification) -> dict[str, Any]:
                 for e in cert.stale_expected_failures
             ],
             "broken_reason": cert.broken_reason,
+            "attribution": cert.attribution.to_json(),
             "clean": cert.clean and not cert.partial,
             "verdict": verdict.to_json(),
         },

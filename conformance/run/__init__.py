@@ -15,6 +15,7 @@ nothing here imports the packages that provide them.
 
 from __future__ import annotations
 
+from conformance.run._attribution import Attribution, attribute, executable_alternatives
 from conformance.run._certify import Certification, certify, importable_cwd
 from conformance.run._compare import (
     MEMBER_ORDER,
@@ -80,6 +81,7 @@ __all__ = [
     "MISSING",
     "SECTION_PROVIDERS",
     "SIGNATURE_VERSION",
+    "Attribution",
     "Breaker",
     "Certification",
     "Difference",
@@ -101,12 +103,14 @@ __all__ = [
     "VectorResult",
     "Verdict",
     "VerdictValue",
+    "attribute",
     "broken_adapter_result",
     "certify",
     "compare_result",
     "compute_verdict",
     "default_temp_parent",
     "error_detail",
+    "executable_alternatives",
     "failure_signatures",
     "first_difference",
     "fix_first",

@@ -45,6 +45,7 @@ from conformance.corpus import (
     load_expected_failures,
     select_vectors,
 )
+from conformance.run._attribution import Attribution, attribute
 from conformance.run._executor import RunConfig
 from conformance.run._judge import (
     broken_adapter_result,
@@ -149,6 +150,8 @@ class Certification:
     #: it (skipped, never a pass): the run is partial, and the verdict on what ran leaves them
     #: out.
     not_declared: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Which executable alternative readings reproduce the failures (evidence, not labels).
+    attribution: Attribution = field(default_factory=Attribution)
 
     @property
     def totals(self) -> Totals:
@@ -216,6 +219,7 @@ class Certification:
             harness_faults=self.harness_faults,
             partial=self.partial_reasons,
             skipped=self.skipped_checks,
+            explained=self.attribution.explained,
         )
 
     @property
@@ -367,6 +371,17 @@ def certify(
             options=dict(section_options or {}),
         )
         done_sections = _run_sections(providers, context, progress)
+    attribution = Attribution()
+    if broken is None and not interrupted and not faults and stopped_after is None:
+        try:
+            attribution = attribute(chosen, results, timeout=max(timeout, 30.0))
+        except Exception as exc:  # a fault of the kit: no evidence, said so
+            faults.append(_fault("attributing failures to readings", exc))
+        if attribution.profile:
+            progress.note(
+                "readings reproduced by the reference: "
+                + ", ".join(f"{a} ({n} vectors)" for a, n in attribution.counts().items())
+            )
     by_id = {v.id: v for v in chosen}
     signatures = failure_signatures(
         results,
@@ -402,6 +417,7 @@ def certify(
         harness_faults=tuple(faults),
         signatures=signatures,
         vectors_dir=corpus_arg,
+        attribution=attribution,
     )
 
 

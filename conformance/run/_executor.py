@@ -34,6 +34,7 @@ from conformance._errors import AdapterError, CorpusError
 from conformance._kit import dumps, unicode_safe
 from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, Adapter, open_adapter
 from conformance.corpus import StampBudget, TreeStamps, Vector, VectorMeta, Workspace, changes
+from conformance.run._attribution import keep_actual
 from conformance.run._compare import (
     MISSING,
     Difference,
@@ -199,6 +200,7 @@ class Executor:
         failures: list[Failure] = []
         error: ErrorDetail | None = None
         first: Any = None
+        kept: bytes | None = None
         runs = 0
         try:
             root, before = self._fresh_root(vector)
@@ -237,6 +239,7 @@ class Executor:
                     first = actual
                     diff = compare_result(expect, actual)
                     if diff is not None:
+                        kept = keep_actual(actual)
                         failures.append(
                             _difference_failure(
                                 FailureKind.MISMATCH,
@@ -270,6 +273,7 @@ class Executor:
             error=error,
             duration_s=time.perf_counter() - started,
             runs=runs,
+            actual=kept,
         )
 
     def _unpreparable(self, vector: Vector, exc: Exception, started: float) -> VectorResult:

@@ -45,12 +45,17 @@ def judged(
     error: ErrorDetail | None = None,
     duration_s: float = 0.0,
     runs: int = 0,
+    actual: bytes | None = None,
 ) -> VectorResult:
-    """The result of a vector that was run: errored if it errored, else failed or passed."""
+    """The result of a vector that was run: errored if it errored, else failed or passed
+    (``actual``: what it returned, kept on a failure for attribution)."""
     outcome = Outcome.ERRORED if error else Outcome.FAILED if failures else Outcome.PASSED
-    return _result(
+    result = _result(
         vector, outcome, failures=failures, error=error, duration_s=duration_s, runs=runs
     )
+    if outcome is Outcome.FAILED and actual is not None:
+        result = replace(result, actual=actual)
+    return result
 
 
 def skipped_result(vector: VectorMeta, reason: str) -> VectorResult:

@@ -166,6 +166,10 @@ class VectorResult:
     unexpected_pass: bool = False
     skip_reason: str | None = None
     reproduce: str | None = None
+    #: What the implementation returned on a vector it failed (compact JSON, at most
+    #: :data:`MAX_KEPT_ACTUAL` bytes): the evidence attribution compares with the reference
+    #: run under each alternative reading. Not in the report.
+    actual: bytes | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
@@ -383,6 +387,7 @@ def compute_verdict(
     harness_faults: Iterable[str] = (),
     partial: Iterable[str] = (),
     skipped: Iterable[str] = (),
+    explained: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Verdict:
     """The verdict over ``results`` (and the sections that affect it).
 
@@ -396,7 +401,15 @@ def compute_verdict(
       rests on a required check).
 
     ``partial`` and ``skipped`` are carried into the verdict (see :class:`Verdict`).
+
+    ``explained`` (attribution, :mod:`conformance.run._attribution`): failing vector ID -> the
+    executable alternative readings that *reproduce* what the implementation returned. Such a
+    failure is that reading, whatever the vector's level, and ``differs_on`` names those
+    alternatives by ID (``INT-27/budget-exhausted``); only the failures no alternative
+    reproduces are left to :func:`pinned_cover`'s inference from labels, and the text says
+    they are unverified.
     """
+    explained = dict(explained or {})
     results = list(results)
     partial, skipped, section_pinned = tuple(partial), tuple(skipped), tuple(section_pinned)
     if broken_reason is not None:
@@ -418,8 +431,12 @@ def compute_verdict(
         )
     reasons: list[str] = ["the run was interrupted"] if interrupted else []
     reasons += [f"harness fault: {fault}" for fault in harness_faults]
-    required_bad = [r for r in results if r.level == "required" and not r.ok]
+    required_bad = [
+        r for r in results if r.level == "required" and not r.ok and r.id not in explained
+    ]
     pinned_bad = [r for r in results if r.level != "required" and not r.ok]
+    reproduced = sorted({a for r in results if not r.ok for a in explained.get(r.id, ())})
+    inferred = pinned_cover(r for r in results if r.id not in explained)
     if required_bad:
         reasons.append(f"{len(required_bad)} required vector(s) did not pass")
     unexpected = [r.id for r in results if r.unexpected_pass]
@@ -429,7 +446,7 @@ def compute_verdict(
     reasons.extend(f"section {name!r} failed" for name in failed_sections)
     if totals.total == 0:
         reasons.append("no vector was run")
-    differs_on = tuple(sorted({*pinned_cover(results), *section_pinned}))
+    differs_on = tuple(sorted({*reproduced, *inferred, *section_pinned}))
     if reasons:
         if pinned_bad:
             reasons.append(f"{len(pinned_bad)} pinned vector(s) did not pass")
@@ -441,15 +458,30 @@ def compute_verdict(
             partial,
             skipped,
         )
-    if differs_on or pinned_bad:
-        joined = ", ".join(differs_on) or "(none named)"
+    if differs_on or pinned_bad or explained:
         because = [f"{len(pinned_bad)} pinned vector(s) did not pass"] if pinned_bad else []
-        section_only = sorted(set(section_pinned) - set(pinned_cover(results)))
+        parts = []
+        if reproduced:
+            count = sum(1 for r in results if not r.ok and r.id in explained)
+            parts.append(f"follows {', '.join(reproduced)}")
+            because.append(
+                f"{count} failing vector(s) reproduced by the reference under "
+                f"{', '.join(reproduced)}"
+            )
+        unverified = sorted({*inferred, *section_pinned})
+        if unverified:
+            parts.append(f"differs on pinned interpretations {', '.join(unverified)}")
+            if explained or inferred:
+                because.append(
+                    "no executable alternative reproduces the failures naming "
+                    f"{', '.join(inferred) or '(none)'}: inferred from labels, unverified"
+                )
+        section_only = sorted(set(section_pinned) - set(inferred))
         if section_only:
             because.append(f"pinned section checks differ on {', '.join(section_only)}")
         return Verdict(
             VerdictValue.COMPLIANT_REQUIRED_ONLY,
-            f"compliant on required, differs on pinned interpretations {joined}",
+            f"compliant on required, {'; '.join(parts) or 'differs on (none named)'}",
             differs_on,
             tuple(because),
             partial,

@@ -172,10 +172,58 @@ def int28(request: Any) -> Result:
         return result
     dropped = package["selection"]["dropped"]
     package["selection"]["dropped"] = sorted(dropped, key=lambda d: d["reason"])
+    return _rehashed(result)
+
+
+def _rehashed(result: Result) -> Result:
+    """The package hashed again after a change (S6-HASH-01), the receipt repeating it."""
+    package = result["package"]
     body = {k: v for k, v in package.items() if k != "package_hash"}
     package["package_hash"] = _sha256(rfc8785.dumps(body))
     result["receipt"]["data"]["package_hash"] = package["package_hash"]
     return result
+
+
+def int27(request: Any) -> Result:
+    """Candidates left out by max_items are dropped as budget_exhausted: the only reason
+    SPEC-006 names for a budget stop (INT-27's alternative, the spec's own words)."""
+    result = reference.memory_read(request)
+    if not isinstance(result.get("package"), dict):
+        return result
+    for entry in result["package"]["selection"]["dropped"]:
+        if entry["reason"] == "max_items_reached":
+            entry["reason"] = "budget_exhausted"
+    return _rehashed(result)
+
+
+def _as_given(terms: tuple[str, ...]) -> tuple[str, ...]:
+    seen: list[str] = []
+    for term in terms:
+        if term not in seen:
+            seen.append(term)
+    return tuple(seen)
+
+
+def int08(request: Any) -> Result:
+    """Supplied query_terms used as written: no trim, no lowercasing (INT-08's alternative)."""
+    _controller.SUPPLIED_TERMS["normalized"] = _as_given  # type: ignore[index]
+    return reference.memory_read(request)
+
+
+def int08int27(request: Any) -> Result:
+    """Both: verbatim supplied terms, and budget_exhausted for a max_items stop."""
+    _controller.SUPPLIED_TERMS["normalized"] = _as_given  # type: ignore[index]
+    return int27(request)
+
+
+def round2(request: Any) -> Result:
+    """A plain bug: every selected score rounded to 2 decimals (and the package hashed again)."""
+    result = reference.memory_read(request)
+    if not isinstance(result.get("package"), dict):
+        return result
+    for item in result["package"]["selection"]["selected"]:
+        item["score"] = round(item["score"], 2)
+    return _rehashed(result)
 
 
 def _sha256(data: bytes) -> str:
@@ -232,6 +280,10 @@ VARIANTS: dict[str, Callable[[Any], Result]] = {
     "int38": int38,
     "int20": int20,
     "int28": int28,
+    "int27": int27,
+    "int08": int08,
+    "int08int27": int08int27,
+    "round2": round2,
     "spec005": spec005,
     "tagbonus": tagbonus,
     "echo": echo,

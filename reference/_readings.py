@@ -1,0 +1,124 @@
+"""Readings: the pinned answer to an ambiguous clause and its executable alternatives, as values.
+
+Every entry of ``specs/interpretations.toml`` pins one reading and lists the alternatives an
+honest implementer could take. An alternative listed here is *executable*: it has a stable ID
+(``INT-08/verbatim``: the entry, a slash, a name), and :class:`Readings` holds, for each entry
+that has one, the value the stage it belongs to consults. The defaults are the pinned readings,
+so ``memory_read(request)`` and ``memory_read(request, readings=Readings())`` are the same bytes.
+
+The stages take the value, not a flag to branch on in several places (STYLE: "an alternative
+reading is a value the code takes"):
+
+============================  =======================  =======================================
+alternative                   stage                    value
+============================  =======================  =======================================
+``INT-04/platform-pow``       ``_scoring.Scorer``      ``correctly_rounded_pow = False``
+``INT-08/verbatim``           ``_controller._scorer``  ``query_terms = "verbatim"``
+``INT-27/budget-exhausted``   ``_selection.Budget``    ``max_items_reason = "budget_exhausted"``
+============================  =======================  =======================================
+
+The harness certifies against these by running the reference under an alternative and
+comparing what it produces with what an implementation produced (``conformance.run``,
+attribution): a failure one of them reproduces is that reading, shown by its ID.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+__all__ = ["ALTERNATIVES", "Alternative", "Readings", "UnknownReading"]
+
+
+class UnknownReading(ValueError):
+    """An alternative ID that is not executable here (not in :data:`ALTERNATIVES`)."""
+
+
+@dataclass(frozen=True)
+class Readings:
+    """The readings one run follows; every default is the register's pinned reading."""
+
+    #: INT-08: supplied scoring.query_terms are "normalized" (pinned) or used "verbatim".
+    query_terms: str = "normalized"
+    #: INT-04: the recency weight is the correctly rounded 2**-exponent (pinned), or the
+    #: platform's pow.
+    correctly_rounded_pow: bool = True
+    #: INT-27: the drop reason of candidates left out by max_items.
+    max_items_reason: str = "max_items_reached"
+
+    @classmethod
+    def of(cls, ids: list[str] | tuple[str, ...]) -> Readings:
+        """The pinned readings with the alternatives ``ids`` switched on (UnknownReading for
+        an ID that is not executable, ValueError for two alternatives of one entry)."""
+        readings = cls()
+        entries: dict[str, str] = {}
+        for alternative_id in ids:
+            alternative = ALTERNATIVES.get(alternative_id)
+            if alternative is None:
+                known = ", ".join(sorted(ALTERNATIVES))
+                raise UnknownReading(
+                    f"no executable alternative {alternative_id!r} (known: {known})"
+                )
+            if alternative.entry in entries:
+                raise ValueError(
+                    f"{alternative_id!r} and {entries[alternative.entry]!r} are two readings of "
+                    f"{alternative.entry}: choose one"
+                )
+            entries[alternative.entry] = alternative_id
+            readings = replace(readings, **alternative.values)
+        return readings
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The alternatives this value follows (empty for the pinned readings)."""
+        pinned = Readings()
+        return tuple(
+            alternative.id
+            for alternative in ALTERNATIVES.values()
+            if all(getattr(self, name) == value for name, value in alternative.values.items())
+            and any(getattr(pinned, name) != value for name, value in alternative.values.items())
+        )
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One executable alternative of a register entry: its ID, the register's own words for it
+    (``alternatives[index]`` of the entry), and the :class:`Readings` values it sets."""
+
+    id: str
+    index: int
+    summary: str
+    values: dict[str, Any]
+
+    @property
+    def entry(self) -> str:
+        """The register entry (``INT-08``)."""
+        return self.id.split("/", 1)[0]
+
+
+#: Every executable alternative, by ID. ``index`` points into the entry's ``alternatives``.
+ALTERNATIVES: Final[dict[str, Alternative]] = {
+    alternative.id: alternative
+    for alternative in (
+        Alternative(
+            "INT-04/platform-pow",
+            0,
+            "recency weight = the platform's pow(0.5, exponent), not the correctly rounded "
+            "2**-exponent",
+            {"correctly_rounded_pow": False},
+        ),
+        Alternative(
+            "INT-08/verbatim",
+            0,
+            "supplied query_terms used as given (not trimmed, collapsed or lowercased); only "
+            "exact duplicates removed",
+            {"query_terms": "verbatim"},
+        ),
+        Alternative(
+            "INT-27/budget-exhausted",
+            0,
+            "candidates left out by max_items are dropped as budget_exhausted",
+            {"max_items_reason": "budget_exhausted"},
+        ),
+    )
+}
