@@ -439,6 +439,22 @@ def compute_verdict(
     inferred = pinned_cover(r for r in results if r.id not in explained)
     if required_bad:
         reasons.append(f"{len(required_bad)} required vector(s) did not pass")
+    # A crash, a hang, a protocol error, a store mutation or a nondeterministic reply is never
+    # a reading of an ambiguous clause, whatever the vector's level.
+    misbehaved = [
+        r
+        for r in pinned_bad
+        if r.outcome is Outcome.ERRORED
+        or (
+            r.outcome is Outcome.FAILED
+            and any(f.kind is not FailureKind.MISMATCH for f in r.failures)
+        )
+    ]
+    if misbehaved:
+        reasons.append(
+            f"{len(misbehaved)} pinned vector(s) errored or failed a check no reading explains "
+            "(a crash, a timeout, a protocol error, a store mutation, nondeterminism)"
+        )
     unexpected = [r.id for r in results if r.unexpected_pass]
     if unexpected:
         reasons.append(f"{len(unexpected)} unexpected pass(es) of listed expected failures")

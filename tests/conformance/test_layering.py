@@ -25,7 +25,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "corpus": BOTTOM,
     "registers": BOTTOM | {"corpus"},
     "adapters": BOTTOM,
-    "run": BOTTOM | {"corpus", "adapters"},
+    "run": BOTTOM | {"corpus", "adapters", "registers"},
     "report": BOTTOM | {"corpus", "run"},
     "store": BOTTOM | {"readings"},
     "audit": BOTTOM | {"readings", "adapters", "corpus", "run"},

@@ -206,13 +206,13 @@ def _as_given(terms: tuple[str, ...]) -> tuple[str, ...]:
 
 def int08(request: Any) -> Result:
     """Supplied query_terms used as written: no trim, no lowercasing (INT-08's alternative)."""
-    _controller.SUPPLIED_TERMS["normalized"] = _as_given  # type: ignore[index]
+    _controller.SUPPLIED_TERMS["normalized"] = _as_given
     return reference.memory_read(request)
 
 
 def int08int27(request: Any) -> Result:
     """Both: verbatim supplied terms, and budget_exhausted for a max_items stop."""
-    _controller.SUPPLIED_TERMS["normalized"] = _as_given  # type: ignore[index]
+    _controller.SUPPLIED_TERMS["normalized"] = _as_given
     return int27(request)
 
 

@@ -98,7 +98,7 @@ class TestOneReading:
         assert verdict["differs_on"] == [interpretation], out
         assert verdict["partial"] == []
         assert f"differs on pinned interpretations {interpretation}" in out
-        assert code == 1  # not 'compliant': the README's exit status 0 is for that alone
+        assert code == 4  # compliant-required-only: neither 0 (compliant) nor 1 (a bug)
         required = report["footer"]["by_level"]["required"]
         assert required["passed"] == required["total"]
         for name in ("properties", "probes"):
@@ -107,6 +107,70 @@ class TestOneReading:
                     assert item["outcome"] == "failed", item
                     assert item["level"] == "pinned", item
                     assert item["interpretations"] == [interpretation], item
+
+
+#: stranger variant -> the executable alternatives that reproduce its failures
+WITH_EVIDENCE = {
+    "int27": ["INT-27/budget-exhausted"],
+    "int08": ["INT-08/verbatim"],
+    "int08int27": ["INT-08/verbatim", "INT-27/budget-exhausted"],
+}
+
+
+@pytest.fixture(scope="module")
+def with_evidence(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, str, Path]]:
+    """The strangers following executable alternatives, and the rounding bug, certified on the
+    vectors (no sections): variant -> (exit code, stdout, report directory)."""
+    running = {}
+    for variant in [*WITH_EVIDENCE, "round2"]:
+        report_dir = tmp_path_factory.mktemp(variant)
+        argv = [
+            sys.executable, "-m", "conformance", "certify", "--adapter", stranger(variant),
+            "--report-dir", str(report_dir), "-q", "-j", "1", "--no-sections",
+        ]  # fmt: skip
+        process = subprocess.Popen(
+            argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
+        running[variant] = (process, report_dir)
+    done = {}
+    for variant, (process, report_dir) in running.items():
+        out, _ = process.communicate(timeout=1800)
+        done[variant] = (process.returncode, out, report_dir)
+    return done
+
+
+@pytest.mark.slow  # the whole corpus through a subprocess stranger, then the attribution
+class TestReadingsWithEvidence:
+    @pytest.mark.parametrize("variant", list(WITH_EVIDENCE))
+    def test_the_reproducing_alternatives_are_named(
+        self, variant: str, with_evidence: dict[str, tuple[int, str, Path]]
+    ) -> None:
+        """A stranger following executable alternatives (alone or combined) has every failure
+        reproduced by the reference under exactly those alternatives, which the verdict names."""
+        _, out, report_dir = with_evidence[variant]
+        report = json.loads((report_dir / "report.json").read_text("utf-8"))
+        attribution = report["footer"]["attribution"]
+        assert attribution["profile"] == WITH_EVIDENCE[variant], out
+        assert attribution["unexplained"] == [], out
+        assert attribution["faults"] == []
+        verdict = report["footer"]["verdict"]
+        assert verdict["value"] == "compliant-required-only", out
+        assert verdict["differs_on"] == WITH_EVIDENCE[variant], out
+        assert f"follows {', '.join(WITH_EVIDENCE[variant])}" in out
+
+    def test_a_bug_is_reproduced_by_no_reading(
+        self, with_evidence: dict[str, tuple[int, str, Path]]
+    ) -> None:
+        """Scores rounded to 2 decimals: no listed reading reproduces a single failure, and the
+        run is non-compliant (exit 1), not a difference of reading."""
+        code, out, report_dir = with_evidence["round2"]
+        report = json.loads((report_dir / "report.json").read_text("utf-8"))
+        attribution = report["footer"]["attribution"]
+        assert attribution["profile"] == []
+        assert attribution["explained"] == {}
+        assert len(attribution["unexplained"]) == report["footer"]["totals"]["failed"] > 100
+        assert report["footer"]["verdict"]["value"] == "non-compliant", out
+        assert code == 1
 
 
 @pytest.mark.slow  # every vector through a subprocess stranger, twice

@@ -254,9 +254,9 @@ class TestMisbehaving:
         assert errors["p2-summarize-h001"] == "protocol"
         assert errors["p2-budget-h003"] == "timeout"
         assert {r["id"]: r["outcome"] for r in report["results"]}["p2-budget-h001"] == "passed"
-        # these vectors rest on pinned interpretations (the estimator, P2-INT-01): the SPEC-006
-        # rule makes their errors pinned failures, which still fail the run
-        assert report["footer"]["verdict"]["value"] == "compliant-required-only"
+        # these vectors rest on pinned interpretations (the estimator, P2-INT-01), but a crash,
+        # a garbage reply or a hang is never a reading: non-compliant, whatever the level
+        assert report["footer"]["verdict"]["value"] == "non-compliant"
 
     def test_crash_every_time_breaks_the_adapter(self, tmp_path: Path, engine: str) -> None:
         """A callable that ends its process on every call: crashes in a row stop the run as

@@ -1,0 +1,131 @@
+"""Executable alternative readings (``reference/_readings.py``): the defaults are the pinned
+readings byte for byte, each alternative changes exactly what its register entry says, and the
+register names the same alternatives the reference runs."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import mpmath
+import pytest
+from paths import REPO
+
+from reference import ALTERNATIVES, Readings, UnknownReading, memory_read
+
+
+def _store(root: Path, records: list[dict[str, Any]]) -> None:
+    (root / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+
+
+@pytest.fixture
+def three(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Three records that all match "alpha", in a store at tmp_path/s.jsonl (the cwd)."""
+    _store(tmp_path, [{"memory_id": f"m{i}", "text": "alpha"} for i in range(3)])
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+REQUEST: dict[str, Any] = {
+    "query": "alpha",
+    "store_paths": ["s.jsonl"],
+    "budget": {"max_excerpt_tokens": 100, "max_items": 1},
+}
+
+
+class TestPinnedByDefault:
+    """``Readings()`` is the register's pinned readings: nothing changes without an ID."""
+
+    def test_default_is_the_same_result(self, three: Path) -> None:
+        """memory_read with the default readings is memory_read without them."""
+        assert memory_read(REQUEST, readings=Readings()) == memory_read(REQUEST)
+
+    def test_no_ids_is_the_default(self) -> None:
+        """Readings.of([]) is Readings(), and it follows no alternative."""
+        assert Readings.of([]) == Readings()
+        assert Readings().ids == ()
+
+    def test_unknown_and_conflicting_ids(self) -> None:
+        """An ID that is not executable, or two of one entry, is refused with a clear error."""
+        with pytest.raises(UnknownReading, match="INT-99/x"):
+            Readings.of(["INT-99/x"])
+        only = next(iter(ALTERNATIVES))
+        with pytest.raises(ValueError, match="choose one"):
+            Readings.of([only, only])
+
+    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    def test_ids_round_trip(self, alternative: str) -> None:
+        """The readings of one alternative say that alternative, and only it."""
+        assert Readings.of([alternative]).ids == (alternative,)
+
+
+class TestAlternatives:
+    """Each alternative, on an input worked out from its register entry."""
+
+    def test_int27_budget_exhausted(self, three: Path) -> None:
+        """INT-27: with max_items 1, the two candidates left out are max_items_reached (pinned)
+        or budget_exhausted (the alternative); nothing else changes but the hash."""
+        pinned = memory_read(REQUEST)["package"]
+        other = memory_read(REQUEST, readings=Readings.of(["INT-27/budget-exhausted"]))["package"]
+        assert [d["reason"] for d in pinned["selection"]["dropped"]] == ["max_items_reached"] * 2
+        assert [d["reason"] for d in other["selection"]["dropped"]] == ["budget_exhausted"] * 2
+        assert pinned["selection"]["selected"] == other["selection"]["selected"]
+        assert pinned["package_hash"] != other["package_hash"]
+
+    def test_int08_verbatim(self, three: Path) -> None:
+        """INT-08: a supplied term "ALPHA" is lowercased and matches "alpha" (score 1, pinned);
+        used verbatim it is not a substring of the lowercased text (score 0)."""
+        request = {**REQUEST, "scoring": {"query_terms": ["ALPHA"]}}
+        pinned = memory_read(request)["package"]["selection"]["selected"]
+        other = memory_read(request, readings=Readings.of(["INT-08/verbatim"]))["package"]
+        assert [item["score"] for item in pinned] == [1]
+        assert [item["score"] for item in other["selection"]["selected"]] == [0]
+
+    def test_int04_platform_pow(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        """INT-04: the pinned weight is the correctly rounded 2**-exponent (computed here with
+        60-digit mpmath); the alternative is Python's platform ``0.5 ** exponent``. On an age
+        where the two differ, each reading scores with its own weight."""
+        half_life, now = 7, "2026-01-31T00:00:00Z"
+        mpmath.mp.dps = 60
+        for seconds in range(1, 86_400 * 30, 997):
+            exponent = (seconds / 86_400) / half_life
+            exact = float(mpmath.power(2, -mpmath.mpf(exponent)))
+            if 0.5**exponent != exact:
+                break
+        else:  # pragma: no cover - the platform pow is correctly rounded everywhere here
+            pytest.skip("this platform's pow is correctly rounded on every age tried")
+        ts = datetime(2026, 1, 31, tzinfo=UTC) - timedelta(seconds=seconds)
+        stamp = ts.strftime("%Y-%m-%dT%H:%M:%SZ")
+        _store(tmp_path, [{"memory_id": "m", "text": "zzz", "ts_utc": stamp}])
+        monkeypatch.chdir(tmp_path)
+        request = {
+            "query": "alpha",
+            "store_paths": ["s.jsonl"],
+            "budget": {"max_excerpt_tokens": 100},
+            "scoring": {"enable_recency_weight": True, "recency_half_life_days": half_life},
+            "now_utc": now,
+        }
+        pinned = memory_read(request)["package"]["selection"]["selected"][0]["score"]
+        other = memory_read(request, readings=Readings.of(["INT-04/platform-pow"]))
+        assert pinned == exact
+        assert other["package"]["selection"]["selected"][0]["score"] == 0.5**exponent
+
+
+class TestRegister:
+    """The interpretation register names the executable alternatives the reference runs."""
+
+    def test_register_and_reference_agree(self) -> None:
+        """Every ``executable`` ID in specs/interpretations.toml is one of ALTERNATIVES, on its
+        own entry, pointing at one of that entry's alternatives; and every ALTERNATIVE is listed."""
+        register = tomllib.loads((REPO / "specs" / "interpretations.toml").read_text("utf-8"))
+        listed = {}
+        for entry in register["entry"]:
+            for alternative_id in entry.get("executable", []):
+                assert alternative_id.split("/", 1)[0] == entry["id"]
+                listed[alternative_id] = entry
+        assert set(listed) == set(ALTERNATIVES)
+        for alternative_id, alternative in ALTERNATIVES.items():
+            assert alternative.index < len(listed[alternative_id]["alternatives"])
