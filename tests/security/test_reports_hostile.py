@@ -258,7 +258,9 @@ class TestNeverBroken:
             str(tmp_path),
             "-q",
         )
-        assert code == 1  # it fails the vector: not compliant, and nothing crashed
+        # it fails one pinned vector, which no executable reading reproduces: exit 4 (a
+        # difference inferred from the labels, not compliant), and nothing crashed
+        assert code == 4
         assert "report: " in out
         raw = (tmp_path / "report.json").read_bytes()
         assert b"\\ud800.jsonl" in raw
