@@ -9,7 +9,7 @@ repository::
     pytest --phase6-adapter "cmd:./impl serve" --phase6-select "clause:S6-HASH-*"
     pytest --phase6-adapter "cmd:./impl serve" --phase6-expected-failures known.txt
 
-Item names are the vector IDs (``trunc-2b-cut-inside``) and ``property:<family>``
+Item names are the vector IDs (``hashing-h001``) and ``property:<family>``
 (``property:hashes``), so ``-k`` and expected-failure entries use them directly; an identifier of
 a ``-k`` expression that is a whole item name selects that item only (``-k recency-h010`` is not
 ``recency-h010-12h``), any other identifier matches as pytest's usual substring. Node IDs are
