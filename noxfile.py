@@ -10,6 +10,7 @@ kit runs through `python -m tools`. Output goes to the git-ignored `reports/`.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import shlex
 import shutil
@@ -37,18 +38,37 @@ AUDIT_SAMPLE = ROOT / "adam_os_data" / "audit"
 PHASE2_REPORT = REPORTS / "adamos-phase2-reference-http"
 #: Seconds the Phase 2 reference service gets to accept its first connection.
 PHASE2_START_TIMEOUT = 60.0
+#: Written into a session's venv after `_install`: what was installed (see `_install_stamp`).
+INSTALL_STAMP = ".phase6-installed"
 
 nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["tests", "lint", "typecheck"]
 nox.options.error_on_missing_interpreters = True
 
 
+def _install_stamp(*groups: str) -> str:
+    """What an install of the kit with ``groups`` depends on: pyproject.toml and the groups.
+
+    The kit is installed editable, so its sources need no reinstall; a new venv (a new
+    interpreter, ``--reuse-venv=never``) has no stamp at all.
+    """
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    return f"{digest} {' '.join(groups)}\n"
+
+
 def _install(session: nox.Session, *groups: str) -> None:
-    """Install the kit (editable) plus the named dependency groups."""
+    """Install the kit (editable) plus the named dependency groups, unless a reused venv
+    already holds exactly that install (same pyproject.toml, same groups)."""
+    stamp = Path(session.bin).parent / INSTALL_STAMP
+    wanted = _install_stamp(*groups)
+    if stamp.is_file() and stamp.read_text("utf-8") == wanted:
+        session.log(f"reusing the installed kit ({stamp.name} is current)")
+        return
     requirements: list[str] = []
     for group in groups:
         requirements.extend(nox.project.dependency_groups(PYPROJECT, group))
     session.install("-e", ".", *requirements)
+    stamp.write_text(wanted, "utf-8")
 
 
 @nox.session
@@ -83,14 +103,16 @@ def typecheck(session: nox.Session) -> None:
     session.run("mypy", *session.posargs)
 
 
-@nox.session
+@nox.session(reuse_venv=True)
 def certify(session: nox.Session) -> None:
     """Certify an implementation and write its compliance report (default: the bundled reference).
 
     The README's main job. `nox -s certify -- --adapter "cmd:<command line>"` certifies any
     implementation speaking phase6-adapter/1; every argument after `--` goes to
     `python -m conformance certify` (e.g. `--select`, `--expected-failures`, `--report-dir`).
-    Hypothesis is the stored examples' generator (dependency group `generator`).
+    Hypothesis is the stored examples' generator (dependency group `generator`). The venv
+    (.nox/certify) is kept between calls and reinstalled only when pyproject.toml changes;
+    `nox -s certify --reuse-venv=never` starts from a fresh one.
     """
     _install(session, "generator")
     session.run("python", "-m", "conformance", "certify", *session.posargs)

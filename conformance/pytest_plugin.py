@@ -9,15 +9,31 @@ repository::
     pytest --phase6-adapter "cmd:./impl serve" --phase6-select "clause:S6-HASH-*"
     pytest --phase6-adapter "cmd:./impl serve" --phase6-expected-failures known.txt
 
-Item IDs are the vector IDs (``trunc-2b-cut-inside``) and ``property:<family>``
-(``property:hashes``), so ``-k`` and expected-failure entries use them directly. Markers (all
+Item names are the vector IDs (``hashing-h001``) and ``property:<family>``
+(``property:hashes``), so ``-k`` and expected-failure entries use them directly; an identifier of
+a ``-k`` expression that is a whole item name selects that item only (``-k recency-h010`` is not
+``recency-h010-12h``), any other identifier matches as pytest's usual substring. Node IDs are
+``phase6/<area>::<vector ID>`` and ``phase6/properties::property:<family>`` (junit
+``classname`` ``phase6.<area>``), and they are arguments like a test file's::
+
+    pytest --phase6-adapter SPEC phase6/recency::recency-h009    # one vector
+    pytest --phase6-adapter SPEC phase6::recency-h009            # the same, without the area
+    pytest --phase6-adapter SPEC phase6/truncation               # one area
+    pytest --phase6-adapter SPEC tests/ phase6                   # own tests and every item
+
+Without file or node arguments the run holds every item (and whatever pytest collects by
+itself); with arguments, phase6 items only when an argument addresses them, so
+``pytest tests/test_own.py --phase6-adapter SPEC`` runs the file alone. At the end of a run
+the failed vectors are grouped by failure signature (:func:`conformance.run.signature_of`,
+the certification's grouping), required ones first. Markers (all
 registered, so ``--strict-markers`` passes): ``phase6``, ``phase6_vector``, ``phase6_property``,
 ``area_<area>``, ``level_required`` / ``level_pinned``, ``clause_<ID>`` (``S6-TRUNC-07`` ->
 ``clause_S6_TRUNC_07``) and ``interp_<ID>`` (``INT-31`` -> ``interp_INT_31``); property items
 carry the clause markers of their family. ``--phase6-expected-failures FILE`` marks listed items
 ``xfail(strict=True)`` with the file's reason, so an unexpected pass fails the run (same format
 as ``certify --expected-failures``: ``<id or glob>  # reason`` per line; ``property:<family>``
-entries are accepted too).
+entries are accepted too); an entry matching no vector or property of the corpus is stale and
+fails the run as well (exit 1), so the list cannot silently outlive the bugs it names.
 
 Without ``--phase6-adapter`` the plugin does nothing at all: it only declares its options (the
 kit's own test suite loads it through the entry point as well). pytest is not a dependency of
@@ -36,7 +52,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+import shlex
+from collections.abc import Generator, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +64,15 @@ from conformance._errors import CorpusError, ExpectedFailuresError, UsageError
 from conformance._kit import terminal_safe
 from conformance.corpus import ExpectedFailureEntry, load_expected_failures
 
-__all__ = ["ExpectedEntry", "load_expected", "marker_name"]
+__all__ = ["ExpectedEntry", "load_expected", "marker_name", "node_id"]
 
 _ADAPTER = "--phase6-adapter"
+#: The first segment of every phase6 node ID, and the argument that addresses every item.
+ROOT_NAME = "phase6"
+#: The pseudo-area of the property items (``phase6/properties::property:hashes``).
+PROPERTIES_AREA = "properties"
+#: The ``user_properties`` key a failed vector's report carries its signature under.
+SIGNATURE_PROPERTY = "phase6_signature"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -92,6 +116,57 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def marker_name(kind: str, value: str) -> str:
     """The marker for a clause, interpretation, area or level: ``clause_S6_TRUNC_07``."""
     return f"{kind}_{re.sub(r'[^A-Za-z0-9_]', '_', value)}"
+
+
+def node_id(area: str, item_id: str) -> str:
+    """The node ID of an item: ``phase6/<area>::<item ID>`` (junit classname ``phase6.<area>``)."""
+    return f"{ROOT_NAME}/{area}::{item_id}"
+
+
+@dataclass(frozen=True)
+class _Address:
+    """A positional argument naming phase6 items: everything, an area, or one item."""
+
+    area: str | None = None
+    item: str | None = None
+
+    def matches(self, area: str, item_id: str) -> bool:
+        """Whether the item ``item_id`` of ``area`` is addressed."""
+        return (self.area is None or self.area == area) and self.item in (None, item_id)
+
+
+def _address(arg: str) -> _Address | None:
+    """``arg`` as a phase6 address (``phase6``, ``phase6/<area>``, ``phase6/<area>::<id>``,
+    ``phase6::<id>``), or ``None`` when it is an ordinary file or node argument."""
+    path, _, item = arg.partition("::")
+    path = path.rstrip("/")
+    if path == ROOT_NAME:
+        return _Address(item=item or None)
+    head, _, area = path.partition("/")
+    if head != ROOT_NAME or not area or "/" in area:
+        return None
+    return _Address(area=area, item=item or None)
+
+
+def _take_addresses(config: pytest.Config) -> tuple[_Address, ...] | None:
+    """Remove the phase6 addresses from the run's file arguments and return them.
+
+    ``None`` means no file or node argument was given (every item is wanted); an empty tuple
+    means arguments were given and none addresses phase6 items. A path that exists is never
+    taken for an address.
+    """
+    if config.args_source is not pytest.Config.ArgsSource.ARGS:
+        return None
+    addresses: list[_Address] = []
+    kept: list[str] = []
+    for arg in config.args:
+        address = _address(arg)
+        if address is None or (config.invocation_params.dir / arg.partition("::")[0]).exists():
+            kept.append(arg)
+        else:
+            addresses.append(address)
+    config.args[:] = kept
+    return tuple(addresses)
 
 
 # ------------------------------------------------------------------------------ expected failures
@@ -139,8 +214,23 @@ class _Session:
         self.seed: int | None = config.getoption("--phase6-seed")
         expected = config.getoption("--phase6-expected-failures")
         self.expected = load_expected(Path(expected)) if expected else ()
+        self.addresses = _take_addresses(config)
+        self.stale: tuple[ExpectedEntry, ...] = ()
         self._executor: Any = None
         self._probe: Any = None
+
+    def wanted(self, area: str, item_id: str) -> bool:
+        """Whether the run's file arguments (or their absence) ask for this item."""
+        if self.addresses is None:
+            return True
+        return any(address.matches(area, item_id) for address in self.addresses)
+
+    def stale_entries(self) -> tuple[ExpectedEntry, ...]:
+        """Expected-failure entries that match no vector or property of the corpus."""
+        from conformance.properties import FAMILIES
+
+        ids = [v.id for v in self.corpus.vectors] + [f.item_id for f in FAMILIES.values()]
+        return tuple(e for e in self.expected if not any(e.matches(i) for i in ids))
 
     def reason_for(self, item_id: str) -> str | None:
         """The expected-failure reason for ``item_id``, or ``None``."""
@@ -245,11 +335,15 @@ class VectorItem(_Phase6Item):
 
     def runtest(self) -> None:
         """Run the vector; a failed or errored result fails the item."""
-        from conformance.run import Outcome
+        from conformance.run import Outcome, signature_of
 
         result = self.state.executor().run_vector(self.vector)
         if result.outcome is Outcome.PASSED:
             return
+        signature = signature_of(result)
+        if signature is not None:
+            # travels with the report (to an xdist controller too) and into junit properties
+            self.user_properties.append((SIGNATURE_PROPERTY, signature))
         lines = [f"{self.vector.id} {result.outcome.value}: {self.vector.description}"]
         for failure in result.failures:
             lines.append(f"  [{failure.kind.value}] {failure.message}")
@@ -307,10 +401,12 @@ def _items(session: pytest.Session, state: _Session) -> Iterator[pytest.Item]:
 
     root = state.corpus.root
     for vector in state.vectors:
+        if not state.wanted(vector.area, vector.id):
+            continue
         item = VectorItem.from_parent(
             session,
             name=vector.id,
-            nodeid=vector.id,
+            nodeid=node_id(vector.area, vector.id),
             path=root / vector.file,
             vector=vector,
             state=state,
@@ -325,10 +421,12 @@ def _items(session: pytest.Session, state: _Session) -> Iterator[pytest.Item]:
     if not state.properties:
         return
     for family in FAMILIES.values():
+        if not state.wanted(PROPERTIES_AREA, family.item_id):
+            continue
         prop = PropertyItem.from_parent(
             session,
             name=family.item_id,
-            nodeid=family.item_id,
+            nodeid=node_id(PROPERTIES_AREA, family.item_id),
             path=Path(__file__),
             family=family,
             state=state,
@@ -341,14 +439,21 @@ def _items(session: pytest.Session, state: _Session) -> Iterator[pytest.Item]:
         yield prop
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
-) -> None:
-    """Append the phase6 items (before ``-k`` / ``-m`` deselect) and apply expected failures."""
+) -> Generator[None, None, None]:
+    """Append the phase6 items (before ``-m`` deselects), apply expected failures, and apply
+    ``-k`` here, once, so that an identifier naming a whole item selects only that item.
+
+    pytest's ``-k`` matches identifiers as substrings (``recency-h010`` would also select
+    ``recency-h010-12h``): with phase6 items, the expression is held back from pytest's own
+    deselection and evaluated afterwards with :func:`_keyword_matcher`, every other rule of it
+    unchanged.
+    """
     state = config.stash.get(_STATE, None)
     if state is None:
-        return
+        return (yield)
     added: Sequence[pytest.Item] = list(_items(session, state))
     for item in added:
         reason = state.reason_for(item.name)
@@ -356,8 +461,35 @@ def pytest_collection_modifyitems(
             item.add_marker(pytest.mark.xfail(reason=reason, strict=True))
     items.extend(added)
     # Report the items as collected, so "collected N items / M deselected" adds up.
-    report = pytest.CollectReport("phase6", "passed", None, list(added))
+    report = pytest.CollectReport(ROOT_NAME, "passed", None, list(added))
     session.ihook.pytest_collectreport(report=report)
+    if state.addresses:
+        found = [a for a in state.addresses if any(a.matches(*_area_and_id(i)) for i in added)]
+        missing = [a for a in state.addresses if a not in found]
+        if missing:
+            names = ", ".join(_address_text(a) for a in missing)
+            raise pytest.UsageError(f"phase6: no vector or property at {names}")
+    keyword = config.option.keyword
+    config.option.keyword = ""
+    try:
+        yield
+    finally:
+        config.option.keyword = keyword
+    if keyword.strip():
+        _deselect_by_keyword(config, items, keyword.strip())
+    return None
+
+
+def _area_and_id(item: pytest.Item) -> tuple[str, str]:
+    """The area and item ID a phase6 node ID names."""
+    path, _, item_id = item.nodeid.partition("::")
+    return path.partition("/")[2], item_id
+
+
+def _address_text(address: _Address) -> str:
+    """An address as it was (or could have been) written on the command line."""
+    path = ROOT_NAME if address.area is None else f"{ROOT_NAME}/{address.area}"
+    return f"{path}::{address.item}" if address.item else path
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
@@ -372,17 +504,100 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     ]
 
 
-def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    """Name expected-failure entries that match no item (a stale list)."""
-    state = config.stash.get(_STATE, None)
+# ------------------------------------------------------------------------------ -k
+
+
+def _keyword_matcher(item: pytest.Item, whole: frozenset[str]) -> Any:
+    """pytest's ``-k`` matcher for ``item``, except that an identifier equal to a whole phase6
+    item name (in ``whole``, lower case) matches only the item of that name."""
+    from _pytest.mark import KeywordMatcher
+
+    base = KeywordMatcher.from_item(item)
+    own = item.name.lower() if isinstance(item, _Phase6Item) else None
+
+    def match(name: str, /, **kwargs: Any) -> bool:
+        if own is not None and not kwargs and name.lower() in whole:
+            return name.lower() == own
+        return base(name, **kwargs)
+
+    return match
+
+
+def _deselect_by_keyword(config: pytest.Config, items: list[pytest.Item], keyword: str) -> None:
+    """Deselect the items ``-k KEYWORD`` does not select (see :func:`_keyword_matcher`)."""
+    from _pytest.mark.expression import Expression
+
+    try:
+        expression = Expression.compile(keyword)
+    except SyntaxError as exc:
+        raise pytest.UsageError(
+            f"Wrong expression passed to '-k': {keyword}: at column {exc.offset}: {exc.msg}"
+        ) from None
+    whole = frozenset(i.name.lower() for i in items if isinstance(i, _Phase6Item))
+    remaining = [i for i in items if expression.evaluate(_keyword_matcher(i, whole))]
+    if len(remaining) != len(items):
+        kept = {id(i) for i in remaining}
+        config.hook.pytest_deselected(items=[i for i in items if id(i) not in kept])
+        items[:] = remaining
+
+
+# ------------------------------------------------------------------------------ end of the run
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int | pytest.ExitCode) -> None:
+    """A stale expected-failure entry (matching no vector or property) fails a passing run."""
+    state = session.config.stash.get(_STATE, None)
     if state is None or not state.expected:
         return
-    from conformance.properties import FAMILIES
+    state.stale = state.stale_entries()
+    if state.stale and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
-    ids = [v.id for v in state.corpus.vectors] + [f.item_id for f in FAMILIES.values()]
-    for entry in state.expected:
-        if not any(entry.matches(i) for i in ids):
-            terminalreporter.write_line(
-                f"phase6: stale expected-failure entry (line {entry.line}): "
-                f"{entry.pattern!r} matches no vector or property"
+
+def _signature_groups(reports: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+    """Failed phase6 vector reports grouped by signature: groups holding a required vector
+    first, then by size (the order of the certification's "what to fix first")."""
+    groups: dict[str, list[Any]] = {}
+    for report in reports:
+        signature = dict(report.user_properties).get(SIGNATURE_PROPERTY)
+        if isinstance(signature, str):
+            groups.setdefault(signature, []).append(report)
+
+    def required(members: list[Any]) -> bool:
+        return any(marker_name("level", "required") in r.keywords for r in members)
+
+    return sorted(groups.items(), key=lambda g: (not required(g[1]), -len(g[1]), g[0]))
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Group the failed vectors by failure signature; name stale expected-failure entries."""
+    state = config.stash.get(_STATE, None)
+    if state is None:
+        return
+    groups = _signature_groups(terminalreporter.stats.get("failed", []))
+    if groups:
+        count = sum(len(members) for _, members in groups)
+        terminalreporter.section(
+            f"phase6 failures by signature: {count} vectors, {len(groups)} signature(s)"
+        )
+        adapter = shlex.quote(state.spec)
+        for signature, members in groups:
+            ids = sorted(r.nodeid.partition("::")[2] for r in members)
+            levels = ", ".join(
+                f"{level} {n}"
+                for level in ("required", "pinned")
+                if (n := sum(marker_name("level", level) in r.keywords for r in members))
             )
+            terminalreporter.write_line(terminal_safe(f"{len(members)} x {signature}  ({levels})"))
+            shown = ", ".join(ids[:8]) + (f", ... ({len(ids) - 8} more)" if len(ids) > 8 else "")
+            terminalreporter.write_line(terminal_safe(f"    vectors: {shown}"))
+            example = min(members, key=lambda r: r.nodeid).nodeid
+            terminalreporter.write_line(
+                terminal_safe(f"    rerun:   pytest --phase6-adapter {adapter} {example}")
+            )
+    for entry in state.stale:
+        terminalreporter.write_line(
+            f"phase6: stale expected-failure entry (line {entry.line}): "
+            f"{entry.pattern!r} matches no vector or property; the run fails until it is removed"
+        )

@@ -4,14 +4,19 @@ installed in an empty venv it certifies from a stranger's own repository."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
+import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 from paths import REPO
+
+#: The kit's version, as the wheel's dist-info directory spells it.
+VERSION = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]["version"]
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +57,32 @@ class TestWheel:
         assert "conformance/_data/specs/kill-matrix.json" in wheel_names
         assert any(n.startswith("conformance/_data/vectors/") for n in wheel_names)
         assert "conformance/properties/stored/seed-6006.json.gz" in wheel_names
+
+    def test_license_is_there(self, wheel: Path, wheel_names: list[str]) -> None:
+        """The MIT LICENSE file ships in the dist-info and the metadata names it (PEP 639)."""
+        info = f"adamos_phase6_conformance-{VERSION}.dist-info"
+        assert f"{info}/licenses/LICENSE" in wheel_names
+        with zipfile.ZipFile(wheel) as archive:
+            shipped = archive.read(f"{info}/licenses/LICENSE").decode("utf-8")
+            metadata = archive.read(f"{info}/METADATA").decode("utf-8")
+        assert shipped == (REPO / "LICENSE").read_text("utf-8")
+        assert "MIT License" in shipped
+        assert "License-Expression: MIT" in metadata.splitlines()
+        assert "License-File: LICENSE" in metadata.splitlines()
+
+    def test_classifiers(self, wheel: Path) -> None:
+        """The metadata declares the pytest framework, a development status, and only the
+        Python versions CI runs."""
+        info = f"adamos_phase6_conformance-{VERSION}.dist-info"
+        with zipfile.ZipFile(wheel) as archive:
+            metadata = archive.read(f"{info}/METADATA").decode("utf-8").splitlines()
+        prefix = "Classifier: "
+        classifiers = [line.removeprefix(prefix) for line in metadata if line.startswith(prefix)]
+        assert "Framework :: Pytest" in classifiers
+        assert [c for c in classifiers if c.startswith("Development Status :: ")]
+        minor = re.compile(r"Programming Language :: Python :: 3\.\d+")
+        versions = [c for c in classifiers if minor.fullmatch(c)]
+        assert versions == ["Programming Language :: Python :: 3.11"]
 
 
 #: A stranger's implementation module, in their own repository (the reference, renamed).

@@ -14,13 +14,14 @@ import os
 import subprocess
 import sys
 import textwrap
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from paths import REPO as ROOT
 
 from conformance import load_corpus
-from conformance.pytest_plugin import marker_name
+from conformance.pytest_plugin import marker_name, node_id
 
 REFERENCE = "python:reference:memory_read"
 CORPUS = load_corpus()
@@ -28,6 +29,12 @@ CORPUS = load_corpus()
 #: corpus grows, so they are looked up, not written down).
 PACKAGE_VECTOR = next(v for v in CORPUS.vectors if not v.expects_error)
 ERROR_VECTOR = next(v for v in CORPUS.vectors if v.expects_error)
+#: A vector whose ID begins another vector's ID (``recency-h010`` / ``recency-h010-12h``).
+PREFIX_VECTOR = next(
+    v for v in CORPUS.vectors if any(w.id.startswith(v.id) and w.id != v.id for w in CORPUS.vectors)
+)
+#: A small area, with vectors the broken implementation fails.
+HASHED_AREA = "package"
 
 #: An implementer's broken adapter: the reference with every package_hash flipped.
 BROKEN_IMPL = textwrap.dedent(
@@ -84,6 +91,12 @@ def run_pytest(project: Path, site: Path, *args: str) -> subprocess.CompletedPro
     )
 
 
+def collected_ids(done: subprocess.CompletedProcess[str]) -> list[str]:
+    """The item names a ``--collect-only -q`` run listed (``phase6/<area>::<name>`` lines)."""
+    prefix = "phase6/"
+    return [line.partition("::")[2] for line in done.stdout.splitlines() if line.startswith(prefix)]
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """An empty project directory (no tests, no configuration)."""
@@ -134,8 +147,7 @@ class TestPluginItems:
             "-q",
         )
         assert done.returncode == 0, done.stdout + done.stderr
-        collected = [line for line in done.stdout.splitlines() if line in set(expected)]
-        assert sorted(collected) == sorted(expected)
+        assert sorted(collected_ids(done)) == sorted(expected)
 
     def test_select_option(self, project: Path, site: Path) -> None:
         """--phase6-select uses certify's --select syntax (here: an area)."""
@@ -151,9 +163,8 @@ class TestPluginItems:
             "-q",
         )
         assert done.returncode == 0, done.stdout + done.stderr
-        ids = {v.id for v in CORPUS.vectors}
-        collected = [line for line in done.stdout.splitlines() if line in ids]
-        assert sorted(collected) == sorted(v.id for v in CORPUS.vectors if v.area == "package")
+        expected = [v.id for v in CORPUS.vectors if v.area == "package"]
+        assert sorted(collected_ids(done)) == sorted(expected)
 
     def test_inert_without_adapter(self, project: Path, site: Path) -> None:
         """Without --phase6-adapter the plugin adds no item and no marker."""
@@ -232,3 +243,136 @@ class TestExpectedFailures:
         assert done.returncode == 1, done.stdout + done.stderr
         assert "property:hashes failed" in done.stdout
         assert "counterexample vector prop-hashes-" in done.stdout
+
+
+@pytest.mark.slow  # runs pytest in a subprocess per test
+class TestAddressing:
+    """Items have node IDs ``phase6/<area>::<ID>`` that can be named like test files, a whole
+    item name in ``-k`` selects that item only, and junit classnames name the area."""
+
+    def test_keyword_whole_name_is_exact(self, project: Path, site: Path) -> None:
+        """-k with a whole vector ID selects that vector, not those whose IDs it begins."""
+        done = run_pytest(
+            project, site, "--phase6-adapter", REFERENCE, "-k", PREFIX_VECTOR.id,
+            "--collect-only", "-q",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert collected_ids(done) == [PREFIX_VECTOR.id]
+
+    def test_keyword_substrings_and_negation(self, project: Path, site: Path) -> None:
+        """A partial ID still matches as a substring, and `not <whole ID>` drops only that item."""
+        longer = sorted(
+            v.id
+            for v in CORPUS.vectors
+            if v.id.startswith(PREFIX_VECTOR.id) and v.id != PREFIX_VECTOR.id
+        )
+        done = run_pytest(
+            project, site, "--phase6-adapter", REFERENCE, "--phase6-no-properties",
+            "-k", f"{PREFIX_VECTOR.id[:-1]} and not {PREFIX_VECTOR.id}", "--collect-only", "-q",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        got = collected_ids(done)
+        assert PREFIX_VECTOR.id not in got
+        assert set(longer) <= set(got)
+
+    @pytest.mark.parametrize(
+        "argument",
+        [node_id(PACKAGE_VECTOR.area, PACKAGE_VECTOR.id), f"phase6::{PACKAGE_VECTOR.id}"],
+    )
+    def test_node_id_argument(self, project: Path, site: Path, argument: str) -> None:
+        """A node ID (with or without the area) runs exactly that vector."""
+        done = run_pytest(project, site, "--phase6-adapter", REFERENCE, argument, "-v")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert f"{node_id(PACKAGE_VECTOR.area, PACKAGE_VECTOR.id)} PASSED" in done.stdout
+        assert "1 passed" in done.stdout
+
+    def test_area_argument(self, project: Path, site: Path) -> None:
+        """`phase6/<area>` collects that area's vectors and nothing else."""
+        done = run_pytest(
+            project, site, "--phase6-adapter", REFERENCE, f"phase6/{HASHED_AREA}",
+            "--collect-only", "-q",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        expected = [v.id for v in CORPUS.vectors if v.area == HASHED_AREA]
+        assert sorted(collected_ids(done)) == sorted(expected)
+
+    def test_unknown_address_is_a_usage_error(self, project: Path, site: Path) -> None:
+        """An address naming no vector is a usage error (exit 4), not an empty green run."""
+        done = run_pytest(project, site, "--phase6-adapter", REFERENCE, "phase6::no-such-vector")
+        assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+        assert "phase6::no-such-vector" in done.stderr
+
+    def test_own_file_alone(self, project: Path, site: Path) -> None:
+        """Naming one's own test file runs that file, not the 1,899 vectors beside it."""
+        (project / "test_own.py").write_text("def test_own():\n    assert True\n", "utf-8")
+        done = run_pytest(project, site, "test_own.py", "--phase6-adapter", REFERENCE, "-q")
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "1 passed" in done.stdout
+
+    def test_own_file_and_an_area(self, project: Path, site: Path) -> None:
+        """An own file and a phase6 address run side by side."""
+        (project / "test_own.py").write_text("def test_own():\n    assert True\n", "utf-8")
+        done = run_pytest(
+            project, site, "test_own.py", f"phase6/{HASHED_AREA}", "--phase6-adapter", REFERENCE,
+            "--collect-only", "-q",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "test_own.py::test_own" in done.stdout
+        assert len(collected_ids(done)) == sum(v.area == HASHED_AREA for v in CORPUS.vectors)
+
+    def test_junit_classname_is_the_area(self, project: Path, site: Path) -> None:
+        """Every junit testcase has the classname phase6.<area> (properties: phase6.properties)."""
+        junit = project / "junit.xml"
+        vector = node_id(PACKAGE_VECTOR.area, PACKAGE_VECTOR.id)
+        done = run_pytest(
+            project, site, "--phase6-adapter", REFERENCE, vector,
+            "phase6/properties::property:budget", f"--junitxml={junit}",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        cases = {c.get("name"): c.get("classname") for c in ET.parse(junit).iter("testcase")}
+        assert cases == {
+            PACKAGE_VECTOR.id: f"phase6.{PACKAGE_VECTOR.area}",
+            "property:budget": "phase6.properties",
+        }
+
+
+@pytest.mark.slow  # runs pytest in a subprocess per test
+class TestEndOfRun:
+    """What the plugin adds at the end of a run: failures grouped by signature, and a stale
+    expected-failure list failing the run."""
+
+    def test_failures_grouped_by_signature(self, project: Path, site: Path) -> None:
+        """One bug breaking every vector of an area is one signature line with its count."""
+        (project / "impl.py").write_text(BROKEN_IMPL, "utf-8")
+        done = run_pytest(
+            project, site, "--phase6-adapter", "python:impl:memory_read", f"phase6/{HASHED_AREA}",
+        )  # fmt: skip
+        count = sum(v.area == HASHED_AREA for v in CORPUS.vectors)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert f"phase6 failures by signature: {count} vectors, 1 signature(s)" in done.stdout
+        assert f"{count} x mismatch /package/package_hash: value" in done.stdout
+        assert (
+            f"rerun:   pytest --phase6-adapter python:impl:memory_read phase6/{HASHED_AREA}::"
+            in done.stdout
+        )
+
+    def test_stale_entry_fails_a_green_run(self, project: Path, site: Path) -> None:
+        """An entry matching no vector or property fails a run in which every item passed."""
+        (project / "known.txt").write_text("no-such-vector-*  # fixed long ago\n", "utf-8")
+        done = run_pytest(
+            project, site, "--phase6-adapter", REFERENCE, "--phase6-expected-failures", "known.txt",
+            node_id(PACKAGE_VECTOR.area, PACKAGE_VECTOR.id),
+        )  # fmt: skip
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "1 passed" in done.stdout
+        assert "stale expected-failure entry (line 1): 'no-such-vector-*'" in done.stdout
+
+    def test_listed_vector_that_passes_fails_the_run(self, project: Path, site: Path) -> None:
+        """A listed vector that passes is an unexpected pass: the run exits 1."""
+        (project / "known.txt").write_text(f"{PACKAGE_VECTOR.id}  # thought broken\n", "utf-8")
+        done = run_pytest(
+            project, site, "--phase6-adapter", REFERENCE, "--phase6-expected-failures", "known.txt",
+            node_id(PACKAGE_VECTOR.area, PACKAGE_VECTOR.id), "-rX",
+        )  # fmt: skip
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "XPASS(strict)" in done.stdout
