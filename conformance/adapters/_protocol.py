@@ -5,6 +5,9 @@ shape of every reply by hand (fast: exact members, types, the echoed ``seq``); w
 ``validate=True`` it also validates every message in both directions against
 ``specs/schemas/protocol/*.schema.json`` (Bowtie's ``-V``).
 
+A reply naming a member twice in one object is a protocol error (RFC 8259 section 4, I-JSON):
+which copy counts depends on the reader, so no single answer was given.
+
 A reply is also checked for what the harness must be able to keep and render: nesting of at
 most :data:`~conformance._kit.MAX_JSON_DEPTH` levels (a reply nested 5,000 deep is a protocol
 error, not a stack overflow), and in the handshake, text that is valid Unicode (the
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance._errors import HandshakeError, ProtocolError
-from conformance._kit import dumps, json_problem, loads
+from conformance._kit import DuplicateNameError, dumps, json_problem, loads
 from conformance._schemas import PROTOCOL_SCHEMAS, schema_errors
 from conformance.adapters._worker import CAPABILITY, CONTRACT, PROTOCOL
 
@@ -133,7 +136,16 @@ def parse_line(line: bytes, *, what: str) -> dict[str, Any]:
     """One reply line as a JSON object, or :class:`ProtocolError` (garbage, not an object)."""
     stripped = line.rstrip(b"\r\n")
     try:
-        message = loads(stripped)
+        message = loads(stripped, unique=True)
+    except DuplicateNameError as exc:
+        # RFC 8259 section 4: "The names within an object SHOULD be unique"; I-JSON (RFC 7493
+        # section 2.3): objects "MUST NOT have members with duplicate names". A reply read
+        # last-wins here could read otherwise to a first-wins client: ambiguous, not certified.
+        raise ProtocolError(
+            f"{what} names a member twice in one object ({exc}): RFC 8259 section 4 names "
+            "SHOULD be unique and I-JSON (RFC 7493) forbids duplicates; readers disagree on "
+            f"which copy counts: {_shown(stripped)}"
+        ) from None
     except (ValueError, UnicodeDecodeError) as exc:
         if "nested too deeply" in str(exc):
             raise ProtocolError(f"{what} is JSON nested too deeply to parse") from None

@@ -281,7 +281,8 @@ def _markdown(report: Mapping[str, Any]) -> str:
             out.append(f"- **unexpected pass**: {_code(vector_id)} is listed but passed")
         for entry in footer.get("stale_expected_failures", []):
             out.append(
-                f"- **stale entry** (line {entry['line']}): {_code(entry['entry'])} matches no vector"
+                f"- **stale entry** (line {entry['line']}): {_code(entry['entry'])} "
+                "matches no vector"
             )
         out.append("")
     bad = _listed_in_order(report)

@@ -5,12 +5,16 @@ writes and the memory it keeps. Each test is one attack that must be held."""
 from __future__ import annotations
 
 import json
+import re
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hostile_support import certify_fake, synthetic, written
 
+from conformance import ErrorKind, Outcome, ProtocolError, VerdictValue
+from conformance.adapters import parse_line
 from conformance.report import render_compare_markdown
 from conformance.report._render import _code, _md_cell
 
@@ -39,7 +43,7 @@ class TestMarkdownShowsNoMarkup:
         for markup in _LIVE_MARKUP:
             assert markup not in markdown
         assert "fake&lt;script&gt;alert(1)&lt;/script&gt;" in markdown
-        assert "1&lt;img src=x onerror=\"alert(2)\"&gt;" in markdown
+        assert '1&lt;img src=x onerror="alert(2)"&gt;' in markdown
         assert "py!\\[t](https://tracker.example/p.png)" in markdown
         assert document["header"]["adapter"]["implementation"]["name"].endswith("</script>")
 
@@ -58,3 +62,58 @@ class TestMarkdownShowsNoMarkup:
         as text already, and would show ``&lt;`` literally)."""
         assert _code("<b>&") == "`<b>&`"
         assert _md_cell("<b>&|") == "&lt;b&gt;&amp;\\|"
+
+
+class TestDuplicateMemberNames:
+    """Replies naming a member twice were parsed last-wins and certified compliant, although
+    a first-wins or strict parser reads another answer (``package_hash`` "0000", no items)."""
+
+    def test_replies_with_duplicate_names_are_protocol_errors(
+        self, paths: tuple[Path, Path], tmp_path: Path
+    ) -> None:
+        """Every vector answered with repeated names is errored as a protocol error naming
+        RFC 8259 and I-JSON; the run is not compliant and the report is written."""
+        result = certify_fake(paths, "duplicate_members", max_consecutive_failures=0)
+        assert result.verdict.value is not VerdictValue.COMPLIANT
+        answered = list(result.results)
+        assert answered
+        for vector in answered:
+            assert vector.outcome is Outcome.ERRORED, vector.id
+            assert vector.error is not None
+            assert vector.error.kind is ErrorKind.PROTOCOL
+            assert re.search(r"'(result|package_hash)' appears 2 times", vector.error.message)
+            assert "RFC 8259" in vector.error.message
+            assert "RFC 7493" in vector.error.message
+        written(result, tmp_path / "report")
+
+    @pytest.mark.parametrize(
+        "line",
+        [
+            b'{"seq": 1, "result": {}, "result": {}}',
+            b'{"seq": 1, "result": {"package": {"a": 1, "b": 2, "a": 1}}}',
+            b'{"seq": 1, "result": {"x": [{"k": 0}, {"k": 1, "k": 1}]}}',
+            b'{"seq": 1, "seq": 1, "result": {}}',
+            b'{"seq": 1, "result": {"\\u0061": 1, "a": 2}}',
+        ],
+    )
+    def test_parse_line_refuses_any_duplicate(self, line: bytes) -> None:
+        """A name repeated at any depth, escaped or not, is a protocol error."""
+        with pytest.raises(ProtocolError, match="names a member twice"):
+            parse_line(line, what="run reply")
+
+    def test_unique_replies_parse_as_before(self) -> None:
+        """The same name in different objects, and big integers, still parse exactly."""
+        line = b'{"seq": 1, "result": {"a": {"a": 1}, "b": [{"a": 2}, {"a": 2**70}]}}'.replace(
+            b"2**70", str(2**70).encode()
+        )
+        message = parse_line(line, what="run reply")
+        assert message["result"]["b"][1]["a"] == 2**70
+
+    def test_many_names_and_one_duplicate_is_quick(self) -> None:
+        """Finding the repeated name among 200,000 costs one pass, not a quadratic search."""
+        names = ",".join(f'"n{i}": 0' for i in range(200_000))
+        line = f'{{"seq": 1, "result": {{{names}, "n7": 1}}}}'.encode()
+        started = time.monotonic()
+        with pytest.raises(ProtocolError, match="'n7' appears 2 times"):
+            parse_line(line, what="run reply")
+        assert time.monotonic() - started < 5
