@@ -251,7 +251,8 @@ def run_vectors(
                 return state
         for vector_id, failure, error in run_fresh_sample(engine, sampled):
             run = state.runs[vector_id]
-            checked = with_fresh_process_check(run.result, failure, error)
+            found = (failure,) if failure is not None else ()
+            checked = with_fresh_process_check(run.result, found, error)
             state.runs[vector_id] = VectorRun(checked, run.observation)
     except KeyboardInterrupt:
         state.interrupted = True

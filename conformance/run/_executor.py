@@ -13,7 +13,9 @@ For each vector (:meth:`Executor.run_vector`):
 3. compare the first result with ``expect`` (INT-48; first differing JSON Pointer kept); compare
    every later run with the first exactly (``determinism``, S6-ACC-01);
 4. for a deterministic sample (every ``fresh_every``-th vector by sorted ID) run once more in a
-   fresh adapter process at the end of the executor's share and compare exactly with the first.
+   fresh adapter process at the end of the executor's share, its tree stamped and checked as
+   in step 2 (an adapter that writes to stores only there is ``store-mutated`` all the same),
+   and compare exactly with the first.
 
 Adapter misbehaviour (:class:`~conformance._errors.AdapterError`) becomes an ``errored``
 result with context (:mod:`conformance.run._judge` builds every result); the run goes on. Every
@@ -282,10 +284,12 @@ class Executor:
         )
         return judged(vector, error=detail, duration_s=time.perf_counter() - started)
 
-    def run_fresh_sample(self) -> Iterator[tuple[str, Failure | None, ErrorDetail | None]]:
+    def run_fresh_sample(self) -> Iterator[tuple[str, tuple[Failure, ...], ErrorDetail | None]]:
         """Re-run the sampled vectors this executor ran, in a fresh adapter process.
 
-        Yields ``(vector id, determinism failure or None, error or None)``. Vectors run in
+        Yields ``(vector id, failures found, error or None)``: the fresh run is stamped and
+        checked like every run (S6-SEC-01: a change to the vector's files is ``store-mutated``)
+        and compared exactly with the first (S6-ACC-01: ``determinism``). Vectors run in
         reverse order, so state that depends on history shows up too.
         """
         if not self._baselines:
@@ -295,27 +299,37 @@ class Executor:
             for vector_id in sorted(self._baselines, reverse=True):
                 vector, baseline = self._baselines[vector_id]
                 try:
-                    root, _ = self._fresh_root(vector)
+                    root, before = self._fresh_root(vector)
                     actual = fresh.run(vector.request_json, root)
+                    changed = self._after(vector, before)
                 except AdapterError as exc:
-                    yield vector_id, None, error_detail(exc, context="fresh process: ")
+                    yield vector_id, (), error_detail(exc, context="fresh process: ")
                     continue
                 except (CorpusError, OSError):
                     continue  # the files could not be laid out again: no fresh evidence
                 finally:
                     self._workspace.remove(vector.id)
+                found: list[Failure] = []
+                if changed:
+                    found.append(
+                        Failure(
+                            FailureKind.STORE_MUTATED,
+                            "the run in a fresh process changed the vector's files: "
+                            + "; ".join(changed[:10]),
+                            FAILURE_CLAUSES[FailureKind.STORE_MUTATED][_shape(vector)],
+                        )
+                    )
                 diff = first_difference(baseline, actual, strict=True)
-                if diff is None:
-                    yield vector_id, None, None
-                    continue
-                clauses = FAILURE_CLAUSES[FailureKind.DETERMINISM][_shape(vector)]
-                failure = _difference_failure(
-                    FailureKind.DETERMINISM,
-                    "a fresh process differs from the first run",
-                    clauses,
-                    diff,
-                    whole=(baseline, actual),
-                )
-                yield vector_id, failure, None
+                if diff is not None:
+                    found.append(
+                        _difference_failure(
+                            FailureKind.DETERMINISM,
+                            "a fresh process differs from the first run",
+                            FAILURE_CLAUSES[FailureKind.DETERMINISM][_shape(vector)],
+                            diff,
+                            whole=(baseline, actual),
+                        )
+                    )
+                yield vector_id, tuple(found), None
         finally:
             fresh.close()

@@ -120,9 +120,9 @@ def _run_serial(
             if outcome.stopped_reason is not None:
                 break
         if outcome.stopped_reason is None:
-            for vector_id, failure, error in executor.run_fresh_sample():
+            for vector_id, found, error in executor.run_fresh_sample():
                 result = outcome.results[vector_id]
-                outcome.results[vector_id] = with_fresh_process_check(result, failure, error)
+                outcome.results[vector_id] = with_fresh_process_check(result, found, error)
     except KeyboardInterrupt:
         outcome.interrupted = True
     finally:
@@ -155,8 +155,8 @@ def _worker_main(
                 break
             for vector in chunk:
                 out.put(("result", name, executor.run_vector(vector)))
-        for vector_id, failure, error in executor.run_fresh_sample():
-            out.put(("fresh-check", name, (vector_id, failure, error)))
+        for vector_id, found, error in executor.run_fresh_sample():
+            out.put(("fresh-check", name, (vector_id, found, error)))
     except _Stopped:
         pass
     except BaseException:
@@ -215,9 +215,9 @@ def _run_parallel(
                 if outcome.stopped_reason is not None:
                     break
             elif kind == "fresh-check":
-                vector_id, failure, error = payload
+                vector_id, found, error = payload
                 result = outcome.results[vector_id]
-                outcome.results[vector_id] = with_fresh_process_check(result, failure, error)
+                outcome.results[vector_id] = with_fresh_process_check(result, found, error)
             elif kind == "crash":
                 crashes.append(f"{name}: {payload}")
             elif kind == "done":

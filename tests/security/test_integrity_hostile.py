@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hostile_support import certify_fake, synthetic, written
 
-from conformance import ErrorKind, Outcome, ProtocolError, VerdictValue
+from conformance import ErrorKind, FailureKind, Outcome, ProtocolError, VerdictValue
 from conformance.adapters import parse_line
 from conformance.report import render_compare_markdown
 from conformance.report._render import _code, _md_cell
@@ -117,3 +117,36 @@ class TestDuplicateMemberNames:
         with pytest.raises(ProtocolError, match="'n7' appears 2 times"):
             parse_line(line, what="run reply")
         assert time.monotonic() - started < 5
+
+
+class TestFreshRunIsStamped:
+    """The fresh-process re-run's stamps were discarded: an adapter writing to its stores only
+    there was certified compliant (92 store writes, exit 0)."""
+
+    def test_store_writes_only_in_the_fresh_process(
+        self, paths: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Every sampled vector the fresh process wrote to fails ``store-mutated``, saying it
+        was the fresh run; the run is not compliant."""
+        monkeypatch.setenv("PHASE6_FAKE_STARTS", str(tmp_path / "starts"))
+        result = certify_fake(paths, "writes_store_when_fresh", fresh_every=1)
+        assert result.verdict.value is not VerdictValue.COMPLIANT
+        mutated = [
+            r
+            for r in result.results
+            if any(f.kind is FailureKind.STORE_MUTATED for f in r.failures)
+        ]
+        assert {r.id for r in mutated} == {r.id for r in result.results}
+        for vector in mutated:
+            assert vector.outcome is Outcome.FAILED
+            (failure,) = [f for f in vector.failures if f.kind is FailureKind.STORE_MUTATED]
+            assert "fresh process changed the vector's files" in failure.message
+            assert "stores/s.jsonl" in failure.message
+        written(result, tmp_path / "report")
+
+    def test_an_untouched_fresh_run_adds_nothing(
+        self, paths: tuple[Path, Path], tmp_path: Path
+    ) -> None:
+        """A correct adapter re-run in a fresh process still passes every vector."""
+        result = certify_fake(paths, "correct", fresh_every=1)
+        assert {r.outcome for r in result.results} == {Outcome.PASSED}
