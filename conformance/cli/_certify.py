@@ -197,8 +197,9 @@ def register(commands: Subparsers) -> None:
         type=non_negative_int,
         default=10,
         metavar="N",
-        help="stop the run as 'adapter broken' after N vectors in a row timed out or crashed "
-        "(0: never; default: %(default)s)",
+        help="stop the run as 'adapter broken' after N vectors in a row timed out, crashed or "
+        "failed after half the timeout, or 3/4 of the last 2N did (0: never; default: "
+        "%(default)s)",
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     parser.add_argument(

@@ -83,8 +83,9 @@ class RunConfig:
     temp_dir: str | None = None
     #: The longest protocol line (a reply) read from a ``cmd:`` or ``python:`` adapter.
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
-    #: Timeouts, crashes or failed restarts in a row that end the run as adapter broken (0:
-    #: never); see :mod:`conformance.run._pool`.
+    #: Timeouts, crashes, failed restarts or slow failures in a row (or three quarters of
+    #: twice as many) that end the run as adapter broken (0: never); see
+    #: :class:`conformance.run.Breaker`.
     max_consecutive_failures: int = 10
     #: What checking a vector's tree after a run may cost (see :class:`StampBudget`).
     stamp_budget: StampBudget = field(default_factory=StampBudget)

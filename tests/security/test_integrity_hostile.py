@@ -150,3 +150,65 @@ class TestFreshRunIsStamped:
         """A correct adapter re-run in a fresh process still passes every vector."""
         result = certify_fake(paths, "correct", fresh_every=1)
         assert {r.outcome for r in result.results} == {Outcome.PASSED}
+
+
+class TestBreakerCountsCostlyAdapters:
+    """The consecutive-failure breaker counted only timeouts and crashes in a row: an internal
+    error at 0.95 x timeout, or hanging on 9 vectors of 10, ran a 64-vector run to the end."""
+
+    def test_slow_internal_errors_stop_the_run(self, tmp_path: Path) -> None:
+        """Internal errors just under the timeout count: N in a row stop the run as adapter
+        broken, the reason saying they were slow."""
+        paths = synthetic(tmp_path / "corpus", copies=30)
+        started = time.monotonic()
+        result = certify_fake(paths, "slow", "0.38", timeout=0.4, max_consecutive_failures=3)
+        assert time.monotonic() - started < 15
+        assert result.verdict.value is VerdictValue.ADAPTER_BROKEN
+        assert result.stopped_after == 3
+        assert result.broken_reason is not None
+        assert "3 vectors in a row" in result.broken_reason
+        assert "[slow: 0.3" in result.broken_reason
+        assert "gave up just in time" in result.broken_reason
+        written(result, tmp_path / "report")
+
+    def test_mostly_hanging_adapter_stops(self, tmp_path: Path) -> None:
+        """Hanging on 2 vectors of 3 (never N in a row): three quarters of the last 2N stop
+        the run, and the reason says the adapter is mostly failing."""
+        paths = synthetic(tmp_path / "corpus", copies=60)
+        started = time.monotonic()
+        result = certify_fake(
+            paths, "mostly_hangs", "3", timeout=0.3, max_consecutive_failures=4, fresh_every=0
+        )
+        assert time.monotonic() - started < 20
+        assert result.verdict.value is VerdictValue.ADAPTER_BROKEN
+        assert result.stopped_after is not None
+        assert result.stopped_after < 20
+        assert result.broken_reason is not None
+        assert "of the last 8 vectors" in result.broken_reason
+        assert "mostly failing" in result.broken_reason
+        written(result, tmp_path / "report")
+
+    def test_slow_but_correct_adapter_is_not_stopped(self, tmp_path: Path) -> None:
+        """Slowness alone is no failure: a correct adapter answering just under the timeout is
+        run to the end and passes."""
+        paths = synthetic(tmp_path / "corpus")
+        result = certify_fake(
+            paths, "slow", "0.2", "correct", timeout=0.25, max_consecutive_failures=1, repeat=1
+        )
+        assert result.stopped_after is None
+        assert {r.outcome for r in result.results} == {Outcome.PASSED}
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize(("fake", "args"), [("slow", ("0.95",)), ("mostly_hangs", ("10",))])
+    def test_issue_22_runs_stop_early(
+        self, tmp_path: Path, fake: str, args: tuple[str, ...]
+    ) -> None:
+        """The runs of issue 22: 64 vectors, --timeout 1, default N (10); each stops well
+        before the end with a reason."""
+        paths = synthetic(tmp_path / "corpus", copies=60)
+        result = certify_fake(paths, fake, *args, timeout=1.0, fresh_every=0)
+        assert result.verdict.value is VerdictValue.ADAPTER_BROKEN
+        assert result.stopped_after is not None
+        assert result.stopped_after <= 25
+        assert result.broken_reason is not None
+        written(result, tmp_path / "report")
