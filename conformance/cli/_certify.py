@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance._errors import ReportError, UsageError
-from conformance._kit import one_line
+from conformance._kit import one_line, slugify
 from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, reference_adapter_spec
 from conformance.cli._common import (
     ADAPTER_HELP,
@@ -47,6 +47,7 @@ from conformance.phase2 import certify_phase2
 from conformance.report import (
     build_report,
     default_report_dir,
+    other_adapter,
     prepare_report_dir,
     previous_run,
     write_report,
@@ -377,16 +378,21 @@ def _finish(
     out.write(f"verdict: {one_line(verdict.line)}\n")
     report_failed = False
     if report_dir is not None:
-        target = args.report_dir or default_report_dir(result, report_dir)
-        note = previous_run(target, build_report(result))
-        if note is not None:
-            out.write(f"note: {one_line(note)}\n")
         try:
-            written = write_report(result, target)
-            out.write(f"report: {written['report.json'].parent}/\n")
-        except ReportError as exc:
-            out.write(f"report: not complete: {one_line(exc)}\n")
+            target = args.report_dir or _own_report_dir(result, report_dir, out)
+        except ReportError as exc:  # both names hold other adapters' reports: keep them
+            out.write(f"report: not written: {one_line(exc)}\n")
             report_failed = True
+        else:
+            note = previous_run(target, build_report(result))
+            if note is not None:
+                out.write(f"note: {one_line(note)}\n")
+            try:
+                written = write_report(result, target)
+                out.write(f"report: {written['report.json'].parent}/\n")
+            except ReportError as exc:
+                out.write(f"report: not complete: {one_line(exc)}\n")
+                report_failed = True
     if result.interrupted or result.harness_faults or report_failed:
         return EXIT_USAGE
     failed = verdict.value is not VerdictValue.COMPLIANT and not (
@@ -403,6 +409,21 @@ def _finish(
     if verdict.value is not VerdictValue.COMPLIANT:
         out.write("every failure is a listed expected failure: exit 0 (not compliant)\n")
     return EXIT_OK
+
+
+def _own_report_dir(result: Certification, base: Path, out: TextIO) -> Path:
+    """``reports/<name>/``, or another directory, said loudly, when that one holds the report
+    of another adapter calling itself by the same name (never replaced)."""
+    target = default_report_dir(result, base)
+    plain = base / slugify(result.implementation_name)
+    if target != plain:
+        holder = other_adapter(plain, str(result.adapter.get("spec", "")))
+        out.write(
+            f"warning: {one_line(plain)}/ holds the report of another adapter "
+            f"({one_line(holder)}) calling itself {one_line(result.implementation_name)!r} "
+            f"too: not replaced; this report goes to {one_line(target)}/\n"
+        )
+    return target
 
 
 def _smoke(args: argparse.Namespace, out: TextIO) -> int:

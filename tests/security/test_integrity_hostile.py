@@ -4,6 +4,7 @@ writes and the memory it keeps. Each test is one attack that must be held."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import time
@@ -11,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from harness_corpus import fake_spec
 from hostile_support import certify_fake, synthetic, written
 
 from conformance import ErrorKind, FailureKind, Outcome, ProtocolError, VerdictValue
 from conformance.adapters import parse_line
-from conformance.report import render_compare_markdown
+from conformance.cli import main
+from conformance.report import other_adapter, render_compare_markdown
 from conformance.report._render import _code, _md_cell
 
 #: What a Markdown renderer would turn into live HTML or a loaded image.
@@ -212,3 +215,97 @@ class TestBreakerCountsCostlyAdapters:
         assert result.stopped_after <= 25
         assert result.broken_reason is not None
         written(result, tmp_path / "report")
+
+
+def _certify_cli(paths: tuple[Path, Path], fake: str, *extra: str) -> tuple[int, str]:
+    """``phase6 certify`` of a fake over the synthetic corpus into the default report
+    directory (``reports/<name>/`` under the working directory); (exit code, stdout)."""
+    out = io.StringIO()
+    argv = ["certify", "--adapter", fake_spec(fake, paths[1]), "--vectors", str(paths[0])]
+    code = main([*argv, "-j", "1", "-q", "--no-sections", *extra], out=out)
+    return code, out.getvalue()
+
+
+def _spec_in(directory: Path) -> str:
+    spec: str = json.loads((directory / "report.json").read_text("utf-8"))["header"]["adapter"][
+        "spec"
+    ]
+    return spec
+
+
+class TestReportNeverReplacesAnother:
+    """An adapter calling itself ``adamos-phase6-reference`` replaced the reference's full
+    report with its own one-vector partial run (only a "note:" line said so)."""
+
+    def test_same_name_other_adapter_goes_elsewhere(
+        self, paths: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A second adapter with the same self-declared name writes a directory named by its
+        adapter spec too, says so in a warning, and the first report is untouched."""
+        monkeypatch.chdir(tmp_path)
+        _certify_cli(paths, "correct")
+        first = tmp_path / "reports" / "fake"
+        before = (first / "report.json").read_bytes()
+        code, out = _certify_cli(paths, "wrong_hash", "--select", "alpha-one")
+        assert code == 1
+        assert (first / "report.json").read_bytes() == before
+        assert "correct.py" in _spec_in(first)
+        (other,) = [d for d in (tmp_path / "reports").iterdir() if d.name != "fake"]
+        assert re.fullmatch(r"fake-[0-9a-f]{8}", other.name)
+        assert "wrong_hash.py" in _spec_in(other)
+        assert "warning: reports/fake/ holds the report of another adapter" in out
+        assert "not replaced" in out
+        assert f"report: reports/{other.name}/" in out
+
+    def test_same_adapter_replaces_its_own(
+        self, paths: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The same adapter certified again writes over its own report, without a warning."""
+        monkeypatch.chdir(tmp_path)
+        _certify_cli(paths, "correct")
+        _, out = _certify_cli(paths, "correct", "--select", "alpha-one")
+        assert "warning" not in out
+        assert "report: reports/fake/" in out
+        assert sorted(d.name for d in (tmp_path / "reports").iterdir()) == ["fake"]
+
+    def test_both_names_taken_is_refused(
+        self, paths: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """When the spec-named directory holds yet another adapter's report too, nothing is
+        replaced: the report is not written and the run exits 2."""
+        monkeypatch.chdir(tmp_path)
+        _certify_cli(paths, "correct")
+        _certify_cli(paths, "wrong_hash")
+        (other,) = [d for d in (tmp_path / "reports").iterdir() if d.name != "fake"]
+        document = json.loads((other / "report.json").read_text("utf-8"))
+        document["header"]["adapter"]["spec"] = "cmd:somebody-else"
+        (other / "report.json").write_text(json.dumps(document), "utf-8")
+        planted = (other / "report.json").read_bytes()
+        code, out = _certify_cli(paths, "wrong_hash")
+        assert code == 2
+        assert "report: not written" in out
+        assert (other / "report.json").read_bytes() == planted
+        assert "correct.py" in _spec_in(tmp_path / "reports" / "fake")
+
+    @pytest.mark.parametrize(
+        ("old", "new", "other"),
+        [
+            (
+                "cmd:/venv/a/bin/python -m reference serve",
+                "cmd:python3.12 -m reference serve",
+                None,
+            ),
+            (
+                "cmd:python -m reference serve",
+                "cmd:python evil.py",
+                "cmd:python -m reference serve",
+            ),
+            ("python:pkg:f", "python:pkg:g", "python:pkg:f"),
+        ],
+    )
+    def test_adapter_identity(self, tmp_path: Path, old: str, new: str, other: str | None) -> None:
+        """One adapter is one spec, up to the path of its Python interpreter."""
+        (tmp_path / "report.json").write_text(
+            json.dumps({"header": {"adapter": {"spec": old}}}), "utf-8"
+        )
+        assert other_adapter(tmp_path, new) == other
