@@ -8,16 +8,18 @@ shape of every reply by hand (fast: exact members, types, the echoed ``seq``); w
 A reply naming a member twice in one object is a protocol error (RFC 8259 section 4, I-JSON):
 which copy counts depends on the reader, so no single answer was given.
 
-A reply is also checked for what the harness must be able to keep and render: nesting of at
-most :data:`~conformance._kit.MAX_JSON_DEPTH` levels (a reply nested 5,000 deep is a protocol
-error, not a stack overflow), and in the handshake, text that is valid Unicode (the
-implementation's name goes into file names and reports). Strings in a result may hold lone
-surrogates (a result echoing a request that held one); they are escaped wherever the harness
-writes them.
+A reply is also checked for what the harness must be able to keep and render: at most
+:data:`MAX_REPLY_CONTAINERS` arrays and objects (counted before parsing: a line of millions of
+``{}`` costs nothing), nesting of at most :data:`~conformance._kit.MAX_JSON_DEPTH` levels (a
+reply nested 5,000 deep is a protocol error, not a stack overflow), and in the handshake, text
+that is valid Unicode (the implementation's name goes into file names and reports). Strings in
+a result may hold lone surrogates (a result echoing a request that held one); they are escaped
+wherever the harness writes them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +48,24 @@ __all__ = [
 _MAX_SHOWN = 200
 #: The longest ``start`` reply kept (its ``implementation`` object is copied into every report).
 MAX_START_REPLY_BYTES = 64 * 1024
+#: The most arrays and objects one reply may hold. Each costs the harness ~60-70 bytes once
+#: parsed: a 64 MiB line of ``{}`` would be 1.5 GB; a million is ~70 MB. SPEC-006 results hold
+#: a few dozen (one per selected or dropped item, ``max_items`` <= 10,000).
+MAX_REPLY_CONTAINERS = 1_000_000
+#: A JSON string (for counting brackets outside strings; unrolled, linear).
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _containers(line: bytes, limit: int) -> int:
+    """How many arrays and objects ``line`` opens: a count of brackets (fast, an upper bound),
+    made exact by leaving strings out only when it is above ``limit``."""
+    quick = line.count(b"{") + line.count(b"[")
+    if quick <= limit:
+        return quick
+    outside = _STRING.sub(b"", line)
+    return outside.count(b"{") + outside.count(b"[")
+
+
 #: ``maxLength`` of the implementation's self-description (start-reply.schema.json).
 _FIELD_LENGTHS = {"name": 200, "version": 200, "language": 100}
 
@@ -135,6 +155,12 @@ def validate_message(
 def parse_line(line: bytes, *, what: str) -> dict[str, Any]:
     """One reply line as a JSON object, or :class:`ProtocolError` (garbage, not an object)."""
     stripped = line.rstrip(b"\r\n")
+    containers = _containers(stripped, MAX_REPLY_CONTAINERS)
+    if containers > MAX_REPLY_CONTAINERS:
+        raise ProtocolError(
+            f"{what} holds {containers:,} arrays and objects, more than the "
+            f"{MAX_REPLY_CONTAINERS:,} the harness keeps of one reply"
+        )
     try:
         message = loads(stripped, unique=True)
     except DuplicateNameError as exc:

@@ -8,6 +8,7 @@ import io
 import json
 import re
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,13 @@ from hostile_support import certify_fake, synthetic, written
 
 from conformance import ErrorKind, FailureKind, Outcome, ProtocolError, VerdictValue
 from conformance.adapters import parse_line
+from conformance.adapters._protocol import MAX_REPLY_CONTAINERS
 from conformance.cli import main
+from conformance.corpus import load_corpus
 from conformance.report import other_adapter, render_compare_markdown
 from conformance.report._render import _code, _md_cell
+from conformance.run import RunConfig
+from conformance.run._executor import MAX_KEPT_BASELINE, Baseline, Executor
 
 #: What a Markdown renderer would turn into live HTML or a loaded image.
 _LIVE_MARKUP = ("<script", "<img", "![t]")
@@ -309,3 +314,62 @@ class TestReportNeverReplacesAnother:
             json.dumps({"header": {"adapter": {"spec": old}}}), "utf-8"
         )
         assert other_adapter(tmp_path, new) == other
+
+
+class TestBoundedReplyMemory:
+    """Replies of millions of ``{}`` cost ~70 bytes per object parsed, and the executor kept
+    the parsed first result of every sampled vector to the end (0.79 -> 2.06 GB RSS for 1 -> 7
+    kept 9 MB replies)."""
+
+    def test_too_many_containers_is_a_protocol_error(self) -> None:
+        """More arrays and objects than the cap is refused before parsing, quickly."""
+        pad = b",".join([b"{}"] * (MAX_REPLY_CONTAINERS + 1))
+        line = b'{"seq": 1, "result": {"pad": [' + pad + b"]}}"
+        started = time.monotonic()
+        with pytest.raises(ProtocolError, match="arrays and objects, more than"):
+            parse_line(line, what="run reply")
+        assert time.monotonic() - started < 2
+
+    def test_brackets_in_strings_are_not_containers(self) -> None:
+        """A string full of brackets is text, not structure: it parses."""
+        text = "{[" * MAX_REPLY_CONTAINERS
+        line = json.dumps({"seq": 1, "result": {"excerpt": text}}).encode()
+        assert parse_line(line, what="run reply")["result"]["excerpt"] == text
+
+    def test_fresh_check_keeps_no_parsed_results(self, paths: tuple[Path, Path]) -> None:
+        """Every sampled vector's first result is kept as a digest (and short canonical
+        bytes), never as its parsed tree: memory held after the runs stays small."""
+        config = RunConfig(
+            adapter=fake_spec("big_replies", paths[1], "200000"), timeout=20, fresh_every=1
+        )
+        vectors = load_corpus(paths[0]).vectors
+        executor = Executor(config, sample=frozenset(v.id for v in vectors))
+        try:
+            tracemalloc.start()
+            for vector in vectors:
+                executor.run_vector(vector)
+            held, _ = tracemalloc.get_traced_memory()
+            tracemalloc.stop()
+            kept = [baseline for _, baseline in executor._baselines.values()]
+            assert len(kept) == len(vectors)
+            assert all(isinstance(b, Baseline) and b.kept is None for b in kept)
+            assert held < 8 * 1024 * 1024  # 4 parsed replies of 200,000 objects: ~55 MB
+            checks = {vid: found for vid, found, _ in executor.run_fresh_sample()}
+            assert checks == {v.id: () for v in vectors}
+        finally:
+            tracemalloc.stop()
+            executor.close()
+
+    @pytest.mark.parametrize("size", [10, 100_000])
+    def test_a_differing_fresh_run_is_still_caught(self, size: int) -> None:
+        """Kept whole or as a digest only, a first result that differs from the fresh run's
+        is a difference (with its path when the first result was kept whole)."""
+        first = {"package": {"pad": ["x" * size], "score": 1}}
+        baseline = Baseline.of(first)
+        assert (baseline.kept is None) is (size > MAX_KEPT_BASELINE // 2)
+        assert baseline.difference(json.loads(json.dumps(first))) is None
+        changed = json.loads(json.dumps(first))
+        changed["package"]["score"] = 1.0
+        found = baseline.difference(changed)
+        assert found is not None
+        assert found[0].path == ("" if baseline.kept is None else "/package/score")
