@@ -14,6 +14,7 @@ hang on a FIFO or a device), :func:`json_problem` (nesting and types a report ca
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import functools
@@ -35,6 +36,7 @@ __all__ = [
     "DIST_NAME",
     "KIT_NAME",
     "MAX_JSON_DEPTH",
+    "DuplicateNameError",
     "data_root",
     "dumps",
     "dumps_pretty",
@@ -111,15 +113,56 @@ def _reject_constant(name: str) -> Any:
 _LONG_INTEGER: Final = re.compile(rb"(?:^|[\s:,\[-])[0-9]{19}")
 
 
-def loads(data: bytes | str) -> Any:
+class DuplicateNameError(ValueError):
+    """A JSON object names the same member twice (``loads(..., unique=True)``).
+
+    RFC 8259 section 4: "The names within an object SHOULD be unique", and when they are not
+    "the behavior of software that receives such an object is unpredictable" (some readers
+    keep the first, some the last); I-JSON (RFC 7493 section 2.3) "MUST NOT" have duplicates.
+    """
+
+    def __init__(self, name: str, count: int) -> None:
+        self.name = name
+        self.count = count
+        super().__init__(
+            f"the member name {unicode_safe(name)!r} appears {count} times in one object"
+        )
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook``: the object, or :class:`DuplicateNameError` on a repeated name."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        counts = collections.Counter(name for name, _ in pairs)
+        repeated, count = counts.most_common(1)[0]
+        raise DuplicateNameError(repeated, count)
+    return obj
+
+
+def loads(data: bytes | str, *, unique: bool = False) -> Any:
     """Parse one JSON text strictly (no NaN/Infinity), losing nothing: orjson, or the stdlib
     where a number may be an integer beyond 64 bits (orjson would give a float) or orjson
     refuses the text (lone-surrogate escapes, which are JSON).
+
+    With ``unique`` an object naming a member twice is refused (:class:`DuplicateNameError`)
+    instead of keeping its last copy: for what an implementation under test sends, where a
+    first-wins reader would see another answer than the one certified. It parses with the
+    stdlib and a hook per object (orjson cannot see duplicates): measured about 2.3x orjson on
+    the corpus's replies, 17 microseconds each.
 
     Raises ``ValueError`` (``UnicodeDecodeError`` included) for anything that is not JSON, and
     for JSON nested so deep that the stdlib parser would exhaust the stack.
     """
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if unique:
+        try:
+            return json.loads(
+                data.decode("utf-8") if isinstance(data, bytes) else data,
+                parse_constant=_reject_constant,
+                object_pairs_hook=_unique_object,
+            )
+        except RecursionError:
+            raise ValueError("JSON nested too deeply to parse") from None
     if _LONG_INTEGER.search(raw) is None:
         try:
             return orjson.loads(data)

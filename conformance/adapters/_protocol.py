@@ -5,22 +5,27 @@ shape of every reply by hand (fast: exact members, types, the echoed ``seq``); w
 ``validate=True`` it also validates every message in both directions against
 ``specs/schemas/protocol/*.schema.json`` (Bowtie's ``-V``).
 
-A reply is also checked for what the harness must be able to keep and render: nesting of at
-most :data:`~conformance._kit.MAX_JSON_DEPTH` levels (a reply nested 5,000 deep is a protocol
-error, not a stack overflow), and in the handshake, text that is valid Unicode (the
-implementation's name goes into file names and reports). Strings in a result may hold lone
-surrogates (a result echoing a request that held one); they are escaped wherever the harness
-writes them.
+A reply naming a member twice in one object is a protocol error (RFC 8259 section 4, I-JSON):
+which copy counts depends on the reader, so no single answer was given.
+
+A reply is also checked for what the harness must be able to keep and render: at most
+:data:`MAX_REPLY_CONTAINERS` arrays and objects (counted before parsing: a line of millions of
+``{}`` costs nothing), nesting of at most :data:`~conformance._kit.MAX_JSON_DEPTH` levels (a
+reply nested 5,000 deep is a protocol error, not a stack overflow), and in the handshake, text
+that is valid Unicode (the implementation's name goes into file names and reports). Strings in
+a result may hold lone surrogates (a result echoing a request that held one); they are escaped
+wherever the harness writes them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from conformance._errors import HandshakeError, ProtocolError
-from conformance._kit import dumps, json_problem, loads
+from conformance._kit import DuplicateNameError, dumps, json_problem, loads
 from conformance._schemas import PROTOCOL_SCHEMAS, schema_errors
 from conformance.adapters._worker import CAPABILITY, CONTRACT, PROTOCOL
 
@@ -43,6 +48,24 @@ __all__ = [
 _MAX_SHOWN = 200
 #: The longest ``start`` reply kept (its ``implementation`` object is copied into every report).
 MAX_START_REPLY_BYTES = 64 * 1024
+#: The most arrays and objects one reply may hold. Each costs the harness ~60-70 bytes once
+#: parsed: a 64 MiB line of ``{}`` would be 1.5 GB; a million is ~70 MB. SPEC-006 results hold
+#: a few dozen (one per selected or dropped item, ``max_items`` <= 10,000).
+MAX_REPLY_CONTAINERS = 1_000_000
+#: A JSON string (for counting brackets outside strings; unrolled, linear).
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def _containers(line: bytes, limit: int) -> int:
+    """How many arrays and objects ``line`` opens: a count of brackets (fast, an upper bound),
+    made exact by leaving strings out only when it is above ``limit``."""
+    quick = line.count(b"{") + line.count(b"[")
+    if quick <= limit:
+        return quick
+    outside = _STRING.sub(b"", line)
+    return outside.count(b"{") + outside.count(b"[")
+
+
 #: ``maxLength`` of the implementation's self-description (start-reply.schema.json).
 _FIELD_LENGTHS = {"name": 200, "version": 200, "language": 100}
 
@@ -132,8 +155,23 @@ def validate_message(
 def parse_line(line: bytes, *, what: str) -> dict[str, Any]:
     """One reply line as a JSON object, or :class:`ProtocolError` (garbage, not an object)."""
     stripped = line.rstrip(b"\r\n")
+    containers = _containers(stripped, MAX_REPLY_CONTAINERS)
+    if containers > MAX_REPLY_CONTAINERS:
+        raise ProtocolError(
+            f"{what} holds {containers:,} arrays and objects, more than the "
+            f"{MAX_REPLY_CONTAINERS:,} the harness keeps of one reply"
+        )
     try:
-        message = loads(stripped)
+        message = loads(stripped, unique=True)
+    except DuplicateNameError as exc:
+        # RFC 8259 section 4: "The names within an object SHOULD be unique"; I-JSON (RFC 7493
+        # section 2.3): objects "MUST NOT have members with duplicate names". A reply read
+        # last-wins here could read otherwise to a first-wins client: ambiguous, not certified.
+        raise ProtocolError(
+            f"{what} names a member twice in one object ({exc}): RFC 8259 section 4 names "
+            "SHOULD be unique and I-JSON (RFC 7493) forbids duplicates; readers disagree on "
+            f"which copy counts: {_shown(stripped)}"
+        ) from None
     except (ValueError, UnicodeDecodeError) as exc:
         if "nested too deeply" in str(exc):
             raise ProtocolError(f"{what} is JSON nested too deeply to parse") from None

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance._errors import ReportError, UsageError
-from conformance._kit import one_line
+from conformance._kit import one_line, slugify
 from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, reference_adapter_spec
 from conformance.cli._common import (
     ADAPTER_HELP,
@@ -49,6 +49,7 @@ from conformance.phase2 import certify_phase2
 from conformance.report import (
     build_report,
     default_report_dir,
+    other_adapter,
     prepare_report_dir,
     previous_run,
     write_report,
@@ -201,8 +202,9 @@ def register(commands: Subparsers) -> None:
         type=non_negative_int,
         default=10,
         metavar="N",
-        help="stop the run as 'adapter broken' after N vectors in a row timed out or crashed "
-        "(0: never; default: %(default)s)",
+        help="stop the run as 'adapter broken' after N vectors in a row timed out, crashed or "
+        "failed after half the timeout, or 3/4 of the last 2N did (0: never; default: "
+        "%(default)s)",
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     parser.add_argument(
@@ -380,16 +382,21 @@ def _finish(
     out.write(f"verdict: {one_line(verdict.line)}\n")
     report_failed = False
     if report_dir is not None:
-        target = args.report_dir or default_report_dir(result, report_dir)
-        note = previous_run(target, build_report(result))
-        if note is not None:
-            out.write(f"note: {one_line(note)}\n")
         try:
-            written = write_report(result, target)
-            out.write(f"report: {written['report.json'].parent}/\n")
-        except ReportError as exc:
-            out.write(f"report: not complete: {one_line(exc)}\n")
+            target = args.report_dir or _own_report_dir(result, report_dir, out)
+        except ReportError as exc:  # both names hold other adapters' reports: keep them
+            out.write(f"report: not written: {one_line(exc)}\n")
             report_failed = True
+        else:
+            note = previous_run(target, build_report(result))
+            if note is not None:
+                out.write(f"note: {one_line(note)}\n")
+            try:
+                written = write_report(result, target)
+                out.write(f"report: {written['report.json'].parent}/\n")
+            except ReportError as exc:
+                out.write(f"report: not complete: {one_line(exc)}\n")
+                report_failed = True
     if result.interrupted or result.harness_faults or report_failed:
         return EXIT_USAGE
     failed = verdict.value is not VerdictValue.COMPLIANT and not (
@@ -408,6 +415,21 @@ def _finish(
     if verdict.value is not VerdictValue.COMPLIANT:
         out.write("every failure is a listed expected failure: exit 0 (not compliant)\n")
     return EXIT_OK
+
+
+def _own_report_dir(result: Certification, base: Path, out: TextIO) -> Path:
+    """``reports/<name>/``, or another directory, said loudly, when that one holds the report
+    of another adapter calling itself by the same name (never replaced)."""
+    target = default_report_dir(result, base)
+    plain = base / slugify(result.implementation_name)
+    if target != plain:
+        holder = other_adapter(plain, str(result.adapter.get("spec", "")))
+        out.write(
+            f"warning: {one_line(plain)}/ holds the report of another adapter "
+            f"({one_line(holder)}) calling itself {one_line(result.implementation_name)!r} "
+            f"too: not replaced; this report goes to {one_line(target)}/\n"
+        )
+    return target
 
 
 def _smoke(args: argparse.Namespace, out: TextIO) -> int:

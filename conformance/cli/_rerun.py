@@ -181,7 +181,7 @@ def _rerun(args: argparse.Namespace, out: TextIO) -> int:
             if args.fresh:
                 fresh = {vid: (f, e) for vid, f, e in executor.run_fresh_sample()}
                 results = [
-                    with_fresh_process_check(r, *fresh.get(r.id, (None, None))) for r in results
+                    with_fresh_process_check(r, *fresh.get(r.id, ((), None))) for r in results
                 ]
         finally:
             executor.close()

@@ -15,8 +15,8 @@ For each vector (:func:`run_vector`):
 
 The verdict machinery is SPEC-006's: every result is made by :func:`conformance.run.judged`
 (or :func:`~conformance.run.skipped_result`), adapter misbehaviour becomes an *errored* result
-(:func:`conformance.run.error_detail`), and timeouts or crashes in a row stop the run as
-adapter broken (:class:`conformance.run.Breaker`).
+(:func:`conformance.run.error_detail`), and timeouts, crashes or slow failures in a row (or
+mostly) stop the run as adapter broken (:class:`conformance.run.Breaker`).
 """
 
 from __future__ import annotations
@@ -236,7 +236,7 @@ def run_vectors(
     interrupted. The caller skips the vectors that have no result.
     """
     state = RunState()
-    breaker = Breaker(config.max_consecutive_failures)
+    breaker = Breaker(config.max_consecutive_failures, timeout=config.timeout)
     sampled: list[tuple[Phase2Vector, Any]] = []
     try:
         for vector in vectors:
@@ -251,7 +251,8 @@ def run_vectors(
                 return state
         for vector_id, failure, error in run_fresh_sample(engine, sampled):
             run = state.runs[vector_id]
-            checked = with_fresh_process_check(run.result, failure, error)
+            found = (failure,) if failure is not None else ()
+            checked = with_fresh_process_check(run.result, found, error)
             state.runs[vector_id] = VectorRun(checked, run.observation)
     except KeyboardInterrupt:
         state.interrupted = True

@@ -12,7 +12,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.report._render import _CSS, _OUTCOME_COLOURS, _VERDICT_COLOURS, _printable
+from conformance.report._render import (
+    _CSS,
+    _OUTCOME_COLOURS,
+    _VERDICT_COLOURS,
+    _code,
+    _md_cell,
+    _printable,
+)
 
 __all__ = ["Comparison", "compare_reports", "render_compare_html", "render_compare_markdown"]
 
@@ -101,12 +108,15 @@ def render_compare_markdown(
 ) -> str:
     """The comparison as Markdown."""
     table = compare_reports(reports, all_vectors=all_vectors)
-    head = "| | " + " | ".join(c.replace("|", "\\|") for c in table.columns) + " |"
+    head = "| | " + " | ".join(_md_cell(c, 500) for c in table.columns) + " |"
     rule = "|---|" + "---|" * len(table.columns)
     out = ["# phase6-v1 implementations compared", ""]
     out += [f"> warning: {w}\n" for w in table.warnings]
     out += [head, rule]
-    out += [f"| {label} | " + " | ".join(cells) + " |" for label, cells in table.summary]
+    out += [
+        f"| {_md_cell(label)} | " + " | ".join(_md_cell(c) for c in cells) + " |"
+        for label, cells in table.summary
+    ]
     out.append("")
     title = "All vectors" if all_vectors else "Vectors where the implementations differ"
     out += [f"## {title} ({len(table.vectors)})", ""]
@@ -114,7 +124,7 @@ def render_compare_markdown(
         out += [head.replace("| |", "| vector |", 1), rule]
         for vector_id, cells in table.vectors:
             shown = [_SHORT.get(c, c) if c else "—" for c in cells]
-            out.append(f"| `{vector_id}` | " + " | ".join(shown) + " |")
+            out.append(f"| {_code(vector_id)} | " + " | ".join(shown) + " |")
     else:
         out.append("Every vector has the same outcome in every report.")
     return _printable("\n".join(out) + "\n")

@@ -128,13 +128,29 @@ def _clause_status(counts: Mapping[str, int]) -> str:
     return "passed"
 
 
-def _md_cell(text: Any, limit: int = 300) -> str:
+def _md_line(text: Any, limit: int) -> str:
+    """``text`` cut to ``limit`` on one line that cannot break a table row (the raw characters,
+    for a code span, where Markdown shows everything literally)."""
     return _cap(text, limit).replace("|", "\\|").replace("\n", " ").replace("\r", " ")
 
 
+#: What Markdown would turn into markup from plain text: the HTML specials (a raw ``<script>``
+#: or ``<img onerror>`` in an implementation's name is HTML to GitHub and to most renderers),
+#: and ``![`` (an image the reader's browser would load). Each becomes an entity or an escape
+#: that renders as the character itself.
+_MD_MARKUP = re.compile(r"[&<>]|!\[")
+_MD_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "![": "!\\["}
+
+
+def _md_cell(text: Any, limit: int = 300) -> str:
+    """``text`` as one line of Markdown prose: no table break, no HTML, no image."""
+    return _MD_MARKUP.sub(lambda m: _MD_ESCAPES[m.group()], _md_line(text, limit))
+
+
 def _code(text: Any, limit: int = 300) -> str:
-    """An inline code span that survives backticks in ``text``."""
-    body = _md_cell(text, limit)
+    """An inline code span that survives backticks in ``text`` (a code span shows HTML as
+    text, so nothing in it is escaped but the table's ``|``)."""
+    body = _md_line(text, limit)
     ticks = "`"
     while ticks in body:
         ticks += "`"
@@ -255,17 +271,18 @@ def _markdown(report: Mapping[str, Any]) -> str:
         out.append("|---|---|---:|---:|---:|")
         for clause, counts in bad_clauses.items():
             out.append(
-                f"| {clause} | {_clause_status(counts)} | {counts['failed']} | "
+                f"| {_md_cell(clause)} | {_clause_status(counts)} | {counts['failed']} | "
                 f"{counts['errored']} | {counts['total']} |"
             )
         out.append("")
     if footer.get("unexpected_passes") or footer.get("stale_expected_failures"):
         out += ["## Expected-failures list", ""]
         for vector_id in footer.get("unexpected_passes", []):
-            out.append(f"- **unexpected pass**: `{vector_id}` is listed but passed")
+            out.append(f"- **unexpected pass**: {_code(vector_id)} is listed but passed")
         for entry in footer.get("stale_expected_failures", []):
             out.append(
-                f"- **stale entry** (line {entry['line']}): `{entry['entry']}` matches no vector"
+                f"- **stale entry** (line {entry['line']}): {_code(entry['entry'])} "
+                "matches no vector"
             )
         out.append("")
     bad = _listed_in_order(report)

@@ -23,12 +23,14 @@ directory is checked before the run (:func:`prepare_report_dir`).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import os
 import platform
 import re
 import secrets
+import shlex
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
@@ -36,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from conformance._errors import ReportError
-from conformance._kit import KIT_NAME, kit_version, loads, slugify, write_atomic
+from conformance._kit import KIT_NAME, kit_version, loads, read_bounded, slugify, write_atomic
 from conformance._schemas import REPORT_SCHEMA, schema_errors
 from conformance.report import _render as _report_render
 from conformance.run import (
@@ -275,8 +277,64 @@ def results_of(report: Mapping[str, Any]) -> list[VectorResult]:
 
 
 def default_report_dir(certification: Certification, base: Path | str = "reports") -> Path:
-    """``reports/<implementation name>/`` (relative to the working directory)."""
-    return Path(base) / slugify(certification.implementation_name)
+    """``reports/<implementation name>/`` (relative to the working directory), unless that
+    directory holds the report of another adapter.
+
+    The name is the implementation's own claim (its handshake): an adapter calling itself
+    ``adamos-phase6-reference`` must not replace the reference's report. So when
+    ``reports/<name>/report.json`` was written for another adapter (:func:`other_adapter`),
+    the report goes to ``reports/<name>-<8 hex digits of the adapter spec>/``; if that one is
+    another adapter's too, :class:`ReportError` (nothing is replaced).
+    """
+    spec = str(certification.adapter.get("spec", ""))
+    plain = Path(base) / slugify(certification.implementation_name)
+    if other_adapter(plain, spec) is None:
+        return plain
+    digest = hashlib.sha256(_adapter_identity(spec).encode("utf-8", "surrogatepass")).hexdigest()
+    named = Path(base) / f"{slugify(certification.implementation_name)[:71]}-{digest[:8]}"
+    holder = other_adapter(named, spec)
+    if holder is not None:
+        raise ReportError(
+            f"{str(plain)!r} and {str(named)!r} both hold the report of another adapter "
+            f"({holder!r}) under the name {certification.implementation_name!r}: nothing "
+            "replaced; name a directory with --report-dir"
+        )
+    return named
+
+
+def _adapter_identity(spec: str) -> str:
+    """The adapter spec as the user meant it: a ``cmd:`` spec's interpreter by its name, not
+    its path (the reference run from two virtual environments is one adapter)."""
+    if not spec.startswith("cmd:"):
+        return spec
+    try:
+        argv = shlex.split(spec[4:])
+    except ValueError:
+        return spec
+    if argv and re.fullmatch(r"python[0-9.]*", os.path.basename(argv[0])):
+        argv[0] = "python"
+    return "cmd:" + shlex.join(argv)
+
+
+#: The largest report.json read to learn which adapter it was written for.
+_MAX_OWNED_REPORT = 256 * 1024 * 1024
+
+
+def other_adapter(directory: Path | str, spec: str) -> str | None:
+    """The adapter spec of the report in ``directory`` when it is another adapter's than
+    ``spec`` (the same up to the interpreter's path), else ``None`` (no report there, one of
+    this adapter, or nothing readable as a report: replaced as before, with a note)."""
+    target = Path(directory) / "report.json"
+    try:
+        if target.is_symlink():
+            return None
+        header = loads(read_bounded(target, _MAX_OWNED_REPORT))["header"]
+        owner = header["adapter"]["spec"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    if not isinstance(owner, str) or _adapter_identity(owner) == _adapter_identity(spec):
+        return None
+    return owner
 
 
 def prepare_report_dir(directory: Path | str) -> Path:

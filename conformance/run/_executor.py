@@ -13,7 +13,10 @@ For each vector (:meth:`Executor.run_vector`):
 3. compare the first result with ``expect`` (INT-48; first differing JSON Pointer kept); compare
    every later run with the first exactly (``determinism``, S6-ACC-01);
 4. for a deterministic sample (every ``fresh_every``-th vector by sorted ID) run once more in a
-   fresh adapter process at the end of the executor's share and compare exactly with the first.
+   fresh adapter process at the end of the executor's share, its tree stamped and checked as
+   in step 2 (an adapter that writes to stores only there is ``store-mutated`` all the same),
+   and compare exactly with the first, of which only a :class:`Baseline` was kept (a digest,
+   and canonical bytes when short: never the parsed tree).
 
 Adapter misbehaviour (:class:`~conformance._errors.AdapterError`) becomes an ``errored``
 result with context (:mod:`conformance.run._judge` builds every result); the run goes on. Every
@@ -23,6 +26,8 @@ so the report can always be written.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import time
 from collections.abc import Iterator, Sequence
@@ -30,8 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from conformance._errors import AdapterError, CorpusError
-from conformance._kit import dumps, unicode_safe
+from conformance._kit import dumps, loads, unicode_safe
 from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, Adapter, open_adapter
 from conformance.corpus import StampBudget, TreeStamps, Vector, VectorMeta, Workspace, changes
 from conformance.run._attribution import keep_actual
@@ -82,8 +89,9 @@ class RunConfig:
     temp_dir: str | None = None
     #: The longest protocol line (a reply) read from a ``cmd:`` or ``python:`` adapter.
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
-    #: Timeouts, crashes or failed restarts in a row that end the run as adapter broken (0:
-    #: never); see :mod:`conformance.run._pool`.
+    #: Timeouts, crashes, failed restarts or slow failures in a row (or three quarters of
+    #: twice as many) that end the run as adapter broken (0: never); see
+    #: :class:`conformance.run.Breaker`.
     max_consecutive_failures: int = 10
     #: What checking a vector's tree after a run may cost (see :class:`StampBudget`).
     stamp_budget: StampBudget = field(default_factory=StampBudget)
@@ -100,6 +108,52 @@ def default_temp_parent() -> str | None:
     if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK):
         return shm
     return None
+
+
+#: The longest first result kept whole (as canonical JSON bytes) for the fresh-process check;
+#: a longer one is kept as its digest only. SPEC-006 results are a few KB.
+MAX_KEPT_BASELINE = 256 * 1024
+
+
+def _canonical(value: Any) -> bytes:
+    """``value`` as key-sorted compact JSON: equal bytes exactly when the values are equal
+    under ``first_difference(..., strict=True)`` (1 and 1.0 differ, member order does not)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # integers beyond 64 bits, lone surrogates
+        text = json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+        return text.encode("ascii")
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """What the fresh-process check keeps of a sampled vector's first result: its digest, and
+    the result itself as canonical JSON bytes when short (never the parsed tree, which costs
+    ~70 bytes per object an adapter chose to send)."""
+
+    digest: bytes
+    size: int
+    kept: bytes | None
+
+    @classmethod
+    def of(cls, value: Any) -> Baseline:
+        """The baseline of a parsed result."""
+        canonical = _canonical(value)
+        kept = canonical if len(canonical) <= MAX_KEPT_BASELINE else None
+        return cls(hashlib.sha256(canonical).digest(), len(canonical), kept)
+
+    def difference(self, actual: Any) -> tuple[Difference, Any] | None:
+        """How ``actual`` differs from the first result (the difference and the first result,
+        for the diff), or ``None``. A first result kept as its digest only is not shown:
+        its difference is the whole result, at ``/``."""
+        if hashlib.sha256(_canonical(actual)).digest() == self.digest:
+            return None
+        if self.kept is None:
+            shown = f"(a result of {self.size:,} bytes, kept as its SHA-256 only)"
+            return Difference("", shown, actual, "the results' SHA-256 digests differ"), shown
+        first = loads(self.kept)
+        diff = first_difference(first, actual, strict=True)
+        return None if diff is None else (diff, first)
 
 
 def fresh_sample(vectors: Sequence[VectorMeta], every: int) -> frozenset[str]:
@@ -175,7 +229,7 @@ class Executor:
         self.sample = sample
         parent = config.temp_dir or default_temp_parent()
         self._workspace = Workspace(parent, prefix=f"phase6-{name}-")
-        self._baselines: dict[str, tuple[Vector, Any]] = {}
+        self._baselines: dict[str, tuple[Vector, Baseline]] = {}
 
     def close(self) -> None:
         """Stop the adapter and remove the temp root."""
@@ -266,7 +320,7 @@ class Executor:
         finally:
             self._workspace.remove(vector.id)
         if error is None and vector.id in self.sample:
-            self._baselines[vector.id] = (vector, first)
+            self._baselines[vector.id] = (vector, Baseline.of(first))
         return judged(
             vector,
             failures=tuple(failures),
@@ -286,10 +340,12 @@ class Executor:
         )
         return judged(vector, error=detail, duration_s=time.perf_counter() - started)
 
-    def run_fresh_sample(self) -> Iterator[tuple[str, Failure | None, ErrorDetail | None]]:
+    def run_fresh_sample(self) -> Iterator[tuple[str, tuple[Failure, ...], ErrorDetail | None]]:
         """Re-run the sampled vectors this executor ran, in a fresh adapter process.
 
-        Yields ``(vector id, determinism failure or None, error or None)``. Vectors run in
+        Yields ``(vector id, failures found, error or None)``: the fresh run is stamped and
+        checked like every run (S6-SEC-01: a change to the vector's files is ``store-mutated``)
+        and compared exactly with the first (S6-ACC-01: ``determinism``). Vectors run in
         reverse order, so state that depends on history shows up too.
         """
         if not self._baselines:
@@ -299,27 +355,38 @@ class Executor:
             for vector_id in sorted(self._baselines, reverse=True):
                 vector, baseline = self._baselines[vector_id]
                 try:
-                    root, _ = self._fresh_root(vector)
+                    root, before = self._fresh_root(vector)
                     actual = fresh.run(vector.request_json, root)
+                    changed = self._after(vector, before)
                 except AdapterError as exc:
-                    yield vector_id, None, error_detail(exc, context="fresh process: ")
+                    yield vector_id, (), error_detail(exc, context="fresh process: ")
                     continue
                 except (CorpusError, OSError):
                     continue  # the files could not be laid out again: no fresh evidence
                 finally:
                     self._workspace.remove(vector.id)
-                diff = first_difference(baseline, actual, strict=True)
-                if diff is None:
-                    yield vector_id, None, None
-                    continue
-                clauses = FAILURE_CLAUSES[FailureKind.DETERMINISM][_shape(vector)]
-                failure = _difference_failure(
-                    FailureKind.DETERMINISM,
-                    "a fresh process differs from the first run",
-                    clauses,
-                    diff,
-                    whole=(baseline, actual),
-                )
-                yield vector_id, failure, None
+                found: list[Failure] = []
+                if changed:
+                    found.append(
+                        Failure(
+                            FailureKind.STORE_MUTATED,
+                            "the run in a fresh process changed the vector's files: "
+                            + "; ".join(changed[:10]),
+                            FAILURE_CLAUSES[FailureKind.STORE_MUTATED][_shape(vector)],
+                        )
+                    )
+                differs = baseline.difference(actual)
+                if differs is not None:
+                    diff, first = differs
+                    found.append(
+                        _difference_failure(
+                            FailureKind.DETERMINISM,
+                            "a fresh process differs from the first run",
+                            FAILURE_CLAUSES[FailureKind.DETERMINISM][_shape(vector)],
+                            diff,
+                            whole=(first, actual),
+                        )
+                    )
+                yield vector_id, tuple(found), None
         finally:
             fresh.close()

@@ -80,12 +80,13 @@ def broken_adapter_result(
 
 
 def with_fresh_process_check(
-    result: VectorResult, failure: Failure | None, error: ErrorDetail | None
+    result: VectorResult, found: tuple[Failure, ...], error: ErrorDetail | None
 ) -> VectorResult:
-    """Fold the fresh-process re-run of a sampled vector into its result."""
-    if failure is None and error is None:
+    """Fold the fresh-process re-run of a sampled vector (what it found wrong: the files it
+    changed, a result differing from the first run's) into its result."""
+    if not found and error is None:
         return result
-    failures = result.failures + ((failure,) if failure else ())
+    failures = result.failures + found
     if result.error is None and error is not None:
         return replace(result, outcome=Outcome.ERRORED, error=error, failures=failures)
     outcome = result.outcome if result.outcome is Outcome.ERRORED else Outcome.FAILED

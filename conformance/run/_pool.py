@@ -8,15 +8,19 @@ caller (:func:`conformance.run._judge.with_expected_failure`).
 
 An adapter that always hangs would cost vectors x timeout (the corpus at the default timeout:
 about 16 hours). So the pool counts, in the order results arrive, vectors that errored by a
-timeout, a crash or a failed restart; ``RunConfig.max_consecutive_failures`` of them in a row
-(default 10; 0 = never) stop the run: the workers are stopped (their adapters killed), the
-vectors not run are ``skipped`` with the reason, and :class:`RunOutput` says that the run
-stopped, why and after how many vectors (the certification is then *adapter broken*). An
-internal error or a protocol error does not count: the adapter answered.
+timeout, a crash or a failed restart, or that did not pass after half the timeout per attempt;
+``RunConfig.max_consecutive_failures`` of them in a row (default 10; 0 = never), or three
+quarters of the last twice as many (an adapter hanging on 9 vectors of 10), stop the run
+(:class:`Breaker`): the workers are stopped (their adapters killed), the vectors not run are
+``skipped`` with the reason, and :class:`RunOutput` says that the run stopped, why and after
+how many vectors (the certification is then *adapter broken*). An
+internal error or a protocol error answered quickly does not count: the adapter answered.
 """
 
 from __future__ import annotations
 
+import collections
+import math
 import multiprocessing
 import queue
 import signal
@@ -32,7 +36,7 @@ from conformance.corpus import Vector
 from conformance.run._executor import UNPREPARABLE, Executor, RunConfig, fresh_sample
 from conformance.run._judge import skipped_result, with_fresh_process_check
 from conformance.run._progress import NullProgress, Progress
-from conformance.run._results import ErrorKind, VectorResult
+from conformance.run._results import ErrorKind, Outcome, VectorResult
 
 __all__ = ["Breaker", "RunOutput", "run_vectors"]
 
@@ -64,28 +68,76 @@ class RunOutput:
 
 
 class Breaker:
-    """Counts breaking errors in a row; says why the run must stop once there are enough."""
+    """Counts the vectors that cost the run a timeout; says why the run must stop once there
+    are enough.
 
-    def __init__(self, limit: int):
+    A *costly* vector is one that errored by a timeout, a crash or a failed restart, or one
+    that did not pass after spending at least :data:`SLOW_FRACTION` of the timeout per attempt
+    (an internal error at 0.95 x timeout costs what a timeout costs). The run stops after
+    ``limit`` costly vectors in a row, or when :data:`MOSTLY` of the last ``2 x limit`` were
+    costly (an adapter hanging on 9 vectors of 10 never makes a streak). ``timeout=None``
+    counts no vector as slow.
+    """
+
+    #: The share of the timeout per attempt from which a vector that did not pass is costly.
+    SLOW_FRACTION = 0.5
+    #: The share of costly vectors in the window of ``2 x limit`` that stops the run.
+    MOSTLY = 0.75
+
+    def __init__(self, limit: int, *, timeout: float | None = None):
         self.limit = limit
+        self.timeout = timeout
         self.streak = 0
         self._first = ""
+        #: What made each of the last ``2 x limit`` vectors costly (``None``: it was not).
+        self._window: collections.deque[str | None] = collections.deque(maxlen=2 * max(limit, 0))
+        self._needed = math.ceil(self.MOSTLY * 2 * limit)
+
+    def costly(self, result: VectorResult) -> str | None:
+        """What made ``result`` cost a timeout (``[timeout] ...``, ``[slow] ...``), or
+        ``None``."""
+        error = result.error
+        if error is not None and error.message.startswith(UNPREPARABLE):
+            return None  # the harness could not lay out the files: not the adapter's doing
+        if error is not None and error.kind in _BREAKING:
+            return f"[{error.kind.value}] {error.message}"
+        if self.timeout is None or result.outcome not in (Outcome.FAILED, Outcome.ERRORED):
+            return None
+        attempts = max(1, result.runs + (error is not None))
+        spent = result.duration_s / attempts
+        if spent < self.SLOW_FRACTION * self.timeout:
+            return None
+        what = f"[{error.kind.value}] {error.message}" if error else f"[{result.outcome.value}]"
+        return f"[slow: {spent:.2f} s of a {self.timeout:g} s timeout per run] {what}"
 
     def observe(self, result: VectorResult) -> str | None:
         """Account for ``result``; the reason to stop, or ``None`` to go on."""
-        error = result.error
-        if error is None or error.kind not in _BREAKING or error.message.startswith(UNPREPARABLE):
+        why = self.costly(result)
+        if why is not None:
+            why = f"{result.id}: {why}"[:300]
+        self._window.append(why)
+        if why is None:
             self.streak = 0
             return None
         self.streak += 1
         if self.streak == 1:
-            self._first = f"[{error.kind.value}] {error.message}"[:300]
-        if self.limit <= 0 or self.streak < self.limit:
+            self._first = why
+        if self.limit <= 0:
             return None
-        return (
-            f"{self.streak} vectors in a row timed out, crashed or found the adapter not "
-            f"restartable; the run stopped (first: {self._first})"
-        )
+        if self.streak >= self.limit:
+            return (
+                f"{self.streak} vectors in a row timed out, crashed, found the adapter not "
+                f"restartable or failed slowly; the run stopped (first: {self._first})"
+            )
+        costly = [w for w in self._window if w is not None]
+        if len(self._window) == self._window.maxlen and len(costly) >= self._needed:
+            return (
+                f"{len(costly)} of the last {len(self._window)} vectors timed out, crashed, "
+                "found the adapter not restartable or failed after at least "
+                f"{self.SLOW_FRACTION:.0%} of the timeout per run: the adapter is mostly "
+                f"failing; the run stopped (first: {costly[0]})"
+            )
+        return None
 
 
 class _Stopped(BaseException):
@@ -109,7 +161,7 @@ def _run_serial(
     on_result: Callable[[VectorResult], None],
 ) -> _Outcome:
     outcome = _Outcome({})
-    breaker = Breaker(config.max_consecutive_failures)
+    breaker = Breaker(config.max_consecutive_failures, timeout=config.timeout)
     executor = Executor(config, adapter, sample=sample)
     try:
         for vector in vectors:
@@ -120,9 +172,9 @@ def _run_serial(
             if outcome.stopped_reason is not None:
                 break
         if outcome.stopped_reason is None:
-            for vector_id, failure, error in executor.run_fresh_sample():
+            for vector_id, found, error in executor.run_fresh_sample():
                 result = outcome.results[vector_id]
-                outcome.results[vector_id] = with_fresh_process_check(result, failure, error)
+                outcome.results[vector_id] = with_fresh_process_check(result, found, error)
     except KeyboardInterrupt:
         outcome.interrupted = True
     finally:
@@ -155,8 +207,8 @@ def _worker_main(
                 break
             for vector in chunk:
                 out.put(("result", name, executor.run_vector(vector)))
-        for vector_id, failure, error in executor.run_fresh_sample():
-            out.put(("fresh-check", name, (vector_id, failure, error)))
+        for vector_id, found, error in executor.run_fresh_sample():
+            out.put(("fresh-check", name, (vector_id, found, error)))
     except _Stopped:
         pass
     except BaseException:
@@ -195,7 +247,7 @@ def _run_parallel(
     for process in processes:
         process.start()
     outcome = _Outcome({})
-    breaker = Breaker(config.max_consecutive_failures)
+    breaker = Breaker(config.max_consecutive_failures, timeout=config.timeout)
     pending = {f"w{index}" for index in range(workers)}
     crashes: list[str] = []
     try:
@@ -215,9 +267,9 @@ def _run_parallel(
                 if outcome.stopped_reason is not None:
                     break
             elif kind == "fresh-check":
-                vector_id, failure, error = payload
+                vector_id, found, error = payload
                 result = outcome.results[vector_id]
-                outcome.results[vector_id] = with_fresh_process_check(result, failure, error)
+                outcome.results[vector_id] = with_fresh_process_check(result, found, error)
             elif kind == "crash":
                 crashes.append(f"{name}: {payload}")
             elif kind == "done":
