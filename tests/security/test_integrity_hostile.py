@@ -21,15 +21,18 @@ from harness_corpus import FAKES, fake_spec
 from hostile_support import certify_fake, synthetic, written
 
 from conformance import ErrorKind, FailureKind, Outcome, ProtocolError, VerdictValue
-from conformance.adapters import parse_line
+from conformance.adapters import open_adapter, parse_line
 from conformance.adapters._protocol import MAX_REPLY_CONTAINERS
 from conformance.audit._section import certify_section as audit_section
 from conformance.cli import main
-from conformance.corpus import load_corpus
+from conformance.corpus import TextFile, load_corpus
+from conformance.properties import _probe
+from conformance.properties._probe import Probe
 from conformance.report import other_adapter, render_compare_markdown
 from conformance.report._render import _code, _md_cell
 from conformance.run import RunConfig, SectionContext
 from conformance.run._executor import MAX_KEPT_BASELINE, Baseline, Executor
+from conformance.strategies import Scenario
 
 #: What a Markdown renderer would turn into live HTML or a loaded image.
 _LIVE_MARKUP = ("<script", "<img", "![t]")
@@ -427,3 +430,79 @@ class TestAuditSectionHashesTheFixture:
         assert str(target) not in opened
         assert read
         assert all(target.parent not in path.parents for path in read)
+
+
+class _Names:
+    """A stand-in for ``secrets`` whose ``token_hex`` is predictable (what an attacker would
+    need to know the next root)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self._names = iter(names)
+
+    def token_hex(self, nbytes: int) -> str:
+        return next(self._names)
+
+
+class TestPropertyRootsArePrivate:
+    """The properties section's future scenario roots (``r<N>``) could be pre-planted with
+    symlinks by the adapter; the harness then wrote the scenario's files outside its
+    directories."""
+
+    @pytest.fixture
+    def outside(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+        """The directory the planted links lead to (must stay empty)."""
+        directory = tmp_path / "outside"
+        directory.mkdir()
+        monkeypatch.setenv("PHASE6_FAKE_TARGET", str(directory))
+        return directory
+
+    def _probe(self, tmp_path: Path) -> Probe:
+        adapter = open_adapter(fake_spec("plants_roots", tmp_path / "no-table"), timeout=10)
+        adapter.start()
+        return Probe(adapter, temp_parent=str(tmp_path))
+
+    def test_planted_links_are_never_written_through(
+        self, tmp_path: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Even with the next names known and planted, every root is made fresh (the link
+        replaced, never followed): nothing is written outside."""
+        names = [f"{i:016x}" for i in range(8)]
+        monkeypatch.setenv("PHASE6_FAKE_NAMES", ",".join(names))
+        monkeypatch.setattr(_probe, "secrets", _Names(names))
+        probe = self._probe(tmp_path)
+        try:
+            for _ in names:
+                probe.run(_SCENARIO)
+        finally:
+            probe.adapter.close()
+            probe.close()
+        assert list(outside.iterdir()) == []
+
+    def test_root_names_are_unpredictable(
+        self, tmp_path: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Roots are 16 random hex digits, none of the sequential ``r<N>`` names."""
+        seen: list[Path] = []
+        probe = self._probe(tmp_path)
+        real = probe._call
+
+        def spy(adapter: Any, scenario: Any, root: Path) -> Any:
+            seen.append(root)
+            return real(adapter, scenario, root)
+
+        monkeypatch.setattr(probe, "_call", spy)
+        try:
+            for _ in range(5):
+                probe.run(_SCENARIO)
+        finally:
+            probe.adapter.close()
+            probe.close()
+        assert len({root.name for root in seen}) == 5
+        assert all(re.fullmatch(r"[0-9a-f]{16}", root.name) for root in seen)
+        assert list(outside.iterdir()) == []
+
+
+_SCENARIO = Scenario.build(
+    {"query": "q", "store_paths": ["stores/s.jsonl"]},
+    {"stores/s.jsonl": TextFile('{"memory_id":"m1","text":"hello"}\n')},
+)
