@@ -6,17 +6,25 @@ run with its SPEC-003 assembly record too; for a sample of the corpus (every
 ``audit=all``), the record is compared with what the vector determines (`_expected`). The
 section never affects the phase6-v1 verdict and is optional: an implementation without the
 capability is reported "not declared", and its certification is not partial for it.
+
+The implementation runs in roots of a private :class:`~conformance.corpus.Workspace` named at
+random (an implementation cannot plant a symlink where the next root will be). Its record is
+then checked against a second copy of the vector's files that the harness makes after the
+run, in a workspace the implementation is never told of: the store identities and line
+numbers (`_expected`) are computed from the fixture bytes as written by the harness (created
+``O_EXCL | O_NOFOLLOW``, each within the corpus's size caps), never from whatever the
+implementation left in its root (a store swapped for a symlink to a 3 GiB sparse file cost
+3.3 GB when it was read from there).
 """
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
+import secrets
 
 from conformance._errors import AdapterError, CorpusError
 from conformance.adapters import SubprocessAdapter, open_adapter
 from conformance.audit._expected import record_problems
-from conformance.corpus import materialize
+from conformance.corpus import Workspace
 from conformance.run import Outcome, Section, SectionContext, SectionItem
 
 __all__ = ["AUDIT_CAPABILITY", "SAMPLE_EVERY", "certify_section"]
@@ -47,18 +55,34 @@ def certify_section(context: SectionContext) -> Section:
                 optional=True,
             )
         items = []
-        with tempfile.TemporaryDirectory(prefix="phase6-audit-section-") as scratch:
-            for index, vector in enumerate(vectors):
-                root = Path(scratch, str(index))
+        runs = Workspace(prefix="phase6-audit-section-")
+        checks = Workspace(prefix="phase6-audit-check-")
+        try:
+            for vector in vectors:
+                name = secrets.token_hex(8)  # unpredictable: nothing can be planted there
                 try:
-                    materialize(vector, root)
+                    root = runs.materialize(name, vector)
                     result, record = adapter.run_audited(vector.request_json, root)
-                except (AdapterError, CorpusError) as exc:
+                except (AdapterError, CorpusError, OSError) as exc:
                     items.append(SectionItem(vector.id, Outcome.ERRORED, CLAUSES, str(exc)))
                     continue
-                problems = record_problems(vector.request, vector.expect, result, record, root)
+                finally:
+                    runs.remove(name)
+                try:  # the fixture's own bytes, laid out by the harness after the run
+                    fixture = checks.materialize(name, vector)
+                    problems = record_problems(
+                        vector.request, vector.expect, result, record, fixture
+                    )
+                except (CorpusError, OSError) as exc:
+                    items.append(SectionItem(vector.id, Outcome.ERRORED, CLAUSES, str(exc)))
+                    continue
+                finally:
+                    checks.remove(name)
                 outcome = Outcome.FAILED if problems else Outcome.PASSED
                 items.append(SectionItem(vector.id, outcome, CLAUSES, "; ".join(problems)))
+        finally:
+            runs.close()
+            checks.close()
     bad = [item for item in items if item.bad]
     status = Outcome.FAILED if bad else Outcome.PASSED
     if any(item.outcome is Outcome.ERRORED for item in bad):

@@ -3,8 +3,12 @@
 A :class:`Probe` wraps one started adapter (in-process or subprocess, it makes no difference),
 the reference adapter (for the differential family and for counterexample expectations) and a
 lazily started *fresh* adapter (the determinism family compares against a second process).
-Every run materializes the scenario's files in a new directory under one temp root (tmpfs when
-available) and removes it afterwards.
+Every run materializes the scenario's files in a new directory of one private
+:class:`~conformance.corpus.Workspace` (tmpfs when available), worked in by descriptor, and
+removes it afterwards. Each directory is named at random and created with ``O_EXCL`` and no
+symlink followed: an implementation that sees its root's path cannot predict the next one, and
+an entry it plants where a root will be is replaced, never written through. The kit's model of
+a scenario is built from its files before the implementation runs on them.
 
 Outcomes of a run that are not a result:
 
@@ -19,16 +23,15 @@ Outcomes of a run that are not a result:
 from __future__ import annotations
 
 import contextlib
-import itertools
-import shutil
-import tempfile
+import secrets
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from conformance._errors import AdapterError, AdapterInternalError
+from conformance._errors import AdapterError, AdapterInternalError, CorpusError
 from conformance.adapters import Adapter, open_adapter
+from conformance.corpus import Workspace
 from conformance.properties._model import KitError, Model, build_model
 from conformance.run import default_temp_parent
 from conformance.strategies import Scenario
@@ -128,10 +131,7 @@ class Probe:
         self.timeout = timeout
         self._reference = reference
         self._fresh: Adapter | None = None
-        self._root = Path(
-            tempfile.mkdtemp(prefix="phase6-props-", dir=temp_parent or default_temp_parent())
-        )
-        self._counter = itertools.count()
+        self._workspace = Workspace(temp_parent or default_temp_parent(), prefix="phase6-props-")
         self.requests = 0
 
     # -- lifecycle
@@ -144,7 +144,7 @@ class Probe:
                     extra.close()
         finally:
             self._fresh = None
-            shutil.rmtree(self._root, ignore_errors=True)
+            self._workspace.close()
 
     def reference_adapter(self) -> Adapter:
         """The reference adapter (started on first use)."""
@@ -155,10 +155,18 @@ class Probe:
 
     # -- runs
 
-    def _materialize(self, scenario: Scenario) -> Path:
-        root = self._root / f"r{next(self._counter)}"
-        scenario.write(root)
-        return root
+    @contextlib.contextmanager
+    def _root(self, scenario: Scenario) -> Iterator[Path]:
+        """A new root holding ``scenario``'s files (random name, removed afterwards)."""
+        name = secrets.token_hex(8)
+        try:
+            root = self._workspace.materialize(name, scenario)
+        except (CorpusError, OSError) as exc:
+            raise KitAbort(f"cannot lay out the scenario's files: {exc}", scenario) from None
+        try:
+            yield root
+        finally:
+            self._workspace.remove(name)
 
     def _call(self, adapter: Adapter, scenario: Scenario, root: Path) -> Any:
         self.requests += 1
@@ -175,27 +183,22 @@ class Probe:
             raise AdapterAbort(exc, scenario) from None
 
     def _run(self, adapter: Adapter, scenario: Scenario) -> Any:
-        root = self._materialize(scenario)
-        try:
+        with self._root(scenario) as root:
             return self._call(adapter, scenario, root)
-        finally:
-            shutil.rmtree(root, ignore_errors=True)
 
     def run(self, scenario: Scenario) -> Any:
         """The implementation's result envelope for ``scenario``."""
         return self._run(self.adapter, scenario)
 
     def run_with_model(self, scenario: Scenario) -> tuple[Any, Model]:
-        """The result and the kit's model of the same materialized files."""
-        root = self._materialize(scenario)
-        try:
-            result = self._call(self.adapter, scenario, root)
+        """The result and the kit's model of the same materialized files (modelled before the
+        implementation runs: never from what it left in its root)."""
+        with self._root(scenario) as root:
             try:
-                return result, build_model(scenario, root)
+                model = build_model(scenario, root)
             except KitError as exc:
                 raise KitAbort(str(exc), scenario) from None
-        finally:
-            shutil.rmtree(root, ignore_errors=True)
+            return self._call(self.adapter, scenario, root), model
 
     def run_fresh(self, scenario: Scenario) -> Any:
         """The result from a second, separately started process of the implementation."""
@@ -211,10 +214,8 @@ class Probe:
     def reference(self, scenario: Scenario) -> Any:
         """The reference's result envelope for ``scenario``."""
         adapter = self.reference_adapter()
-        root = self._materialize(scenario)
-        try:
-            return adapter.run(scenario.request_json, root)
-        except AdapterError as exc:
-            raise KitAbort(f"the reference failed: {exc.message}", scenario) from None
-        finally:
-            shutil.rmtree(root, ignore_errors=True)
+        with self._root(scenario) as root:
+            try:
+                return adapter.run(scenario.request_json, root)
+            except AdapterError as exc:
+                raise KitAbort(f"the reference failed: {exc.message}", scenario) from None

@@ -4,27 +4,35 @@ writes and the memory it keeps. Each test is one attack that must be held."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
+import os
 import re
+import shlex
+import sys
 import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness_corpus import fake_spec
+from harness_corpus import FAKES, fake_spec
 from hostile_support import certify_fake, synthetic, written
 
 from conformance import ErrorKind, FailureKind, Outcome, ProtocolError, VerdictValue
-from conformance.adapters import parse_line
+from conformance.adapters import open_adapter, parse_line
 from conformance.adapters._protocol import MAX_REPLY_CONTAINERS
+from conformance.audit._section import certify_section as audit_section
 from conformance.cli import main
-from conformance.corpus import load_corpus
+from conformance.corpus import TextFile, load_corpus
+from conformance.properties import _probe
+from conformance.properties._probe import Probe
 from conformance.report import other_adapter, render_compare_markdown
 from conformance.report._render import _code, _md_cell
-from conformance.run import RunConfig
+from conformance.run import RunConfig, SectionContext
 from conformance.run._executor import MAX_KEPT_BASELINE, Baseline, Executor
+from conformance.strategies import Scenario
 
 #: What a Markdown renderer would turn into live HTML or a loaded image.
 _LIVE_MARKUP = ("<script", "<img", "![t]")
@@ -373,3 +381,128 @@ class TestBoundedReplyMemory:
         found = baseline.difference(changed)
         assert found is not None
         assert found[0].path == ("" if baseline.kept is None else "/package/score")
+
+
+class TestAuditSectionHashesTheFixture:
+    """The audit section hashed the stores left in the implementation's root after the run,
+    following symlinks and reading them whole: a store swapped for a link to a 3 GiB sparse
+    file cost 3.3 GB."""
+
+    def test_swapped_stores_are_never_read(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Records are checked against the fixture's bytes laid out by the harness: the link
+        target is never opened, and the reference's records still pass."""
+        target = tmp_path / "outside" / "sparse.bin"
+        target.parent.mkdir()
+        with open(target, "wb") as handle:
+            handle.truncate(1 << 30)  # 1 GiB, sparse
+        monkeypatch.setenv("PHASE6_FAKE_TARGET", str(target))
+        opened: list[str] = []
+        real_open = os.open
+
+        def spy(path: Any, *args: Any, **kwargs: Any) -> int:
+            opened.append(os.path.realpath(path) if isinstance(path, str | Path) else "")
+            return real_open(path, *args, **kwargs)
+
+        corpus = load_corpus()
+        vectors = [v for v in corpus.vectors if "package" in v.expect][:6]
+        context = SectionContext(
+            f"cmd:{shlex.quote(sys.executable)} {FAKES / 'audit_swaps_store.py'}",
+            dataclasses.replace(corpus, vectors=tuple(vectors)),
+            (),
+            None,
+            1,
+            30.0,
+            {"audit": "all"},
+        )
+        monkeypatch.setattr(os, "open", spy)
+        real_read = Path.read_bytes
+        read: list[Path] = []
+
+        def spy_read(self: Path) -> bytes:
+            read.append(self.resolve())
+            return real_read(self)
+
+        monkeypatch.setattr(Path, "read_bytes", spy_read)
+        section = audit_section(context)
+        assert [item.outcome for item in section.items] == [Outcome.PASSED] * len(vectors)
+        assert str(target) not in opened
+        assert read
+        assert all(target.parent not in path.parents for path in read)
+
+
+class _Names:
+    """A stand-in for ``secrets`` whose ``token_hex`` is predictable (what an attacker would
+    need to know the next root)."""
+
+    def __init__(self, names: list[str]) -> None:
+        self._names = iter(names)
+
+    def token_hex(self, nbytes: int) -> str:
+        return next(self._names)
+
+
+class TestPropertyRootsArePrivate:
+    """The properties section's future scenario roots (``r<N>``) could be pre-planted with
+    symlinks by the adapter; the harness then wrote the scenario's files outside its
+    directories."""
+
+    @pytest.fixture
+    def outside(self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+        """The directory the planted links lead to (must stay empty)."""
+        directory = tmp_path / "outside"
+        directory.mkdir()
+        monkeypatch.setenv("PHASE6_FAKE_TARGET", str(directory))
+        return directory
+
+    def _probe(self, tmp_path: Path) -> Probe:
+        adapter = open_adapter(fake_spec("plants_roots", tmp_path / "no-table"), timeout=10)
+        adapter.start()
+        return Probe(adapter, temp_parent=str(tmp_path))
+
+    def test_planted_links_are_never_written_through(
+        self, tmp_path: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Even with the next names known and planted, every root is made fresh (the link
+        replaced, never followed): nothing is written outside."""
+        names = [f"{i:016x}" for i in range(8)]
+        monkeypatch.setenv("PHASE6_FAKE_NAMES", ",".join(names))
+        monkeypatch.setattr(_probe, "secrets", _Names(names))
+        probe = self._probe(tmp_path)
+        try:
+            for _ in names:
+                probe.run(_SCENARIO)
+        finally:
+            probe.adapter.close()
+            probe.close()
+        assert list(outside.iterdir()) == []
+
+    def test_root_names_are_unpredictable(
+        self, tmp_path: Path, outside: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Roots are 16 random hex digits, none of the sequential ``r<N>`` names."""
+        seen: list[Path] = []
+        probe = self._probe(tmp_path)
+        real = probe._call
+
+        def spy(adapter: Any, scenario: Any, root: Path) -> Any:
+            seen.append(root)
+            return real(adapter, scenario, root)
+
+        monkeypatch.setattr(probe, "_call", spy)
+        try:
+            for _ in range(5):
+                probe.run(_SCENARIO)
+        finally:
+            probe.adapter.close()
+            probe.close()
+        assert len({root.name for root in seen}) == 5
+        assert all(re.fullmatch(r"[0-9a-f]{16}", root.name) for root in seen)
+        assert list(outside.iterdir()) == []
+
+
+_SCENARIO = Scenario.build(
+    {"query": "q", "store_paths": ["stores/s.jsonl"]},
+    {"stores/s.jsonl": TextFile('{"memory_id":"m1","text":"hello"}\n')},
+)
