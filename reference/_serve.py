@@ -40,7 +40,7 @@ def _internal_error(seq: Any, exc: BaseException) -> dict[str, Any]:
     }
 
 
-def _run(message: dict[str, Any], out: IO[bytes], readings: Readings) -> None:
+def _run(message: dict[str, Any], out: IO[bytes], readings: Readings = PINNED) -> None:
     """Answer one ``run`` message with ``{"seq": N, "result": <envelope>}`` (plus
     ``"audit": <assembly record>`` when the message asks for it: capability ``audit``)."""
     seq = message.get("seq")
@@ -69,7 +69,7 @@ def _reply(out: IO[bytes], message: dict[str, Any]) -> None:
     out.flush()
 
 
-def _answer(message: Any, out: IO[bytes], readings: Readings) -> int | None:
+def _answer(message: Any, out: IO[bytes], readings: Readings = PINNED) -> int | None:
     """Handle one message; an exit status when the loop must end."""
     command = message.get("cmd") if isinstance(message, dict) else None
     if command == "start":

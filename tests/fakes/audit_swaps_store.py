@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from reference._request_json import loads_request
+from reference._readings import Readings
 from reference._serve import _answer
 
 TARGET = os.environ["PHASE6_FAKE_TARGET"]
@@ -32,7 +33,7 @@ def main() -> int:
     for line in sys.stdin.buffer:
         message = loads_request(line)
         buffer = io.BytesIO()
-        status = _answer(message, buffer)
+        status = _answer(message, buffer, Readings())
         if message.get("cmd") == "run" and message.get("audit") is True:
             swap(message)
         out.write(buffer.getvalue())
