@@ -57,6 +57,7 @@ def scan_chunk(
     term_count = scorer.term_count
     tag_overlap = scorer.tag_overlap
     fast_weight = scorer.fast_weight
+    parse_ts = scorer.parse_ts  # INT-20
     recency = scorer.recency_now_ns is not None
     top_weight = MAX_RECENCY if recency else 0.0
     top_overlap = len(scorer.terms) if scorer.counts_tags else 0
@@ -95,7 +96,7 @@ def scan_chunk(
             except NotJSON:
                 record = parse_record(line, store_path=path)  # invalid (INT-15)
             else:
-                record = parse_record(line, obj, store_path=path)
+                record = parse_record(line, obj, store_path=path, parse_ts=parse_ts)
             reason = stop
             if isinstance(record, Invalid):
                 # S6-REC-11: "counted as dropped with reason: invalid_record_schema" (INT-19)

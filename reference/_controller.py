@@ -12,6 +12,7 @@ import contextlib
 import gc
 import io
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, Final
 
 import orjson
@@ -19,14 +20,15 @@ import orjson
 from reference._audit import SCORING_METHOD, AuditWriter, Rewindable
 from reference._envelope import Envelope, Sink
 from reference._errors import MemoryReadError
-from reference._package import CONTROLLER_VERSION, Audit, Budget, assemble
+from reference._package import CONTROLLER_VERSION, Audit, Budget, assemble, package_hash
 from reference._paths import ordered_unique
 from reference._query import derive_terms, query_hash, supplied_terms, verbatim_terms
 from reference._reader import close_stores, open_stores
 from reference._readings import Readings
-from reference._request import Request, validate_request
+from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
 from reference._scoring import TAG_BONUS, Scorer
+from reference._timestamps import PARSERS
 from reference._trust import SnapshotIdentity, load_trust_filter
 
 #: The register's pinned readings (every default).
@@ -55,6 +57,7 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
         recency_now_ns=now[1] if recency and now is not None else None,
         half_life_days=request.recency_half_life_days,
         correctly_rounded_pow=readings.correctly_rounded_pow,
+        parse_ts=PARSERS[readings.timestamps],  # INT-20
     )
 
 
@@ -131,11 +134,18 @@ def _write_package(
     try:
         read: list[SnapshotIdentity] = []  # the snapshot read, if any (assembly record)
         snapshot, deny = request.trust_snapshot_path, request.deny_classifications
-        # Without a record the call keeps its two-argument form (code that wraps it stays valid).
+        # Without a record or a reading the call keeps its two-argument form (code that wraps
+        # it stays valid).
         trust = (
             load_trust_filter(snapshot, deny)
-            if writer is None
-            else load_trust_filter(snapshot, deny, read)
+            if writer is None and readings == PINNED
+            else load_trust_filter(
+                snapshot,
+                deny,
+                read,
+                match=readings.trust_match,  # INT-39
+                missing=readings.missing_snapshot,  # INT-38
+            )
         )
         budget = Budget(
             max_excerpt_tokens=request.max_excerpt_tokens,
@@ -179,9 +189,12 @@ def write_result(
     With `audit_out`, the assembly record (specs/audit.md) is written there: the package's,
     or the failure record of a structured error or of a store changed while being read.
     """
+    if readings.dropped_order != "read":
+        return _reordered(request, envelope, audit_out, readings)
     writer = AuditWriter(audit_out, request) if audit_out is not None else None
     try:
-        receipt = _write_package(validate_request(request), envelope, writer, readings)
+        valid = validate_request(request, INTEGERS[readings.integers], PARSERS[readings.timestamps])
+        receipt = _write_package(valid, envelope, writer, readings)
     except MemoryReadError as error:
         envelope.error(error.to_json())
         if writer is not None:
@@ -192,6 +205,34 @@ def write_result(
         if writer is not None and isinstance(started.error, MemoryReadError):
             writer.failure(started.error.to_json(), CONTROLLER_VERSION)
         raise started.error from None
+    return {"receipt": receipt}
+
+
+#: INT-28: how the dropped entries of a finished package are ordered (read order is the
+#: streaming path's own; a stable sort keeps read order inside each group).
+DROPPED_ORDERS: Final = {"by-reason": lambda entry: entry["reason"]}
+
+
+def _reordered(
+    request: Any, envelope: Envelope, audit_out: Rewindable | None, readings: Readings
+) -> dict[str, Any]:
+    """INT-28/by-reason, on the plain path: the package assembled whole in read order, its
+    dropped entries reordered, package_hash (S6-HASH-08) and the receipt computed again."""
+    if audit_out is not None:
+        raise ValueError("an assembly record lists dropped entries in read order only (INT-28)")
+    buffer = io.BytesIO()
+    outcome = write_result(request, Envelope(buffer), None, replace(readings, dropped_order="read"))
+    if "error" in outcome:
+        envelope.error(outcome["error"])
+        return outcome
+    result = _loads(buffer.getvalue())
+    package = result["package"]
+    dropped = package["selection"]["dropped"]
+    package["selection"]["dropped"] = sorted(dropped, key=DROPPED_ORDERS[readings.dropped_order])
+    package["package_hash"] = package_hash(package)
+    receipt = result["receipt"]
+    receipt["data"]["package_hash"] = package["package_hash"]
+    envelope.whole({"package": package, "receipt": receipt})
     return {"receipt": receipt}
 
 

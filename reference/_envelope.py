@@ -74,6 +74,11 @@ class Envelope:
         """The failure envelope {"error": ...}."""
         self.out.write(self.prefix + dumps({"error": error}, pretty=self.pretty) + self.suffix)
 
+    def whole(self, result: dict[str, Any]) -> None:
+        """A whole result envelope held in memory (the plain path of ``_readings.py``)."""
+        self.started = True
+        self.out.write(self.prefix + dumps(result, pretty=self.pretty) + self.suffix)
+
     def head(self, query: dict[str, Any], budget: dict[str, Any], selected: list[Any]) -> None:
         """Everything before the first dropped entry."""
         if not self.pretty:

@@ -268,7 +268,11 @@ class _Passes:
         """A candidate's record, re-read; a line that no longer hashes as it did in pass 1
         means a changed store."""
         store = self.stores[item[STORE]]
-        record = parse_record(read_line(store, item[OFFSET], item[LENGTH]), store_path=store.path)
+        record = parse_record(
+            read_line(store, item[OFFSET], item[LENGTH]),
+            store_path=store.path,
+            parse_ts=self.scorer.parse_ts,
+        )
         if isinstance(record, Invalid) or (record[0], sort_key(record[3]), record[4]) != (
             item[MEMORY_ID],
             item[TS],

@@ -9,13 +9,22 @@ so ``memory_read(request)`` and ``memory_read(request, readings=Readings())`` ar
 The stages take the value, not a flag to branch on in several places (STYLE: "an alternative
 reading is a value the code takes"):
 
-============================  =======================  =======================================
-alternative                   stage                    value
-============================  =======================  =======================================
-``INT-04/platform-pow``       ``_scoring.Scorer``      ``correctly_rounded_pow = False``
-``INT-08/verbatim``           ``_controller._scorer``  ``query_terms = "verbatim"``
-``INT-27/budget-exhausted``   ``_selection.Budget``    ``max_items_reason = "budget_exhausted"``
-============================  =======================  =======================================
+==============================  ============================  ==================================
+alternative                     stage                         value
+==============================  ============================  ==================================
+``INT-04/platform-pow``         ``_scoring.Scorer``           ``correctly_rounded_pow = False``
+``INT-08/verbatim``             ``_controller._scorer``       ``query_terms = "verbatim"``
+``INT-20/case-and-minus-zero``  ``_timestamps.PARSERS``       ``timestamps``
+``INT-27/budget-exhausted``     ``_selection.Budget``         ``max_items_reason``
+``INT-28/by-reason``            ``_controller`` (the package) ``dropped_order = "by-reason"``
+``INT-38/ignore-missing``       ``_trust.load_trust_filter``  ``missing_snapshot = "no-filter"``
+``INT-39/both-keys``            ``_trust.load_trust_filter``  ``trust_match = "both"``
+``INT-41/written-integer``      ``_request.INTEGERS``         ``integers = "written-integer"``
+==============================  ============================  ==================================
+
+``INT-28/by-reason`` changes only the order of a finished package: the streaming path writes
+the pinned order, and under this reading the package is assembled whole, reordered and hashed
+again (the plain path; ``memory_read_to`` then buffers).
 
 The harness certifies against these by running the reference under an alternative and
 comparing what it produces with what an implementation produced (``conformance.run``,
@@ -45,6 +54,16 @@ class Readings:
     correctly_rounded_pow: bool = True
     #: INT-27: the drop reason of candidates left out by max_items.
     max_items_reason: str = "max_items_reached"
+    #: INT-20: which strings are valid UTC timestamps (a key of ``_timestamps.PARSERS``).
+    timestamps: str = "profile"
+    #: INT-28: dropped in "read" order, or grouped "by-reason".
+    dropped_order: str = "read"
+    #: INT-38: a trust snapshot path with nothing there is an "error", or "no-filter".
+    missing_snapshot: str = "error"
+    #: INT-39: an entry naming both keys matches a candidate equal on "either", or "both".
+    trust_match: str = "either"
+    #: INT-41: an int is any "integral" number, or only a "written-integer" (no 10.0, 1e1).
+    integers: str = "integral"
 
     @classmethod
     def of(cls, ids: list[str] | tuple[str, ...]) -> Readings:
@@ -115,10 +134,40 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"query_terms": "verbatim"},
         ),
         Alternative(
+            "INT-20/case-and-minus-zero",
+            4,
+            "ts_utc and now_utc may also use a lower-case 't'/'z' or the offset '-00:00'",
+            {"timestamps": "case-and-minus-zero"},
+        ),
+        Alternative(
             "INT-27/budget-exhausted",
             0,
             "candidates left out by max_items are dropped as budget_exhausted",
             {"max_items_reason": "budget_exhausted"},
+        ),
+        Alternative(
+            "INT-28/by-reason",
+            1,
+            "dropped grouped by reason (reasons in code-point order), each group in read order",
+            {"dropped_order": "by-reason"},
+        ),
+        Alternative(
+            "INT-38/ignore-missing",
+            1,
+            "a trust_snapshot_path with nothing there disables filtering instead of failing",
+            {"missing_snapshot": "no-filter"},
+        ),
+        Alternative(
+            "INT-39/both-keys",
+            0,
+            "a trust entry naming memory_id and record_hash denies only a candidate equal on both",
+            {"trust_match": "both"},
+        ),
+        Alternative(
+            "INT-41/written-integer",
+            0,
+            "a request int must be written without a fraction or exponent (10.0 is not an int)",
+            {"integers": "written-integer"},
         ),
     )
 }

@@ -11,6 +11,7 @@ Record = (memory_id, text, tags, ts, record_hash).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Final
 
 import orjson
@@ -169,7 +170,13 @@ def _invalid_text(raw: bytes) -> Invalid:
 _UNPARSED: Final[Any] = object()
 
 
-def parse_record(raw: bytes, parsed: Any = _UNPARSED, *, store_path: str = "") -> Record | Invalid:
+def parse_record(
+    raw: bytes,
+    parsed: Any = _UNPARSED,
+    *,
+    store_path: str = "",
+    parse_ts: Callable[[str], Timestamp | None] = parse_ts,
+) -> Record | Invalid:
     """Validate and normalize one non-blank line (its LF / CRLF terminator may be present).
 
     Order: (1) a well-formed JSON object (INT-15..INT-18: any failure gives memory_id ""),

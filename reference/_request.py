@@ -68,6 +68,18 @@ def _positive_int(code: str, path: str, value: Any) -> int:
     return value
 
 
+def _written_int(code: str, path: str, value: Any) -> int:
+    """INT-41/written-integer (an alternative, ``_readings.py``): only a number written
+    without a fraction or an exponent is an int (``10.0`` and ``1e1`` are not)."""
+    if type(value) is float:
+        raise _fail(code, path, "must be an integer", value)
+    return _positive_int(code, path, value)
+
+
+#: INT-41: what counts as an int in a request (the pinned reading first).
+INTEGERS: Final = {"integral": _positive_int, "written-integer": _written_int}
+
+
 def _bool(code: str, path: str, value: Any) -> bool:
     if type(value) is not bool:
         raise _fail(code, path, "must be true or false", value)
@@ -128,7 +140,7 @@ def _unknown(members: Mapping[str, Any], known: Collection[str]) -> list[str]:
     return sorted(key for key in members if key not in known)
 
 
-def _group(request: Mapping[str, Any], name: str) -> dict[str, Any]:
+def _group(request: Mapping[str, Any], name: str, integer: Check = _positive_int) -> dict[str, Any]:
     code, members = _GROUPS[name]
     path = f"/{name}"
     if name not in request:
@@ -143,7 +155,8 @@ def _group(request: Mapping[str, Any], name: str) -> dict[str, Any]:
     for member, check, default in members:
         member_path = f"{path}/{member}"
         if member in body:
-            values[member] = check(code, member_path, body[member])
+            run = integer if check is _positive_int else check  # INT-41's reading
+            values[member] = run(code, member_path, body[member])
         elif default is ...:
             raise InvalidRequestError(code, member_path, f"{member_path}: is required")
         else:
@@ -184,31 +197,39 @@ def _store_paths(request: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(paths)
 
 
-def _now_utc(request: Mapping[str, Any]) -> Timestamp | None:
+def _now_utc(
+    request: Mapping[str, Any], parse: Callable[[str], Timestamp | None] = parse_utc
+) -> Timestamp | None:
     if "now_utc" not in request:
         return None
     value = request["now_utc"]
     if type(value) is not str:
         raise _fail("invalid_now_utc", "/now_utc", "must be a UTC timestamp string", value)
-    parsed = parse_utc(value)
+    parsed = parse(value)  # INT-20, INT-36
     if parsed is None:
         raise _fail("invalid_now_utc", "/now_utc", "must be a valid UTC timestamp", value)
     return parsed
 
 
-def validate_request(request: Any) -> Request:
+def validate_request(
+    request: Any,
+    integer: Check = _positive_int,
+    parse_now: Callable[[str], Timestamp | None] = parse_utc,
+) -> Request:
     """Validate a MemoryControllerInput and apply its defaults (S6-DET-01).
 
     Raises InvalidRequestError with the code, path and message of the first failed check.
+    ``integer`` and ``parse_now`` are the readings of INT-41 and INT-20 (``INTEGERS``,
+    ``_timestamps.PARSERS``); the defaults are the pinned ones.
     """
     if type(request) is not dict:
         raise _fail("invalid_request", "", "the request must be a JSON object", request)
     query = _query(request)
     store_paths = _store_paths(request)
-    budget = _group(request, "budget")
-    scoring = _group(request, "scoring")
-    trust = _group(request, "trust_filter")
-    now_utc = _now_utc(request)
+    budget = _group(request, "budget", integer)
+    scoring = _group(request, "scoring", integer)
+    trust = _group(request, "trust_filter", integer)
+    now_utc = _now_utc(request, parse_now)
     unknown = _unknown(request, _TOP_LEVEL)
     if unknown:
         where = f"/{_pointer_token(unknown[0])}"

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import decimal
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from reference._records import normalize_tags
 from reference._text import normalize
-from reference._timestamps import Timestamp
+from reference._timestamps import Timestamp, parse_utc
 
 __all__ = [
     "EXACT",
@@ -136,6 +137,8 @@ class Scorer:
     #: INT-04: the weight is the correctly rounded 2**-exponent (pinned); False follows the
     #: alternative INT-04/platform-pow (the platform's pow, taken as exact: _readings.py).
     correctly_rounded_pow: bool = True
+    #: INT-20: which ts_utc strings are valid timestamps (``_timestamps.PARSERS``).
+    parse_ts: Callable[[str], Timestamp | None] = parse_utc
     #: True when some term contains a space: only then does whitespace collapsing matter.
     phrases: bool = field(init=False)
     term_set: frozenset[str] = field(init=False)

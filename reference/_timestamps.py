@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["Timestamp", "parse_utc", "sort_key", "sort_key_missing"]
+__all__ = ["PARSERS", "Timestamp", "parse_lenient_utc", "parse_utc", "sort_key", "sort_key_missing"]
 
 Timestamp = tuple[str, int]
 
@@ -83,3 +83,20 @@ def parse_utc(text: str) -> Timestamp | None:
     if not fraction:
         return text[:19] + "Z", instant
     return f"{text[:19]}.{fraction}Z", instant + int(fraction.ljust(9, "0"))
+
+
+def parse_lenient_utc(text: str) -> Timestamp | None:
+    """INT-20/case-and-minus-zero (an alternative, ``_readings.py``): also accept what RFC 3339
+    section 5.6 allows for UTC beyond the pinned profile -- a lower-case ``t`` and ``z`` and the
+    offset ``-00:00`` -- and nothing more; the normalized form is the pinned one (INT-21)."""
+    if len(text) > 10 and text[10] == "t":
+        text = text[:10] + "T" + text[11:]
+    if text.endswith("z"):
+        text = text[:-1] + "Z"
+    elif text.endswith("-00:00"):
+        text = text[:-6] + "Z"
+    return parse_utc(text)
+
+
+#: INT-20: which strings are valid UTC timestamps (the pinned profile first).
+PARSERS: Final = {"profile": parse_utc, "case-and-minus-zero": parse_lenient_utc}

@@ -31,11 +31,13 @@ class TrustFilter:
 
     memory_ids: frozenset[str] = field(default_factory=frozenset)
     record_hashes: frozenset[str] = field(default_factory=frozenset)
+    #: INT-39/both-keys (an alternative): entries naming both keys, matched on both only.
+    pairs: frozenset[tuple[str, str]] = field(default_factory=frozenset)
 
     @property
     def active(self) -> bool:
         """False when nothing can be denied (no snapshot, or no matching entry)."""
-        return bool(self.memory_ids or self.record_hashes)
+        return bool(self.memory_ids or self.record_hashes or self.pairs)
 
     def denies(self, memory_id: str, record_hash: str, tags: list[str]) -> bool:
         """INT-39: "explicitly marks a memory_id (or record_hash)": each key an entry names is a
@@ -43,7 +45,11 @@ class TrustFilter:
 
         S6-TRUST-02: "No inference, no heuristics": a record's `tags` (or text) never count.
         """
-        return memory_id in self.memory_ids or record_hash in self.record_hashes
+        return (
+            memory_id in self.memory_ids
+            or record_hash in self.record_hashes
+            or (memory_id, record_hash) in self.pairs
+        )
 
 
 def _invalid(why: str) -> TrustSnapshotError:
@@ -83,15 +89,25 @@ def load_trust_filter(
     snapshot_path: str | None,
     deny: tuple[str, ...],
     read: list[SnapshotIdentity] | None = None,
+    *,
+    match: str = "either",
+    missing: str = "error",
 ) -> TrustFilter:
     """Read and validate the snapshot (whenever a path is given) and build the deny sets.
 
     S6-TRUST-07: "If no snapshot provided, trust filtering is disabled."
+    ``match`` (INT-39: "either" key, or "both") and ``missing`` (INT-38: an "error", or
+    "no-filter") are readings (``_readings.py``); the defaults are the pinned ones.
     """
     if snapshot_path is None:
         return TrustFilter()
-    # One statement, as the mutation gallery anchors on it: (the document, the bytes' identity).
-    document = _read_snapshot(normalize_path(snapshot_path))
+    try:
+        # One statement, as the mutation gallery anchors on it: (the document, the identity).
+        document = _read_snapshot(normalize_path(snapshot_path))
+    except TrustSnapshotError as error:
+        if missing == "no-filter" and error.code == "trust_snapshot_not_found":
+            return TrustFilter()  # INT-38/ignore-missing: a snapshot that is not there
+        raise
     document, identity = document
     if read is not None:
         read.append(identity)
@@ -105,6 +121,7 @@ def load_trust_filter(
     denied = set(deny)
     ids: set[str] = set()
     hashes: set[str] = set()
+    pairs: set[tuple[str, str]] = set()
     for index, entry in enumerate(entries):
         if type(entry) is not dict:
             raise _invalid(f"entries[{index}] must be an object")
@@ -121,8 +138,11 @@ def load_trust_filter(
             raise _invalid(f"entries[{index}] memory_id and record_hash must be strings")
         if classification not in denied:  # exact, case-sensitive (INT-39)
             continue
+        if match == "both" and memory_id is not None and record_hash is not None:
+            pairs.add((memory_id, record_hash))  # INT-39/both-keys
+            continue
         if memory_id is not None:  # INT-39: either key matches ("" included, INT-22)
             ids.add(memory_id)
         if record_hash is not None:
             hashes.add(record_hash)
-    return TrustFilter(frozenset(ids), frozenset(hashes))
+    return TrustFilter(frozenset(ids), frozenset(hashes), frozenset(pairs))

@@ -52,6 +52,9 @@ __all__ = [
 
 #: The largest reply kept as evidence for one failing vector (larger: not attributed).
 MAX_KEPT_ACTUAL = 1 << 20
+#: How a fault says that the reference could not be started under a reading: no evidence at
+#: all then, so the verdict falls back to the labels instead of calling everything a bug.
+_NOT_STARTED = "the reference did not start"
 
 
 def keep_actual(actual: Any) -> bytes | None:
@@ -88,6 +91,9 @@ class Attribution:
     explained: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     unexplained: tuple[str, ...] = ()
     faults: tuple[str, ...] = ()
+    #: Whether the failures were examined at all (False: no attribution ran, e.g. the run
+    #: broke, or the profile has no executable readings): the verdict then infers from labels.
+    examined: bool = False
 
     @property
     def ran(self) -> bool:
@@ -114,6 +120,7 @@ class Attribution:
             "unexplained": list(self.unexplained),
             "counts": self.counts(),
             "faults": list(self.faults),
+            "examined": self.examined,
         }
 
 
@@ -127,15 +134,17 @@ def _attributable(result: VectorResult) -> bool:
 
 
 def _projected(expect: dict[str, Any], output: Any) -> dict[str, Any]:
-    """The reference's output cut to what the vector's ``expect`` compares (for an error, the
-    members the vector names: code and path)."""
+    """The reference's output as an expectation, cut the way vectors cut theirs: an error to
+    its code and path (what an error vector compares), a package result to the members the
+    vector names when it expects a package too, else whole."""
     if not isinstance(output, dict):
         return {"unexpected": output}
-    projected = {key: output.get(key) for key in expect}
-    error, wanted = projected.get("error"), expect.get("error")
-    if isinstance(error, dict) and isinstance(wanted, dict):
-        projected["error"] = {key: error[key] for key in wanted if key in error}
-    return projected
+    error = output.get("error")
+    if isinstance(error, dict):
+        return {"error": {key: error[key] for key in ("code", "path") if key in error}}
+    if "error" in expect:
+        return output
+    return {key: output.get(key) for key in expect}
 
 
 class _ReadingRunner:
@@ -173,7 +182,7 @@ def _reproduced(
     try:
         runner = _ReadingRunner(alternatives, timeout)
     except (AdapterError, OSError) as exc:
-        faults.append(f"the reference under {', '.join(alternatives)} did not start: {exc}")
+        faults.append(f"{_NOT_STARTED} under {', '.join(alternatives)}: {exc}")
         return found
     try:
         for vector, actual in candidates:
@@ -202,7 +211,7 @@ def attribute(
     by_id = {vector.id: vector for vector in vectors}
     failing = [r for r in results if not r.ok and r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
     if not failing:
-        return Attribution()
+        return Attribution(examined=True)
     tried = tuple(alternatives if alternatives is not None else executable_alternatives())
     candidates = [
         (by_id[r.id], loads(r.actual))
@@ -233,4 +242,5 @@ def attribute(
         for vector_id in _reproduced(profile, rest, timeout, faults):
             explained[vector_id] = profile
     unexplained = tuple(r.id for r in failing if r.id not in explained)
-    return Attribution(tried, profile, explained, unexplained, tuple(faults[:20]))
+    examined = not any(fault.startswith(_NOT_STARTED) for fault in faults)
+    return Attribution(tried, profile, explained, unexplained, tuple(faults[:20]), examined)

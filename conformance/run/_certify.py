@@ -219,7 +219,7 @@ class Certification:
             harness_faults=self.harness_faults,
             partial=self.partial_reasons,
             skipped=self.skipped_checks,
-            explained=self.attribution.explained,
+            explained=self.attribution.explained if self.attribution.examined else None,
         )
 
     @property

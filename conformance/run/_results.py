@@ -405,10 +405,12 @@ def compute_verdict(
     ``explained`` (attribution, :mod:`conformance.run._attribution`): failing vector ID -> the
     executable alternative readings that *reproduce* what the implementation returned. Such a
     failure is that reading, whatever the vector's level, and ``differs_on`` names those
-    alternatives by ID (``INT-27/budget-exhausted``); only the failures no alternative
-    reproduces are left to :func:`pinned_cover`'s inference from labels, and the text says
-    they are unverified.
+    alternatives by ID (``INT-27/budget-exhausted``). A failure no alternative reproduces is
+    a bug (or a reading the register does not list, which is not certified), whatever its
+    level: non-compliant. Without ``explained`` (no attribution ran: the Phase 2 profile),
+    pinned failures are attributed from the vectors' labels (:func:`pinned_cover`).
     """
+    evidence = explained is not None
     explained = dict(explained or {})
     results = list(results)
     partial, skipped, section_pinned = tuple(partial), tuple(skipped), tuple(section_pinned)
@@ -436,7 +438,7 @@ def compute_verdict(
     ]
     pinned_bad = [r for r in results if r.level != "required" and not r.ok]
     reproduced = sorted({a for r in results if not r.ok for a in explained.get(r.id, ())})
-    inferred = pinned_cover(r for r in results if r.id not in explained)
+    inferred = () if evidence else pinned_cover(results)
     if required_bad:
         reasons.append(f"{len(required_bad)} required vector(s) did not pass")
     # A crash, a hang, a protocol error, a store mutation or a nondeterministic reply is never
@@ -455,6 +457,18 @@ def compute_verdict(
             f"{len(misbehaved)} pinned vector(s) errored or failed a check no reading explains "
             "(a crash, a timeout, a protocol error, a store mutation, nondeterminism)"
         )
+    if evidence:
+        bugs = [
+            r
+            for r in pinned_bad
+            if r.outcome is Outcome.FAILED and r not in misbehaved and r.id not in explained
+        ]
+        if bugs:
+            reasons.append(
+                f"{len(bugs)} pinned vector(s) failed in a way no listed reading reproduces "
+                "(a bug, or a reading the register does not list yet: propose it as an "
+                "executable alternative, CONTRIBUTING.md)"
+            )
     unexpected = [r.id for r in results if r.unexpected_pass]
     if unexpected:
         reasons.append(f"{len(unexpected)} unexpected pass(es) of listed expected failures")

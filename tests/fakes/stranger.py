@@ -146,6 +146,7 @@ def _lenient_utc(text: str) -> Any:
 def int20(request: Any) -> Result:
     """ts_utc and now_utc in any RFC 3339 UTC form."""
     _lenient_everywhere()
+    _timestamps.PARSERS["profile"] = _lenient_utc  # the table the controller picks from
     return reference.memory_read(request)
 
 
