@@ -30,22 +30,24 @@ import shlex
 import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance._errors import AdapterError, CorpusError
 from conformance._kit import dumps, loads
 from conformance.adapters import open_adapter
-from conformance.corpus import Vector, Workspace
+from conformance.corpus import Vector, Workspace, file_spec_from_json
 from conformance.registers import load_interpretations
 from conformance.run._compare import compare_result
 from conformance.run._results import FailureKind, Outcome, VectorResult
+from conformance.run._sections import Section
 
 __all__ = [
     "MAX_KEPT_ACTUAL",
     "Attribution",
     "attribute",
     "executable_alternatives",
+    "explain_section",
     "keep_actual",
     "reading_reference_spec",
 ]
@@ -170,6 +172,32 @@ class _ReadingRunner:
             self.workspace.close()
 
 
+def _outputs(
+    alternatives: Sequence[str], vectors: Sequence[Vector], timeout: float, faults: list[str]
+) -> dict[str, Any]:
+    """What the reference returns under ``alternatives`` on each vector, by vector ID."""
+    found: dict[str, Any] = {}
+    try:
+        runner = _ReadingRunner(alternatives, timeout)
+    except (AdapterError, OSError) as exc:
+        faults.append(f"{_NOT_STARTED} under {', '.join(alternatives)}: {exc}")
+        return found
+    try:
+        for vector in vectors:
+            try:
+                found[vector.id] = runner.output(vector)
+            except (AdapterError, CorpusError, OSError) as exc:
+                faults.append(f"{vector.id} under {', '.join(alternatives)}: {exc}")
+    finally:
+        runner.close()
+    return found
+
+
+def _same(vector: Vector, output: Any, actual: Any) -> bool:
+    """Whether ``actual`` is what the reference gave (``output``), compared as the vector is."""
+    return compare_result(_projected(vector.expect, output), actual) is None
+
+
 def _reproduced(
     alternatives: Sequence[str],
     candidates: Sequence[tuple[Vector, Any]],
@@ -177,26 +205,17 @@ def _reproduced(
     faults: list[str],
 ) -> set[str]:
     """The IDs of the vectors on which the reference under ``alternatives`` returns what the
-    implementation returned."""
+    implementation returned, and not what the vector expects."""
+    outputs = _outputs(alternatives, [vector for vector, _ in candidates], timeout, faults)
     found: set[str] = set()
-    try:
-        runner = _ReadingRunner(alternatives, timeout)
-    except (AdapterError, OSError) as exc:
-        faults.append(f"{_NOT_STARTED} under {', '.join(alternatives)}: {exc}")
-        return found
-    try:
-        for vector, actual in candidates:
-            try:
-                output = runner.output(vector)
-            except (AdapterError, CorpusError, OSError) as exc:
-                faults.append(f"{vector.id} under {', '.join(alternatives)}: {exc}")
-                continue
-            if compare_result(vector.expect, output) is None:
-                continue  # this reading does not change this vector: it explains nothing here
-            if compare_result(_projected(vector.expect, output), actual) is None:
-                found.add(vector.id)
-    finally:
-        runner.close()
+    for vector, actual in candidates:
+        if vector.id not in outputs:
+            continue
+        output = outputs[vector.id]
+        if compare_result(vector.expect, output) is None:
+            continue  # this reading does not change this vector: it explains nothing here
+        if _same(vector, output, actual):
+            found.add(vector.id)
     return found
 
 
@@ -244,3 +263,131 @@ def attribute(
     unexplained = tuple(r.id for r in failing if r.id not in explained)
     examined = not any(fault.startswith(_NOT_STARTED) for fault in faults)
     return Attribution(tried, profile, explained, unexplained, tuple(faults[:20]), examined)
+
+
+# ------------------------------------------------------------------ section items (properties)
+
+
+def _counterexample_vector(raw: Mapping[str, Any]) -> Vector:
+    """A counterexample vector (the corpus format, as a section keeps it) as a Vector."""
+    files = tuple(
+        (name, file_spec_from_json(spec)) for name, spec in sorted(raw["input"]["files"].items())
+    )
+    return Vector(
+        id=str(raw["id"]),
+        description=str(raw.get("description", "")),
+        clauses=tuple(raw.get("clauses", ())),
+        interpretations=tuple(raw.get("interpretations", ())),
+        level=raw.get("level", "pinned"),
+        area="counterexamples",
+        file="",
+        source="properties",
+        files=files,
+        request_json=dumps(raw["input"]["request"]),
+        expect_json=dumps(raw["expect"]),
+    )
+
+
+def _implementation_outputs(spec: str, vectors: Sequence[Vector], timeout: float) -> dict[str, Any]:
+    """What the implementation returns on each vector (a vector it errors on is left out)."""
+    found: dict[str, Any] = {}
+    workspace = Workspace(prefix="phase6-evidence-")
+    try:
+        with open_adapter(spec, timeout=timeout) as adapter:
+            adapter.start()
+            for vector in vectors:
+                root = workspace.materialize("v", vector)
+                try:
+                    found[vector.id] = adapter.run(vector.request_json, root)
+                except AdapterError:
+                    continue
+                finally:
+                    workspace.remove("v")
+    except (AdapterError, CorpusError, OSError):
+        pass
+    finally:
+        workspace.close()
+    return found
+
+
+def explain_section(
+    section: Section,
+    spec: str,
+    attribution: Attribution,
+    *,
+    alternatives: Sequence[str] | None = None,
+    timeout: float = 30.0,
+) -> Section:
+    """Decide, by evidence, what each failed item with counterexample vectors rests on.
+
+    A failed property is shrunk to counterexample vectors (their inputs, the pinned
+    reference's output as ``expect``). The implementation runs them again; when the reference
+    under the run's reading profile (or under one executable alternative) returns exactly what
+    the implementation returns on every one of them, the failure is that reading: the item
+    becomes ``pinned`` on those alternative IDs. Otherwise no listed reading explains it, and
+    the item is ``required`` (a bug), whatever the hand-kept tables of pinned checks said.
+    """
+    raw = {
+        v.get("id"): v for v in section.data.get("counterexamples", ()) if isinstance(v, Mapping)
+    }
+    failed = [
+        item
+        for item in section.items
+        if item.outcome is Outcome.FAILED and item.details.get("counterexamples")
+    ]
+    if not failed:
+        return section
+    vectors = {
+        vector_id: _counterexample_vector(raw[vector_id])
+        for item in failed
+        for vector_id in item.details["counterexamples"]
+        if vector_id in raw
+    }
+    actual = _implementation_outputs(spec, list(vectors.values()), timeout)
+    tried = tuple(alternatives if alternatives is not None else executable_alternatives())
+    options: list[tuple[str, ...]] = []
+    if attribution.profile:
+        options.append(tuple(attribution.profile))
+    options.extend((alternative,) for alternative in tried if (alternative,) not in options)
+    faults: list[str] = []
+    outputs = {
+        option: _outputs(option, list(vectors.values()), timeout, faults) for option in options
+    }
+    items = []
+    for item in section.items:
+        if item not in failed:
+            items.append(item)
+            continue
+        mine = [vectors[i] for i in item.details["counterexamples"] if i in vectors]
+        explained_by: tuple[str, ...] | None = None
+        if mine and all(v.id in actual for v in mine):
+            for option in options:
+                if all(
+                    v.id in outputs[option] and _same(v, outputs[option][v.id], actual[v.id])
+                    for v in mine
+                ):
+                    explained_by = option
+                    break
+        if explained_by is not None:
+            note = f"reproduced by the reference under {', '.join(explained_by)}"
+            items.append(
+                replace(
+                    item,
+                    level="pinned",
+                    interpretations=explained_by,
+                    message=f"{note}: {item.message}",
+                    details={**item.details, "evidence": note},
+                )
+            )
+        else:
+            note = "no listed reading reproduces its counterexamples"
+            items.append(
+                replace(
+                    item,
+                    level="required",
+                    interpretations=(),
+                    message=f"{note}: {item.message}",
+                    details={**item.details, "evidence": note},
+                )
+            )
+    return replace(section, items=tuple(items))

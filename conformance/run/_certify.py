@@ -45,7 +45,7 @@ from conformance.corpus import (
     load_expected_failures,
     select_vectors,
 )
-from conformance.run._attribution import Attribution, attribute
+from conformance.run._attribution import Attribution, attribute, explain_section
 from conformance.run._executor import RunConfig
 from conformance.run._judge import (
     broken_adapter_result,
@@ -382,6 +382,18 @@ def certify(
                 "readings reproduced by the reference: "
                 + ", ".join(f"{a} ({n} vectors)" for a, n in attribution.counts().items())
             )
+        # Properties: a failed family is a reading only if the reference under one
+        # reproduces what the implementation returns on its counterexamples.
+        for name, section in list(done_sections.items()):
+            if attribution.examined and any(
+                item.details.get("counterexamples") for item in section.items
+            ):
+                try:
+                    done_sections[name] = explain_section(
+                        section, spec, attribution, timeout=max(timeout, 30.0)
+                    )
+                except Exception as exc:  # a fault of the kit: the section stays as it was
+                    faults.append(_fault(f"attributing the {name} section", exc))
     by_id = {v.id: v for v in chosen}
     signatures = failure_signatures(
         results,

@@ -437,7 +437,13 @@ def compute_verdict(
         r for r in results if r.level == "required" and not r.ok and r.id not in explained
     ]
     pinned_bad = [r for r in results if r.level != "required" and not r.ok]
-    reproduced = sorted({a for r in results if not r.ok for a in explained.get(r.id, ())})
+    # Section items attributed by evidence name alternatives (INT-27/budget-exhausted); the
+    # others name register entries from hand-kept tables (unverified).
+    evidenced = {i for i in section_pinned if "/" in i}
+    section_pinned = tuple(i for i in section_pinned if "/" not in i)
+    reproduced = sorted(
+        {*evidenced, *(a for r in results if not r.ok for a in explained.get(r.id, ()))}
+    )
     inferred = () if evidence else pinned_cover(results)
     if required_bad:
         reasons.append(f"{len(required_bad)} required vector(s) did not pass")
@@ -495,8 +501,8 @@ def compute_verdict(
             count = sum(1 for r in results if not r.ok and r.id in explained)
             parts.append(f"follows {', '.join(reproduced)}")
             because.append(
-                f"{count} failing vector(s) reproduced by the reference under "
-                f"{', '.join(reproduced)}"
+                f"{count} failing vector(s) and {len(evidenced)} section reading(s) reproduced "
+                f"by the reference under {', '.join(reproduced)}"
             )
         unverified = sorted({*inferred, *section_pinned})
         if unverified:

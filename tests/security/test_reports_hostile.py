@@ -258,9 +258,9 @@ class TestNeverBroken:
             str(tmp_path),
             "-q",
         )
-        # it fails one pinned vector, which no executable reading reproduces: exit 4 (a
-        # difference inferred from the labels, not compliant), and nothing crashed
-        assert code == 4
+        # it fails one pinned vector, which no listed reading reproduces: a bug (exit 1), and
+        # nothing crashed
+        assert code == 1
         assert "report: " in out
         raw = (tmp_path / "report.json").read_bytes()
         assert b"\\ud800.jsonl" in raw

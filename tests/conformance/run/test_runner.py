@@ -197,12 +197,17 @@ class TestInProcess:
         assert by_id[TRIGGER_ID].error.kind is ErrorKind.INTERNAL
         assert by_id["alpha-one"].outcome is Outcome.PASSED
 
-    def test_pinned_only_differences(self, corpus_paths: tuple[Path, Path]) -> None:
-        """Failing only pinned vectors: 'compliant on required, differs on pinned INT-01'."""
+    def test_pinned_failure_no_reading_reproduces_is_a_bug(
+        self, corpus_paths: tuple[Path, Path]
+    ) -> None:
+        """A wrong score on a vector labelled pinned (INT-01) that no executable reading
+        reproduces is a bug, not a difference of reading: non-compliant, nothing named."""
         result, _ = run(corpus_paths, "python:inprocess:differs_on_pinned")
-        assert result.verdict.value is VerdictValue.COMPLIANT_REQUIRED_ONLY
-        assert result.verdict.differs_on == ("INT-01",)
-        assert "differs on pinned interpretations INT-01" in result.verdict.text
+        assert result.attribution.examined
+        assert result.attribution.unexplained == ("alpha-pinned",)
+        assert result.verdict.value is VerdictValue.NON_COMPLIANT
+        assert result.verdict.differs_on == ()
+        assert "no listed reading reproduces" in result.verdict.text
 
     def test_numbers_compare_as_doubles(self, corpus_paths: tuple[Path, Path]) -> None:
         """2 and 2.0 are the same JSON value (INT-48)."""
