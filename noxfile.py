@@ -229,14 +229,17 @@ def smoke(session: nox.Session) -> None:
 
 @nox.session
 def vectors_check(session: nox.Session) -> None:
-    """Check the corpus: schema, unique IDs, register IDs, and the committed coverage table.
+    """Check the corpus: schema, unique IDs, register IDs, and the committed coverage tables.
 
-    Fails when a clause lacks coverage, an interpretation has no vector, or specs/coverage.md
-    is stale (regenerate it with `python -m conformance vectors coverage`).
+    Fails when a clause lacks coverage, an interpretation has no vector, specs/coverage.md is
+    stale (regenerate it with `python -m conformance vectors coverage`), an executable
+    alternative reading changes no vector, a vector it changes does not list its entry, or
+    specs/readings-coverage.md is stale (`python -m tools readings`).
     """
     _install(session)
     session.run("python", "-m", "conformance", "vectors", "check", *session.posargs)
     session.run("python", "-m", "conformance", "vectors", "coverage", "--check")
+    session.run("python", "-m", "tools", "readings", "--check")
 
 
 @nox.session(default=False)

@@ -10,6 +10,7 @@
     python -m tools bench-harness            certification throughput
     python -m tools samples [--check]        the sample stores in adam_os_data/memory/
     python -m tools property-examples [--check]  the stored certification examples
+    python -m tools readings [--check]       what each executable alternative changes
 
 Each tool keeps its own options (``python -m tools TOOL --help``); this dispatcher only names
 them, so there is one entry point and ``--help`` lists every tool. nox drives all of them.
@@ -40,6 +41,10 @@ TOOLS: dict[str, tuple[str, str]] = {
     "bench": ("tools.bench.reference", "benchmark the reference (json.loads baseline, RSS)"),
     "bench-harness": ("tools.bench.harness", "benchmark certification throughput"),
     "samples": ("tools.samples", "write / check the sample stores in adam_os_data/memory"),
+    "readings": (
+        "tools.readings",
+        "what each executable alternative reading changes; check the vectors' labels",
+    ),
     "property-examples": (
         "tools.property_examples",
         "record / check the property families' stored certification examples",

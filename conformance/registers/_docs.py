@@ -78,7 +78,14 @@ def render_interpretations_markdown(register: Path, coverage: Coverage) -> str:
         ]
         if entry.get("alternatives"):
             lines.append("*Alternatives.*")
-            lines += [f"- {alternative}" for alternative in entry["alternatives"]]
+            runs = {index: key for key, index in (entry.get("executable") or {}).items()}
+            lines += [
+                f"- `{runs[index]}` (executable: the reference runs it, and `certify` tries it on "
+                f"every failure) {alternative}"
+                if index in runs
+                else f"- {alternative}"
+                for index, alternative in enumerate(entry["alternatives"])
+            ]
             lines.append("")
         vectors = pinned.get(entry["id"], ())
         if vectors or not entry.get("verified_by"):

@@ -123,9 +123,8 @@ class TestRegister:
         register = tomllib.loads((REPO / "specs" / "interpretations.toml").read_text("utf-8"))
         listed = {}
         for entry in register["entry"]:
-            for alternative_id in entry.get("executable", []):
+            for alternative_id, index in entry.get("executable", {}).items():
                 assert alternative_id.split("/", 1)[0] == entry["id"]
-                listed[alternative_id] = entry
-        assert set(listed) == set(ALTERNATIVES)
-        for alternative_id, alternative in ALTERNATIVES.items():
-            assert alternative.index < len(listed[alternative_id]["alternatives"])
+                assert 0 <= index < len(entry["alternatives"])
+                listed[alternative_id] = index
+        assert listed == {key: alt.index for key, alt in ALTERNATIVES.items()}

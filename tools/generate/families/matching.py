@@ -119,7 +119,8 @@ def cases() -> Iterator[Case]:
             description=f"Substring match of {terms!r} in {text!r}: base {base:g}.",
             comment=f"query_terms {terms!r}; text {text!r}; intended score {base:g}.",
             clauses=("S6-SCORE-07", "S6-SCORE-08", "S6-SCORE-18"),
-            interpretations=("INT-09", "INT-10"),
+            # INT-08: supplied terms are normalized (checked: python -m tools readings)
+            interpretations=("INT-08", "INT-09", "INT-10"),
             request=make_request("zz", scoring={"query_terms": terms}),
             files={"stores/s.jsonl": store(line("m1", text))},
             check=_score_is(base),
@@ -150,7 +151,8 @@ def cases() -> Iterator[Case]:
                     if mode != "on"
                     else ("S6-SCORE-10", "S6-SCORE-11", "S6-READ-11", "S6-SCORE-18")
                 ),
-                interpretations=("INT-25", "INT-10") if mode != "off" else ("INT-10",),
+                interpretations=(("INT-25", "INT-10") if mode != "off" else ("INT-10",))
+                + (("INT-08",) if supplied is not None else ()),
                 request=make_request(query, scoring=scoring or None),
                 files={"stores/s.jsonl": store(line("m1", text, tags=tags))},
                 check=_score_is(expected),
