@@ -304,6 +304,12 @@ def _print_summary(result: Certification, out: TextIO) -> None:
             out.write(
                 f"  {rank}. {signature.count} vector(s) ({levels}): "
                 f"{one_line(signature.signature)}\n"
+            )
+            if signature.reading:
+                out.write(f"     a reading: reproduced under {', '.join(signature.reading)}\n")
+            elif signature.unexplained:
+                out.write("     no listed reading explains this: a bug (or an unlisted reading)\n")
+            out.write(
                 f"     example {signature.example}: {one_line(signature.example_message)[:240]}\n"
             )
             if signature.reproduce:

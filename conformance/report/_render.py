@@ -104,12 +104,29 @@ def _partial(report: Mapping[str, Any]) -> list[str]:
 
 
 def _fix_first(report: Mapping[str, Any], limit: int = _FIX_FIRST) -> list[Mapping[str, Any]]:
-    """The top failure signatures: those holding a required vector first, then by count."""
+    """The top failure signatures: those no listed reading explains (bugs) first, then those
+    holding a required vector, then readings, each by count."""
     signatures = list(report.get("failure_signatures") or [])
     signatures.sort(
-        key=lambda s: (not s.get("by_level", {}).get("required"), -s["count"], s["signature"])
+        key=lambda s: (
+            s.get("reading") != [],
+            not s.get("by_level", {}).get("required"),
+            bool(s.get("reading")),
+            -s["count"],
+            s["signature"],
+        )
     )
     return signatures[:limit]
+
+
+def _reading_note(signature: Mapping[str, Any]) -> str:
+    """What attribution says of a signature (empty without attribution)."""
+    reading = signature.get("reading")
+    if reading:
+        return f"a reading: reproduced by the reference under {', '.join(reading)}"
+    if reading == []:
+        return "no listed reading explains this: a bug (or a reading the register does not list)"
+    return ""
 
 
 def _bad_count(report: Mapping[str, Any]) -> int:
@@ -191,6 +208,8 @@ def _md_fix_first(report: Mapping[str, Any]) -> list[str]:
             f"   - example (smallest): {_code(signature['example'])} — "
             f"{_md_cell(signature.get('example_message', ''), 300)}",
         ]
+        if _reading_note(signature):
+            out.append(f"   - {_reading_note(signature)}")
         if signature.get("clauses"):
             out.append(f"   - every one checks {', '.join(signature['clauses'][:12])}")
         if signature.get("interpretations"):
@@ -465,7 +484,7 @@ def _html_fix_first(report: Mapping[str, Any]) -> list[str]:
         out.append(
             f'<tr><td class="n">{rank}</td><td class="n">{signature["count"]}<br>'
             f"<small>{_e(levels)}</small></td><td><code>{_e(signature['signature'], 400)}"
-            f"</code></td><td><code>{_e(signature['example'])}</code><br><small>"
+            f"</code><br><small>{_e(_reading_note(signature))}</small></td><td><code>{_e(signature['example'])}</code><br><small>"
             f"{_e(signature.get('example_message', ''), 300)}</small>{reproduce}</td>"
             f"<td>{_e(shared)}</td></tr>"
         )

@@ -399,6 +399,7 @@ def certify(
         results,
         size=lambda vector_id: _size(by_id[vector_id]),
         reproduce=lambda vector_id: reproduce_command(spec, vector_id, vectors_dir=corpus_arg),
+        explained=attribution.explained if attribution.examined else None,
     )
     finished = utc_now()
     return Certification(

@@ -16,6 +16,15 @@ version, so old and new groupings are never silently mixed):
 - an **errored** vector: the error kind and its message with numbers, paths and quoted values
   masked (``KeyError: 'type'`` -> ``KeyError: <q>``).
 
+Signatures name what the implementation *did*, not what the kit expected (version 2): an
+error where a package was expected is grouped by the error code and masked message it
+returned (``expected a package, got an error: invalid_request <q>``), a wrong error code by
+the code returned (``error code -> JsonlReaderError``), so one bug is one group whatever each
+vector expected. And a group never mixes readings: with attribution
+(:mod:`conformance.run._attribution`), vectors a listed alternative reading reproduces are
+grouped apart, and the group says which (``reading``); a group no reading explains says so,
+and comes first in "what to fix first".
+
 :func:`failure_signatures` groups results by signature and says, for each group, how many
 vectors per level, the clauses and interpretations every vector of it shares, its smallest
 vector (the example to start from) and the command reproducing that one vector.
@@ -23,6 +32,7 @@ vector (the example to start from) and the command reproducing that one vector.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -41,7 +51,7 @@ __all__ = [
 ]
 
 #: The grouping algorithm's version (Sentry versions its grouping the same way).
-SIGNATURE_VERSION = "phase6-signature/1"
+SIGNATURE_VERSION = "phase6-signature/2"
 
 #: Failure kinds by priority: the first present names the vector's signature.
 _PRIORITY = (FailureKind.MISMATCH, FailureKind.STORE_MUTATED, FailureKind.DETERMINISM)
@@ -104,7 +114,7 @@ def _difference(failure: Failure) -> str:
     if path == "/error" and actual == _MISSING:
         return "expected an error, got a package"
     if path == "/error" and expected == _MISSING:
-        return "expected a package, got an error"
+        return f"expected a package, got an error: {_returned_error(actual)}"
     if actual == _MISSING:
         return "missing element" if element else "missing member"
     if expected == _MISSING:
@@ -112,9 +122,25 @@ def _difference(failure: Failure) -> str:
     kind_e, kind_a = _json_kind(expected), _json_kind(actual)
     if kind_e != kind_a:
         return f"type {kind_e} -> {kind_a}"
+    if last == "code" and kind_e == "string":  # what it returned, whatever was expected
+        return f"{_CLOSED[last]} -> {_closed_value(actual)}"
     if last in _CLOSED and kind_e == "string":
         return f"{_CLOSED[last]} {_closed_value(expected)} -> {_closed_value(actual)}"
     return "value"
+
+
+def _returned_error(text: str | None) -> str:
+    """An error object the implementation returned, as its code and masked message."""
+    try:
+        error = json.loads(text or "")
+    except ValueError:
+        return mask_message(text or "", limit=80)
+    if not isinstance(error, dict):
+        return "not an object"
+    code = error.get("code")
+    message = error.get("message")
+    shown = _closed_value(code) if isinstance(code, str) else "(no code)"
+    return f"{shown} {mask_message(message, limit=80)}" if isinstance(message, str) else shown
 
 
 def _primary(failures: Iterable[Failure]) -> Failure | None:
@@ -170,6 +196,14 @@ class FailureSignature:
     example_message: str
     reproduce: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: With attribution: the alternative readings that reproduce every vector of the group
+    #: (empty: no listed reading explains it); None without attribution.
+    reading: tuple[str, ...] | None = None
+
+    @property
+    def unexplained(self) -> bool:
+        """Attribution ran and no listed reading explains this group: a bug."""
+        return self.reading is not None and not self.reading
 
     @property
     def count(self) -> int:
@@ -197,6 +231,7 @@ class FailureSignature:
             "example_message": self.example_message,
             "reproduce": self.reproduce,
             "vectors": list(self.vectors),
+            "reading": None if self.reading is None else list(self.reading),
         }
 
 
@@ -210,10 +245,14 @@ def _shared(groups: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
 
 
 def _message(result: VectorResult) -> str:
+    """The example's first failure, and what the implementation returned there."""
     if result.error is not None:
         return f"[{result.error.kind.value}] {result.error.message}"[:500]
     primary = _primary(result.failures)
-    return f"[{primary.kind.value}] {primary.message}"[:500] if primary else ""
+    if primary is None:
+        return ""
+    returned = f"; returned {primary.actual[:200]}" if primary.actual else ""
+    return f"[{primary.kind.value}] {primary.message}"[:400] + returned
 
 
 def failure_signatures(
@@ -221,22 +260,26 @@ def failure_signatures(
     *,
     size: Callable[[str], int] | None = None,
     reproduce: Callable[[str], str] | None = None,
+    explained: Mapping[str, tuple[str, ...]] | None = None,
 ) -> tuple[FailureSignature, ...]:
     """Group failed and errored results by signature, by count (descending), then signature.
 
     ``size(vector_id)`` picks each group's example (the smallest vector; default:
-    the first by ID); ``reproduce(vector_id)`` gives its command.
+    the first by ID); ``reproduce(vector_id)`` gives its command. ``explained`` (attribution:
+    vector ID -> the alternatives reproducing it) splits groups by reading and names it;
+    a group without one is "no listed reading explains this".
     """
-    groups: dict[str, list[VectorResult]] = {}
+    groups: dict[tuple[str, tuple[str, ...]], list[VectorResult]] = {}
     parts: dict[str, tuple[str, str, str]] = {}
     for result in results:
         text = signature_of(result)
         if text is None:
             continue
-        groups.setdefault(text, []).append(result)
+        reading = explained.get(result.id, ()) if explained is not None else ()
+        groups.setdefault((text, reading), []).append(result)
         parts.setdefault(text, signature_parts(result) or ("", "", ""))
     out = []
-    for text, members in groups.items():
+    for (text, reading), members in groups.items():
         members.sort(key=lambda r: r.id)
         example = min(members, key=lambda r: ((size(r.id) if size else 0), r.id))
         by_level: dict[str, int] = {}
@@ -259,6 +302,7 @@ def failure_signatures(
                 example=example.id,
                 example_message=_message(example),
                 reproduce=reproduce(example.id) if reproduce else example.reproduce,
+                reading=None if explained is None else reading,
             )
         )
     out.sort(key=lambda s: (-s.count, s.signature))
@@ -268,7 +312,11 @@ def failure_signatures(
 def fix_first(
     signatures: Iterable[FailureSignature], limit: int = 5
 ) -> tuple[FailureSignature, ...]:
-    """What to fix first: signatures holding a required vector (the spec text alone decides
-    them), then the rest, each by count; at most ``limit``."""
-    ordered = sorted(signatures, key=lambda s: (not s.required, -s.count, s.signature))
+    """What to fix first: signatures no listed reading explains (bugs), then those holding a
+    required vector (the spec text alone decides them), then the rest (readings), each by
+    count; at most ``limit``."""
+    ordered = sorted(
+        signatures,
+        key=lambda s: (not s.unexplained, not s.required, bool(s.reading), -s.count, s.signature),
+    )
     return tuple(ordered[:limit])

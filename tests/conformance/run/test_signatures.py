@@ -107,12 +107,20 @@ class TestKinds:
                 "mismatch /error: expected an error, got a package",
             ),
             (
-                mismatch("/error", "<missing>", '{"code":"x"}'),
-                "mismatch /error: expected a package, got an error",
+                mismatch("/error", "<missing>", '{"code":"x","message":"bad line 7 of /a/b"}'),
+                "mismatch /error: expected a package, got an error: x bad line <n> of <path>",
+            ),
+            (
+                mismatch("/error", "<missing>", '{"message":"no code"}'),
+                "mismatch /error: expected a package, got an error: (no code) no code",
             ),
             (
                 mismatch("/error/code", '"invalid_budget"', '"invalid_request"'),
-                'mismatch /error/code: error code "invalid_budget" -> "invalid_request"',
+                'mismatch /error/code: error code -> "invalid_request"',
+            ),
+            (
+                mismatch("/error/code", '"invalid_scoring"', '"invalid_request"'),
+                'mismatch /error/code: error code -> "invalid_request"',
             ),
             (
                 mismatch("/package/selection/dropped/2/reason", '"a"', '"b"'),
@@ -122,7 +130,8 @@ class TestKinds:
     )
     def test_difference_kinds(self, failure: Failure, signature: str) -> None:
         """The kind of difference: value, missing/extra member or element, type, error vs
-        package, error code (closed sets keep their values)."""
+        package (by the error returned), error code (the code returned, whatever was
+        expected), reason (closed sets keep their values)."""
         assert signature_of(result("v", failure=failure)) == signature
 
     def test_errors_by_kind_and_masked_message(self) -> None:
@@ -170,6 +179,35 @@ class TestGrouping:
         signatures = failure_signatures([*pinned, *required])
         assert [s.count for s in signatures] == [5, 1]
         assert [s.count for s in fix_first(signatures)] == [1, 5]
+
+    def test_readings_split_groups_and_bugs_come_first(self) -> None:
+        """With attribution, vectors a reading reproduces are grouped apart and named; the
+        group no reading explains comes first, even before a larger reading group."""
+        same = mismatch("/package/selection/dropped/0/reason", '"a"', '"b"')
+        read = [result(f"r{i}", failure=same) for i in range(5)]
+        bug = [result("b", failure=same)]
+        explained = {f"r{i}": ("INT-27/budget-exhausted",) for i in range(5)}
+        signatures = failure_signatures([*read, *bug], explained=explained)
+        by_count = {s.count: s for s in signatures}
+        assert by_count[5].reading == ("INT-27/budget-exhausted",)
+        assert by_count[1].reading == ()
+        assert by_count[1].unexplained
+        assert [s.count for s in fix_first(signatures)] == [1, 5]
+        assert by_count[5].to_json()["reading"] == ["INT-27/budget-exhausted"]
+
+    def test_without_attribution_no_reading_is_claimed(self) -> None:
+        """Without attribution a signature names no reading and claims no bug."""
+        (signature,) = failure_signatures([result("v", failure=mismatch("/x", "1", "2"))])
+        assert signature.reading is None
+        assert not signature.unexplained
+
+    def test_example_shows_what_was_returned(self) -> None:
+        """The example message shows what the implementation returned, not only the path."""
+        returned = '{"code":"JsonlReaderError","message":"bad"}'
+        (signature,) = failure_signatures(
+            [result("v", failure=mismatch("/error", "<missing>", returned))]
+        )
+        assert returned in signature.example_message
 
     def test_report_form(self) -> None:
         """The report form names everything the schema asks for."""
