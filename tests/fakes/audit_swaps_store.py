@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from reference._request_json import loads_request
 from reference._readings import Readings
+from reference._request_json import loads_request
 from reference._serve import _answer
 
 TARGET = os.environ["PHASE6_FAKE_TARGET"]
