@@ -121,8 +121,14 @@ class Sandbox:
     restored: Mapping[str, str | None] = field(default_factory=dict)
 
     def command(self, argv: Sequence[str], *, cwd: str | None = None) -> list[str]:
-        """``argv`` started inside the sandbox, in ``cwd`` (default: the current directory)."""
+        """``argv`` started inside the sandbox, in ``cwd`` (default: the current directory).
+
+        A leading ``unshare -n`` / ``unshare -r -n`` (the network probe's prefix) is dropped:
+        the sandbox is an empty network namespace already, and leaves no capability to make
+        another.
+        """
         where = os.path.abspath(cwd or os.getcwd())
+        argv = _without_unshare_net(argv)
         command = [
             self.bwrap,
             "--die-with-parent",
@@ -247,6 +253,15 @@ def active_sandbox() -> SandboxStatus:
             )
         return SandboxStatus(data["mode"], sandbox, data["reason"])
     return NOT_REQUESTED
+
+
+def _without_unshare_net(argv: Sequence[str]) -> list[str]:
+    """``argv`` without a leading ``unshare -n`` or ``unshare -r -n``."""
+    if argv and os.path.basename(argv[0]) == "unshare":
+        for flags in (["-n"], ["-r", "-n"]):
+            if list(argv[1 : 1 + len(flags)]) == flags and len(argv) > 1 + len(flags):
+                return list(argv[1 + len(flags) :])
+    return list(argv)
 
 
 def _under(path: str, directory: str) -> bool:
