@@ -5,7 +5,9 @@ contract, capability and schemas are parameters), the subprocess adapter (``cmd:
 line>``) and the process handling under it (sessions, non-blocking pipes, capped lines and
 outputs, killing a process with all it started), the Python adapter
 (``python:package.module:callable``, run in a worker process) and the server that puts a Python
-callable behind the protocol (``phase6 serve``, the worker's loop). Every misbehaviour of an
+callable behind the protocol (``phase6 serve``, the worker's loop), and the sandbox those
+processes are started in (bubblewrap: own PID and network namespaces, a read-only filesystem
+but the run's vector roots, resource limits; ``certify --sandbox``). Every misbehaviour of an
 implementation surfaces as an :class:`~conformance._errors.AdapterError`; none can crash or
 hang the harness.
 
@@ -36,6 +38,15 @@ from conformance.adapters._protocol import (
     parse_line,
     validate_message,
 )
+from conformance.adapters._sandbox import (
+    SANDBOX_MODES,
+    Limits,
+    Sandbox,
+    SandboxMode,
+    SandboxStatus,
+    active_sandbox,
+    sandbox_run,
+)
 from conformance.adapters._serve import serve, serve_target
 from conformance.adapters._worker import PHASE2_CONTRACT
 
@@ -46,16 +57,23 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "PHASE2_CONTRACT",
     "PROTOCOL",
+    "SANDBOX_MODES",
     "STDERR_TAIL_BYTES",
     "Adapter",
     "AdapterKind",
     "Handshake",
     "ImplementationProcess",
     "InProcessAdapter",
+    "Limits",
+    "Sandbox",
+    "SandboxMode",
+    "SandboxStatus",
     "SubprocessAdapter",
+    "active_sandbox",
     "open_adapter",
     "parse_line",
     "reference_adapter_spec",
+    "sandbox_run",
     "serve",
     "serve_target",
     "spec_name",

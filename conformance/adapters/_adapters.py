@@ -25,6 +25,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -60,6 +61,7 @@ from conformance.adapters._protocol import (
     stop_message,
     validate_message,
 )
+from conformance.adapters._sandbox import SandboxStatus, active_sandbox
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES",
@@ -149,6 +151,8 @@ class SubprocessAdapter(Adapter):
     """``cmd:<command line>``: a long-lived process speaking ``phase6-adapter/1``.
 
     ``max_line_bytes`` caps one protocol line (a reply); a longer one is a protocol error.
+    ``sandbox`` (default: the run's, :func:`~conformance.adapters.active_sandbox`) says whether
+    the process is started inside the sandbox (:mod:`conformance.adapters._sandbox`).
     A profile other than SPEC-006's (the Phase 2 one, :mod:`conformance.phase2`) subclasses
     this and sets the class attributes below: the contract and capability its handshake must
     declare and the schemas ``--validate-protocol`` checks its messages against; it sends its
@@ -171,8 +175,10 @@ class SubprocessAdapter(Adapter):
         cwd: str | None = None,
         stderr_tail_bytes: int = STDERR_TAIL_BYTES,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        sandbox: SandboxStatus | None = None,
     ):
         super().__init__(spec, timeout=timeout, validate=validate)
+        self.sandbox = sandbox if sandbox is not None else active_sandbox()
         self.argv = self._argv(spec)
         if not self.argv:
             raise AdapterSpecError(spec, "empty command line")
@@ -226,10 +232,17 @@ class SubprocessAdapter(Adapter):
         if self._process is not None:
             assert self.handshake is not None
             return self.handshake
+        argv, env = self.argv, self.env
+        box = self.sandbox.sandbox
+        if box is not None:
+            path = (os.environ if env is None else env).get("PATH", os.defpath)
+            if shutil.which(argv[0], path=path) is None:  # said as when it is not wrapped
+                raise SpawnError(f"cannot start {argv[0]!r}: No such file or directory")
+            argv, env = box.command(argv, cwd=self.cwd), box.environment(env)
         try:
             self._process = ImplementationProcess(
-                self.argv,
-                env=self.env,
+                argv,
+                env=env,
                 cwd=self.cwd,
                 tail_bytes=self.stderr_tail_bytes,
                 max_line_bytes=self.max_line_bytes,
@@ -303,7 +316,12 @@ class SubprocessAdapter(Adapter):
             cwd=self.cwd,
             stderr_tail_bytes=self.stderr_tail_bytes,
             max_line_bytes=self.max_line_bytes,
+            sandbox=self.sandbox,
         )
+
+    def metadata(self) -> dict[str, Any]:
+        """What the report header says about this adapter, the sandbox included."""
+        return {**super().metadata(), "sandbox": self.sandbox.to_json()}
 
     def stderr_tail(self) -> str:
         """The current process's stderr tail (empty when none is running)."""
@@ -391,6 +409,7 @@ class InProcessAdapter(SubprocessAdapter):
         start_timeout: float | None = None,
         stderr_tail_bytes: int = STDERR_TAIL_BYTES,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        sandbox: SandboxStatus | None = None,
     ):
         self.target = spec.removeprefix("python:")
         module_name, sep, attribute = self.target.partition(":")
@@ -403,6 +422,7 @@ class InProcessAdapter(SubprocessAdapter):
             start_timeout=start_timeout,
             stderr_tail_bytes=stderr_tail_bytes,
             max_line_bytes=max_line_bytes,
+            sandbox=sandbox,
         )
 
     def _argv(self, spec: str) -> list[str]:
@@ -445,6 +465,7 @@ class InProcessAdapter(SubprocessAdapter):
             start_timeout=self.start_timeout,
             stderr_tail_bytes=self.stderr_tail_bytes,
             max_line_bytes=self.max_line_bytes,
+            sandbox=self.sandbox,
         )
 
 

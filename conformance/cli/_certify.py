@@ -24,7 +24,13 @@ from typing import TextIO
 
 from conformance._errors import ReportError, UsageError
 from conformance._kit import one_line, slugify
-from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, reference_adapter_spec
+from conformance.adapters import (
+    DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_TIMEOUT,
+    SANDBOX_MODES,
+    reference_adapter_spec,
+    sandbox_run,
+)
 from conformance.cli._common import (
     ADAPTER_HELP,
     ADAPTER_KINDS,
@@ -59,6 +65,7 @@ from conformance.run import (
     Certification,
     VerdictValue,
     certify,
+    default_temp_parent,
     fix_first,
     make_progress,
     parse_section_option,
@@ -206,6 +213,15 @@ def register(commands: Subparsers) -> None:
         "failed after half the timeout, or 3/4 of the last 2N did (0: never; default: "
         "%(default)s)",
     )
+    parser.add_argument(
+        "--sandbox",
+        choices=SANDBOX_MODES,
+        default=SANDBOX_MODES[0],
+        help="run the adapter in a bubblewrap sandbox: own PID and network namespaces, the "
+        "filesystem read-only but the run's vector roots and a private /tmp, resource limits "
+        "(auto: when it works here, else say why; require: exit 2 without one; off: never; "
+        "default: %(default)s)",
+    )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     parser.add_argument(
         "--verbose",
@@ -332,7 +348,29 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
     options = dict(o.partition("=")[::2] for o in args.section_option)
     adapter = args.adapter or reference_adapter_spec()
     report_dir = _report_dir(args)
-    result = certify(
+    with sandbox_run(args.sandbox, temp_parent=args.temp_dir or default_temp_parent()) as box:
+        _require_sandbox(args, box.reason)
+        scratch = box.sandbox.scratch if box.sandbox else None
+        result = _certify_run(args, adapter, sections, options, scratch)
+    return _finish(result, args, report_dir, out)
+
+
+def _require_sandbox(args: argparse.Namespace, reason: str | None) -> None:
+    """``--sandbox require`` without a sandbox is a usage error, before anything runs."""
+    if args.sandbox == "require" and reason is not None:
+        raise UsageError(f"--sandbox require: no sandbox can be made: {reason}")
+
+
+def _certify_run(
+    args: argparse.Namespace,
+    adapter: str,
+    sections: dict[str, str] | None,
+    options: dict[str, str],
+    scratch: str | None,
+) -> Certification:
+    """The SPEC-006 certification the arguments ask for (vector roots in ``scratch`` when
+    sandboxed)."""
+    return certify(
         adapter,
         vectors_dir=args.vectors,
         select=args.select,
@@ -346,18 +384,26 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
         section_options=options,
         report_dir=args.report_dir,
         progress=make_progress(quiet=args.quiet, verbose=args.verbose),
-        temp_dir=args.temp_dir,
+        temp_dir=scratch or args.temp_dir,
         max_line_bytes=args.max_line_bytes,
         max_consecutive_failures=args.max_consecutive_failures,
     )
-    return _finish(result, args, report_dir, out)
 
 
 def _certify_phase2(args: argparse.Namespace, out: TextIO) -> int:
     """``certify --profile phase2-context``: the same options, report and exit codes."""
     options = dict(o.partition("=")[::2] for o in args.section_option)
     report_dir = _report_dir(args)
-    result = certify_phase2(
+    refused = f"not available for --profile {PHASE2_PROFILE} (its engine and service keep state)"
+    with sandbox_run(args.sandbox, refused=refused) as box:
+        _require_sandbox(args, box.reason)
+        result = _certify_phase2_run(args, options)
+    return _finish(result, args, report_dir, out)
+
+
+def _certify_phase2_run(args: argparse.Namespace, options: dict[str, str]) -> Certification:
+    """The Phase 2 certification the arguments ask for (never sandboxed)."""
+    return certify_phase2(
         args.adapter,
         load=args.load,
         dump=args.dump,
@@ -376,7 +422,6 @@ def _certify_phase2(args: argparse.Namespace, out: TextIO) -> int:
         max_line_bytes=args.max_line_bytes,
         max_consecutive_failures=args.max_consecutive_failures,
     )
-    return _finish(result, args, report_dir, out)
 
 
 def _finish(
@@ -385,6 +430,9 @@ def _finish(
     """Print the summary and the verdict, write the report, and say the exit code."""
     verdict = result.verdict
     _print_summary(result, out)
+    sandbox = result.adapter.get("sandbox")
+    if isinstance(sandbox, dict):
+        out.write(f"sandbox: {one_line(str(sandbox.get('summary')))}\n")
     out.write(f"verdict: {one_line(verdict.line)}\n")
     report_failed = False
     if report_dir is not None:

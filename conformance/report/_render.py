@@ -94,6 +94,13 @@ def _subject(report: Mapping[str, Any]) -> str:
     return "SPEC-006 memory.read"
 
 
+def _sandbox_line(sandbox: Mapping[str, Any]) -> str:
+    """The header's sandbox in words: ``sandboxed: <how>`` or ``not sandboxed: <why>``."""
+    if sandbox.get("sandboxed"):
+        return f"sandboxed ({sandbox.get('mode')}): {sandbox.get('summary')}"
+    return f"not sandboxed ({sandbox.get('mode')}): {sandbox.get('reason')}"
+
+
 def _partial(report: Mapping[str, Any]) -> list[str]:
     """Why the run certifies nothing (empty for a certification)."""
     footer = report["footer"]
@@ -255,6 +262,8 @@ def _markdown(report: Mapping[str, Any]) -> str:
         f"{header['selection']['selected']} run) |",
         f"| Run | {header['started']} → {footer['finished']} ({footer.get('duration_s', 0)} s) |",
     ]
+    if "sandbox" in header:
+        out.append(f"| Sandbox | {_md_cell(_sandbox_line(header['sandbox']), 2000)} |")
     if header["selection"]["patterns"]:
         patterns = ", ".join(_code(p) for p in header["selection"]["patterns"])
         out.append(f"| Selection | {patterns} (partial run) |")
@@ -539,6 +548,11 @@ def _html(report: Mapping[str, Any]) -> str:
         f"({header['corpus']['vectors']} vectors, {header['selection']['selected']} run)</td></tr>",
         f"<tr><td>Run</td><td>{_e(header['started'])} → {_e(footer['finished'])} "
         f"({_e(footer.get('duration_s', 0))} s, {header['options']['jobs']} jobs)</td></tr>",
+        *(
+            [f"<tr><td>Sandbox</td><td>{_e(_sandbox_line(header['sandbox']))}</td></tr>"]
+            if "sandbox" in header
+            else []
+        ),
         f"<tr><td>Totals</td><td>{_bar(totals)}"
         + " ".join(f"{o}: {totals[o]}" for o in _OUTCOMES)
         + f" · unexpected passes: {totals['unexpected_pass']}"

@@ -177,6 +177,8 @@ def build_report(certification: Certification) -> dict[str, Any]:
     verdict = cert.verdict
     totals = cert.totals
     config = cert.config
+    adapter = dict(cert.adapter)
+    sandbox = adapter.pop("sandbox", None)  # the adapter's metadata carries it; said apart
     report = {
         "format": REPORT_FORMAT,
         "header": {
@@ -190,7 +192,7 @@ def build_report(certification: Certification) -> dict[str, Any]:
                 "root": cert.corpus_root,
                 "published": cert.published_corpus,
             },
-            "adapter": dict(cert.adapter),
+            "adapter": adapter,
             "selection": {"patterns": list(cert.selection), "selected": len(results)},
             "sections": {
                 "expected": list(cert.expected_sections),
@@ -214,6 +216,7 @@ def build_report(certification: Certification) -> dict[str, Any]:
                 "machine": platform.machine(),
             },
             "started": cert.started,
+            **({"sandbox": sandbox} if sandbox is not None else {}),
         },
         "results": results,
         "failure_signatures": [s.to_json() for s in cert.signatures],
