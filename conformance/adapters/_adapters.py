@@ -130,6 +130,11 @@ class Adapter(abc.ABC):
             "protocol": PROTOCOL,
             "implementation": dict(self.handshake.implementation) if self.handshake else None,
             "capabilities": list(self.handshake.capabilities) if self.handshake else [],
+            **(
+                {"readings": list(self.handshake.readings)}
+                if self.handshake and self.handshake.readings is not None
+                else {}
+            ),
         }
 
     def __enter__(self) -> Self:

@@ -82,6 +82,10 @@ def _shown_json(message: Any) -> str:
         return "(a JSON value too deeply nested to show)"
 
 
+#: The most alternative readings a start reply may declare.
+MAX_DECLARED_READINGS = 256
+
+
 @dataclass(frozen=True)
 class Handshake:
     """What the implementation said about itself in its ``start`` reply."""
@@ -89,6 +93,9 @@ class Handshake:
     protocol: str
     implementation: Mapping[str, Any]
     capabilities: tuple[str, ...] = field(default=(CAPABILITY,))
+    #: The alternative readings the implementation declares it follows (``readings`` in its
+    #: start reply: IDs such as ``INT-08/verbatim``); None when it declares nothing.
+    readings: tuple[str, ...] | None = None
 
     @property
     def name(self) -> str:
@@ -231,12 +238,23 @@ def check_start_reply(
         raise HandshakeError('start reply needs "capabilities": a list of strings')
     if capability not in capabilities:
         raise HandshakeError(f"capabilities {capabilities!r} lack {capability!r}")
-    extra = set(message) - {"ok", "protocol", "implementation", "capabilities"}
+    readings = message.get("readings")
+    if readings is not None and (
+        not isinstance(readings, list)
+        or len(readings) > MAX_DECLARED_READINGS
+        or not all(isinstance(r, str) and 0 < len(r) <= 64 for r in readings)
+    ):
+        raise HandshakeError(
+            f'"readings" must be a list of at most {MAX_DECLARED_READINGS} reading IDs '
+            '(strings such as "INT-08/verbatim")'
+        )
+    extra = set(message) - {"ok", "protocol", "implementation", "capabilities", "readings"}
     if extra:
         raise HandshakeError(f"start reply has unexpected members {sorted(extra)!r}")
     if validate:
         validate_message("start-reply", message, error=HandshakeError, schemas=schemas)
-    return Handshake(protocol, implementation, tuple(capabilities))
+    declared = tuple(readings) if readings is not None else None
+    return Handshake(protocol, implementation, tuple(capabilities), declared)
 
 
 def check_run_reply(

@@ -32,7 +32,7 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 __all__ = [
@@ -154,6 +154,7 @@ def serve(
     *,
     refusal: str | None = None,
     contract: str = CONTRACT,
+    readings: Sequence[str] | None = None,
 ) -> int:
     """Answer protocol messages from ``stdin`` until ``stop`` or end of input; exit status.
 
@@ -161,6 +162,7 @@ def serve(
     ``{"ok": false, "error": refusal}`` and the loop ends with status 1. A callable that raises
     ``SystemExit`` (or any other non-``Exception``) ends the process with that status, after a
     line on stderr saying so: the harness sees a crash, as it would from any implementation.
+    ``readings``: the alternative readings the start reply declares (specs/protocol.md).
     """
     stdin = stdin if stdin is not None else sys.stdin.buffer
     stdout = stdout if stdout is not None else sys.stdout.buffer
@@ -190,6 +192,7 @@ def serve(
                 "protocol": PROTOCOL,
                 "implementation": implementation,
                 "capabilities": list(PROFILES[contract]),
+                **({"readings": list(readings)} if readings is not None else {}),
             }
             write(_line(reply))
         elif command == "run" and function is not None:

@@ -19,11 +19,12 @@ with failures that are readings of ambiguous clauses (compliant-required-only).
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import TextIO
 
 from conformance._errors import ReportError, UsageError
-from conformance._kit import one_line, slugify
+from conformance._kit import one_line, read_bounded, slugify
 from conformance.adapters import (
     DEFAULT_MAX_LINE_BYTES,
     DEFAULT_TIMEOUT,
@@ -142,6 +143,14 @@ def register(commands: Subparsers) -> None:
         metavar="FILE",
         help="known failures, '<vector id>  # reason' per line; the exit code then says whether "
         "anything unexpected happened",
+    )
+    parser.add_argument(
+        "--readings",
+        type=Path,
+        metavar="FILE",
+        help="the alternative readings the implementation follows, one ID per line "
+        "(INT-08/verbatim; '#' comments): it is certified against them, and any contradiction "
+        "of the declaration is reported (default: the handshake's readings, else inferred)",
     )
     parser.add_argument(
         "--jobs",
@@ -271,8 +280,13 @@ def _check(args: argparse.Namespace) -> None:
         directories=[("--vectors", args.vectors), ("--temp-dir", args.temp_dir)],
         writable=[("--temp-dir", args.temp_dir)]
         + ([] if args.no_report else [("--report-dir", args.report_dir)]),
-        files=[("--expected-failures", args.expected_failures)],
+        files=[
+            ("--expected-failures", args.expected_failures),
+            ("--readings", args.readings),
+        ],
     )
+    if args.readings is not None:
+        args.declared_readings = read_declared_readings(args.readings)
     for option in args.section_option:
         if "=" not in option or not option.partition("=")[0]:
             raise UsageError(f"--section-option {option!r}: expected KEY=VALUE")
@@ -387,7 +401,33 @@ def _certify_run(
         temp_dir=scratch or args.temp_dir,
         max_line_bytes=args.max_line_bytes,
         max_consecutive_failures=args.max_consecutive_failures,
+        declared_readings=getattr(args, "declared_readings", None),
     )
+
+
+def read_declared_readings(path: Path) -> tuple[str, ...]:
+    """A ``--readings`` file: one reading ID per line, ``#`` starts a comment (UsageError
+    for a file that cannot be read or a line that is not an ID)."""
+    try:
+        text = read_bounded(path, 1 << 20).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"--readings {str(path)!r}: cannot read: {exc}") from None
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        entry = line.split("#", 1)[0].strip()
+        if not entry:
+            continue
+        if not _READING_ID.fullmatch(entry):
+            raise UsageError(
+                f"--readings {str(path)!r} line {number}: {entry!r} is not a reading ID "
+                "(such as INT-08/verbatim)"
+            )
+        found.append(entry)
+    return tuple(dict.fromkeys(found))
+
+
+#: A reading ID as the register names it: ``INT-08/verbatim``.
+_READING_ID = re.compile(r"(P2-)?INT-[0-9]{2}/[a-z0-9][a-z0-9-]*")
 
 
 def _certify_phase2(args: argparse.Namespace, out: TextIO) -> int:

@@ -18,6 +18,14 @@ vector's own expectation. An alternative that gives exactly what the implementat
    verbatim query terms *and* another drop reason).
 4. What is left is explained by no listed reading: a bug, or a reading the register does not
    list yet (the report says how to propose one).
+5. One consistent reading per entry: the whole corpus is run under each profile alternative,
+   and a vector it changes that the implementation answered the pinned way is a
+   contradiction (it follows the reading only in part, which no listed reading describes).
+
+An implementation may **declare** its readings (``readings`` in its start reply, or
+``certify --readings FILE``): the declaration is then its profile, and a failure only an
+undeclared alternative reproduces, or a declared alternative it does not follow, is a
+contradiction of its own declaration.
 
 The reference is run as a subprocess through the adapter protocol: the harness never imports
 it. A reply the reference cannot give (the harness's own fault) leaves the failure
@@ -96,6 +104,13 @@ class Attribution:
     #: Whether the failures were examined at all (False: no attribution ran, e.g. the run
     #: broke, or the profile has no executable readings): the verdict then infers from labels.
     examined: bool = False
+    #: The readings the implementation declared (handshake ``readings``, ``--readings``).
+    declared: tuple[str, ...] | None = None
+    #: Where the implementation contradicts its declaration, or follows a reading only in
+    #: part: each one a reason the run is not compliant.
+    contradictions: tuple[str, ...] = ()
+    #: Profile alternative -> passing vectors it changes (answered the pinned way).
+    inconsistent: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def ran(self) -> bool:
@@ -123,6 +138,9 @@ class Attribution:
             "counts": self.counts(),
             "faults": list(self.faults),
             "examined": self.examined,
+            "declared": None if self.declared is None else list(self.declared),
+            "contradictions": list(self.contradictions),
+            "inconsistent": {key: list(value) for key, value in sorted(self.inconsistent.items())},
         }
 
 
@@ -224,14 +242,23 @@ def attribute(
     results: Iterable[VectorResult],
     *,
     alternatives: Sequence[str] | None = None,
+    declared: Sequence[str] | None = None,
     timeout: float = 30.0,
 ) -> Attribution:
-    """Steps 1-4 of the module docstring for one run's results."""
+    """Steps 1-5 of the module docstring for one run's results (``declared``: the readings
+    the implementation says it follows, which then are its profile)."""
+    vectors = list(vectors)
+    results = list(results)
     by_id = {vector.id: vector for vector in vectors}
     failing = [r for r in results if not r.ok and r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
-    if not failing:
-        return Attribution(examined=True)
     tried = tuple(alternatives if alternatives is not None else executable_alternatives())
+    if not failing and not declared:
+        return Attribution(tried=tried, examined=True, declared=_tuple(declared))
+    contradictions = [
+        f"declares {reading!r}, which is not an executable alternative of the register"
+        for reading in declared or ()
+        if reading not in tried
+    ]
     candidates = [
         (by_id[r.id], loads(r.actual))
         for r in failing
@@ -242,27 +269,75 @@ def attribute(
     if candidates:
         for alternative in tried:
             single[alternative] = _reproduced([alternative], candidates, timeout, faults)
-    # 2. the profile: one alternative per entry, the one explaining the most failures.
-    best: dict[str, str] = {}
-    for alternative, reproduced in single.items():
-        if not reproduced:
-            continue
-        entry = alternative.split("/", 1)[0]
-        if entry not in best or len(reproduced) > len(single[best[entry]]):
-            best[entry] = alternative
-    profile = tuple(sorted(best.values()))
+    # 2. the profile: what it declares, else one alternative per entry, the one explaining the
+    # most failures.
+    if declared is not None:
+        profile = tuple(alternative for alternative in tried if alternative in declared)
+        entries = Counter(alternative.split("/", 1)[0] for alternative in profile)
+        contradictions += [
+            f"declares two readings of {entry}" for entry, n in entries.items() if n > 1
+        ]
+    else:
+        best: dict[str, str] = {}
+        for alternative, reproduced in single.items():
+            if not reproduced:
+                continue
+            entry = alternative.split("/", 1)[0]
+            if entry not in best or len(reproduced) > len(single[best[entry]]):
+                best[entry] = alternative
+        profile = tuple(sorted(best.values()))
     explained: dict[str, tuple[str, ...]] = {}
     for alternative in profile:
-        for vector_id in single[alternative]:
+        for vector_id in single.get(alternative, ()):
             explained[vector_id] = (*explained.get(vector_id, ()), alternative)
     # 3. failures no single alternative explains, under the whole profile.
     if len(profile) > 1:
         rest = [(vector, actual) for vector, actual in candidates if vector.id not in explained]
         for vector_id in _reproduced(profile, rest, timeout, faults):
             explained[vector_id] = profile
+    if declared is not None:
+        for alternative in tried:
+            undeclared = single.get(alternative, set()) - explained.keys()
+            if alternative not in profile and undeclared:
+                contradictions.append(
+                    f"follows {alternative} on {len(undeclared)} failing vector(s) without "
+                    f"declaring it (e.g. {min(undeclared)})"
+                )
+    # 5. one consistent reading per entry: a vector the profile's reading changes must not be
+    # answered the pinned way.
+    passed = [by_id[r.id] for r in results if r.ok and r.id in by_id]
+    inconsistent: dict[str, tuple[str, ...]] = {}
+    for alternative in profile:
+        outputs = _outputs([alternative], passed, timeout, faults)
+        changed = sorted(
+            vector_id
+            for vector_id, output in outputs.items()
+            if compare_result(by_id[vector_id].expect, output) is not None
+        )
+        if changed:
+            inconsistent[alternative] = tuple(changed)
+            said = " although it declares it" if declared is not None else ""
+            contradictions.append(
+                f"{alternative} changes {len(changed)} vector(s) it answers the pinned way "
+                f"(e.g. {changed[0]}): it does not follow {alternative} consistently{said}"
+            )
     unexplained = tuple(r.id for r in failing if r.id not in explained)
     examined = not any(fault.startswith(_NOT_STARTED) for fault in faults)
-    return Attribution(tried, profile, explained, unexplained, tuple(faults[:20]), examined)
+    return Attribution(
+        tried,
+        profile,
+        explained,
+        unexplained,
+        tuple(faults[:20]),
+        examined,
+        _tuple(declared),
+        tuple(contradictions),
+        inconsistent,
+    )
+
+
+def _tuple(values: Sequence[str] | None) -> tuple[str, ...] | None:
+    return None if values is None else tuple(values)
 
 
 # ------------------------------------------------------------------ section items (properties)

@@ -220,6 +220,7 @@ class Certification:
             partial=self.partial_reasons,
             skipped=self.skipped_checks,
             explained=self.attribution.explained if self.attribution.examined else None,
+            contradictions=self.attribution.contradictions,
         )
 
     @property
@@ -277,6 +278,7 @@ def certify(
     temp_dir: str | None = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     max_consecutive_failures: int = 10,
+    declared_readings: Sequence[str] | None = None,
 ) -> Certification:
     """Certify the implementation behind ``adapter`` (default: the bundled reference).
 
@@ -374,7 +376,12 @@ def certify(
     attribution = Attribution()
     if broken is None and not interrupted and not faults and stopped_after is None:
         try:
-            attribution = attribute(chosen, results, timeout=max(timeout, 30.0))
+            declared = (
+                declared_readings
+                if declared_readings is not None
+                else (handshake.readings if broken is None else None)
+            )
+            attribution = attribute(chosen, results, declared=declared, timeout=max(timeout, 30.0))
         except Exception as exc:  # a fault of the kit: no evidence, said so
             faults.append(_fault("attributing failures to readings", exc))
         if attribution.profile:

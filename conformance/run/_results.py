@@ -388,6 +388,7 @@ def compute_verdict(
     partial: Iterable[str] = (),
     skipped: Iterable[str] = (),
     explained: Mapping[str, tuple[str, ...]] | None = None,
+    contradictions: Iterable[str] = (),
 ) -> Verdict:
     """The verdict over ``results`` (and the sections that affect it).
 
@@ -475,6 +476,8 @@ def compute_verdict(
                 "(a bug, or a reading the register does not list yet: propose it as an "
                 "executable alternative, CONTRIBUTING.md)"
             )
+    # Readings followed only in part, or against the implementation's own declaration.
+    reasons.extend(f"readings: {contradiction}" for contradiction in contradictions)
     unexpected = [r.id for r in results if r.unexpected_pass]
     if unexpected:
         reasons.append(f"{len(unexpected)} unexpected pass(es) of listed expected failures")

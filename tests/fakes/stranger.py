@@ -24,6 +24,12 @@ Triage and hostile variants (the report must group, survive and sanitize what th
 - ``tagbonus``: one wrong score term, tag_bonus = overlap * 0.25 instead of 0.5;
 - ``echo``: echoes the request's store path in its error messages, lone surrogates included;
 - ``ansi``: an implementation name holding ANSI escapes and a forged verdict line.
+
+Readings with evidence (``tests/conformance/cli/test_strangers.py::TestReadingsWithEvidence``):
+``int27``, ``int08`` and ``int08int27`` follow executable alternatives as outsiders would write
+them; ``int27some`` follows INT-27's alternative only when max_items is 1 (a reading followed in
+part); ``round2`` rounds scores (a plain bug); ``pinned`` is the reference itself. A second
+argument declares readings in the handshake: ``stranger.py int27 INT-27/budget-exhausted``.
 """
 
 from __future__ import annotations
@@ -217,6 +223,14 @@ def int08int27(request: Any) -> Result:
     return int27(request)
 
 
+def int27some(request: Any) -> Result:
+    """INT-27's alternative only when max_items is 1: a reading followed in part."""
+    budget = request.get("budget") if isinstance(request, dict) else None
+    if isinstance(budget, dict) and budget.get("max_items") == 1:
+        return int27(request)
+    return reference.memory_read(request)
+
+
 def round2(request: Any) -> Result:
     """A plain bug: every selected score rounded to 2 decimals (and the package hashed again)."""
     result = reference.memory_read(request)
@@ -284,7 +298,9 @@ VARIANTS: dict[str, Callable[[Any], Result]] = {
     "int27": int27,
     "int08": int08,
     "int08int27": int08int27,
+    "int27some": int27some,
     "round2": round2,
+    "pinned": reference.memory_read,
     "spec005": spec005,
     "tagbonus": tagbonus,
     "echo": echo,
@@ -302,4 +318,6 @@ def implementation(variant: str) -> dict[str, Any]:
 
 if __name__ == "__main__":
     chosen = sys.argv[1]
-    sys.exit(serve(VARIANTS[chosen], implementation(chosen)))
+    # stranger.py VARIANT [READING,READING]: the readings its handshake declares
+    declared = sys.argv[2].split(",") if len(sys.argv) > 2 else None
+    sys.exit(serve(VARIANTS[chosen], implementation(chosen), readings=declared))

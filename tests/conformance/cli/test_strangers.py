@@ -22,9 +22,9 @@ import pytest
 from paths import FAKES, REPO
 
 
-def stranger(variant: str) -> str:
-    """The cmd: adapter of a variant of tests/fakes/stranger.py."""
-    return "cmd:" + shlex.join([sys.executable, str(FAKES / "stranger.py"), variant])
+def stranger(variant: str, *declared: str) -> str:
+    """The cmd: adapter of a variant of tests/fakes/stranger.py (declaring ``declared``)."""
+    return "cmd:" + shlex.join([sys.executable, str(FAKES / "stranger.py"), variant, *declared])
 
 
 def phase6(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -120,26 +120,46 @@ WITH_EVIDENCE = {
 }
 
 
+#: run label -> (stranger argv, extra certify options): the runs the evidence tests read
+EVIDENCE_RUNS: dict[str, tuple[list[str], list[str]]] = {
+    **{variant: ([variant], []) for variant in WITH_EVIDENCE},
+    "round2": (["round2"], []),
+    "int27some": (["int27some"], []),
+    "int27-declared": (["int27", "INT-27/budget-exhausted"], []),
+    "pinned-declares-int27": (["pinned", "INT-27/budget-exhausted"], []),
+    "int08int27-declares-int08": (["int08int27"], ["--readings", "{int08}"]),
+}
+
+
 @pytest.fixture(scope="module")
 def with_evidence(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int, str, Path]]:
-    """The strangers following executable alternatives, and the rounding bug, certified on the
-    vectors (no sections): variant -> (exit code, stdout, report directory)."""
+    """The strangers following executable alternatives (declared or not), following one in
+    part, and the rounding bug, certified on the vectors (no sections): label -> (exit code,
+    stdout, report directory)."""
+    declared = tmp_path_factory.mktemp("declared") / "readings.txt"
+    declared.write_text("# what int08int27 says it follows\nINT-08/verbatim\n", "utf-8")
     running = {}
-    for variant in [*WITH_EVIDENCE, "round2"]:
-        report_dir = tmp_path_factory.mktemp(variant)
+    for label, (variant, extra) in EVIDENCE_RUNS.items():
+        report_dir = tmp_path_factory.mktemp(label)
+        options = [option.format(int08=declared) for option in extra]
         argv = [
-            sys.executable, "-m", "conformance", "certify", "--adapter", stranger(variant),
-            "--report-dir", str(report_dir), "-q", "-j", "1", "--no-sections",
+            sys.executable, "-m", "conformance", "certify", "--adapter", stranger(*variant),
+            "--report-dir", str(report_dir), "-q", "-j", "1", "--no-sections", *options,
         ]  # fmt: skip
         process = subprocess.Popen(
             argv, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
         )
-        running[variant] = (process, report_dir)
+        running[label] = (process, report_dir)
     done = {}
-    for variant, (process, report_dir) in running.items():
+    for label, (process, report_dir) in running.items():
         out, _ = process.communicate(timeout=1800)
-        done[variant] = (process.returncode, out, report_dir)
+        done[label] = (process.returncode, out, report_dir)
     return done
+
+
+def _footer(run: tuple[int, str, Path]) -> dict[str, Any]:
+    footer: dict[str, Any] = json.loads((run[2] / "report.json").read_text("utf-8"))["footer"]
+    return footer
 
 
 @pytest.mark.slow  # the whole corpus through a subprocess stranger, then the attribution
@@ -174,6 +194,54 @@ class TestReadingsWithEvidence:
         assert len(attribution["unexplained"]) == report["footer"]["totals"]["failed"] > 100
         assert report["footer"]["verdict"]["value"] == "non-compliant", out
         assert code == 1
+
+    def test_a_declared_reading_it_follows(
+        self, with_evidence: dict[str, tuple[int, str, Path]]
+    ) -> None:
+        """Declaring in the handshake the reading it follows: certified under it, exit 4."""
+        code, out, _ = with_evidence["int27-declared"]
+        footer = _footer(with_evidence["int27-declared"])
+        assert footer["attribution"]["declared"] == ["INT-27/budget-exhausted"]
+        assert footer["attribution"]["contradictions"] == []
+        assert footer["verdict"]["value"] == "compliant-required-only", out
+        assert code == 4
+
+    def test_a_declared_reading_it_does_not_follow(
+        self, with_evidence: dict[str, tuple[int, str, Path]]
+    ) -> None:
+        """The pinned reference declaring INT-27's alternative contradicts its declaration on
+        every vector that alternative changes: non-compliant, and the report says where."""
+        code, out, _ = with_evidence["pinned-declares-int27"]
+        footer = _footer(with_evidence["pinned-declares-int27"])
+        assert footer["attribution"]["inconsistent"]["INT-27/budget-exhausted"]
+        assert any("although it declares it" in c for c in footer["attribution"]["contradictions"])
+        assert footer["verdict"]["value"] == "non-compliant", out
+        assert code == 1
+
+    def test_an_undeclared_reading_contradicts_the_declaration(
+        self, with_evidence: dict[str, tuple[int, str, Path]]
+    ) -> None:
+        """Declaring (with --readings FILE) only INT-08's alternative while also following
+        INT-27's: the INT-27 failures are a contradiction of the declaration, not a reading."""
+        code, out, _ = with_evidence["int08int27-declares-int08"]
+        attribution = _footer(with_evidence["int08int27-declares-int08"])["attribution"]
+        assert attribution["declared"] == ["INT-08/verbatim"]
+        assert attribution["profile"] == ["INT-08/verbatim"]
+        assert any(
+            c.startswith("follows INT-27/budget-exhausted") for c in attribution["contradictions"]
+        )
+        assert code == 1, out
+
+    def test_a_reading_followed_in_part(
+        self, with_evidence: dict[str, tuple[int, str, Path]]
+    ) -> None:
+        """INT-27's alternative followed only when max_items is 1: the vectors it answers
+        the pinned way make it inconsistent, non-compliant (no listed reading is that)."""
+        code, out, _ = with_evidence["int27some"]
+        attribution = _footer(with_evidence["int27some"])["attribution"]
+        assert attribution["profile"] == ["INT-27/budget-exhausted"]
+        assert attribution["inconsistent"]["INT-27/budget-exhausted"]
+        assert code == 1, out
 
 
 @pytest.mark.slow  # every vector through a subprocess stranger, twice
