@@ -22,6 +22,7 @@ from reference.phase2 import (
     UnknownReading,
     run_vector_call,
 )
+from tools.generate.phase2.build import alternative_changes, read_corpus
 
 ROOT = Path(__file__).resolve().parents[3]
 REGISTER = tomllib.loads((ROOT / "specs" / "phase2" / "interpretations.toml").read_text("utf-8"))
@@ -216,3 +217,22 @@ class TestServeProtocol:
         reply = json.loads(done.stdout.splitlines()[1])
         texts = [block["text"] for block in reply["result"]["body"]["context"]]
         assert texts == [OTHER_POLICY, "q"]
+
+
+@pytest.fixture(scope="module")
+def changes() -> dict[str, list[str]]:
+    """Executable alternative -> the corpus vectors whose expected output it changes."""
+    return alternative_changes(read_corpus())
+
+
+class TestCoverage:
+    """Every executable alternative can be told from the pinned reading by some vector."""
+
+    @pytest.mark.parametrize(
+        "alternative",
+        [alt for entry in REGISTER["entry"] for alt in entry.get("executable", [])],
+    )
+    def test_changes_a_vector(self, changes: dict[str, list[str]], alternative: str) -> None:
+        """The reference under the alternative expects something else on at least one vector
+        (else no certification could tell it from the pinned reading)."""
+        assert changes[alternative], f"{alternative} changes no vector's expected output"
