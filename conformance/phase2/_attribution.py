@@ -108,10 +108,6 @@ class Evidence:
     policy: str | None = None
     rejudged: Mapping[str, VectorResult] = field(default_factory=dict)
 
-    def results(self, results: Iterable[VectorResult]) -> tuple[VectorResult, ...]:
-        """``results`` with the re-judged ones in their place."""
-        return tuple(self.rejudged.get(r.id, r) for r in results)
-
 
 class _Reference:
     """The reference engine under one set of readings, in a process of its own."""
@@ -292,7 +288,8 @@ def phase2_verdict(
     - a failing vector no listed reading explains is a bug, whatever its level: non-compliant
       (every Phase 2 vector is ``pinned``, so labels alone would call any bug a reading);
     - the implementation's own policy text is a reading the verdict names
-      (``P2-INT-04/implementation-text``), with the text, even when nothing else differs.
+      (``P2-INT-04/implementation-text``), with the text, even when nothing else differs;
+    - ``differs_on`` is the reading profile, evidence only (never guessed from labels).
     """
     attribution = evidence.attribution
     unexplained = [
@@ -304,7 +301,8 @@ def phase2_verdict(
     ]
     if verdict.value is VerdictValue.ADAPTER_BROKEN:
         return verdict
-    named = tuple(sorted({*attribution.profile, *verdict.differs_on}))
+    # evidence only: the labels' guess (pinned_cover) would name P2-INT-20, on every vector
+    named = attribution.profile
     policy_reason: tuple[str, ...] = ()
     if evidence.policy is not None:
         shown = _shown(evidence.policy)

@@ -138,6 +138,7 @@ class TestVerdict:
         verdict = phase2_verdict(base, evidence, [_result("v1", Outcome.FAILED)])
         assert verdict.value is VerdictValue.NON_COMPLIANT
         assert "no listed reading explains" in verdict.reasons[0]
+        assert verdict.differs_on == ()  # evidence only: no interpretation guessed from labels
 
     def test_explained_is_a_reading(self) -> None:
         """Every failure explained: compliant on required, naming the alternative by ID."""
