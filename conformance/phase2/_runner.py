@@ -132,7 +132,7 @@ def _expected_view(vector: Phase2Vector) -> Any:
 
 
 def judge(vector: Phase2Vector, observation: Observation, started: float) -> VectorResult:
-    """Steps 3 of the module docstring: compare the first outcome with ``expect``, then every
+    """Step 3 of the module docstring: compare the first outcome with ``expect``, then every
     later run with the first (``started``: ``time.perf_counter()`` when the vector started)."""
     fixture, call, expect = vector.fixture, vector.call, vector.expect
     first = observation.outcomes[0]

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from conformance.phase2 import expect_from_observed
 from reference.phase2 import (
     ALTERNATIVES,
     PINNED,
@@ -22,13 +23,15 @@ from reference.phase2 import (
     UnknownReading,
     run_vector_call,
 )
-from tools.generate.phase2.build import alternative_changes, read_corpus
+from tools.generate.phase2.build import ANOTHER_POLICY, alternative_changes, read_corpus
+from tools.phase2_oracle import oracle_expect
 
 ROOT = Path(__file__).resolve().parents[3]
 REGISTER = tomllib.loads((ROOT / "specs" / "phase2" / "interpretations.toml").read_text("utf-8"))
 ENTRIES = {entry["id"]: entry for entry in REGISTER["entry"]}
 T = "2024-05-01T10:00:00Z"
 OTHER_POLICY = "Use the memory below; newer facts win."
+CORPUS = read_corpus()
 
 
 def _entity(row_id: int, title: str, at: str = T, user: str = "u1") -> dict[str, Any]:
@@ -222,7 +225,7 @@ class TestServeProtocol:
 @pytest.fixture(scope="module")
 def changes() -> dict[str, list[str]]:
     """Executable alternative -> the corpus vectors whose expected output it changes."""
-    return alternative_changes(read_corpus())
+    return alternative_changes(CORPUS)
 
 
 class TestCoverage:
@@ -236,3 +239,28 @@ class TestCoverage:
         """The reference under the alternative expects something else on at least one vector
         (else no certification could tell it from the pinned reading)."""
         assert changes[alternative], f"{alternative} changes no vector's expected output"
+
+
+class TestOracle:
+    """The independent oracle implements the same alternatives (from the register's words)."""
+
+    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    def test_agrees_with_the_reference(
+        self, changes: dict[str, list[str]], alternative: str
+    ) -> None:
+        """Under each alternative the oracle changes exactly the vectors the reference changes,
+        and expects there what the reference returns."""
+        policy = ANOTHER_POLICY if alternative == POLICY_ALTERNATIVE else None
+        readings = Readings.of([alternative], policy=policy)
+        oracle_changes, disagree = [], []
+        for vector in CORPUS:
+            fixture, call = vector["input"]["fixture"], vector["input"]["call"]
+            expected = oracle_expect(fixture, call, alternatives=[alternative], policy=policy)
+            if expected == vector["expect"]:
+                continue
+            oracle_changes.append(vector["id"])
+            observed = run_vector_call(fixture, call, readings=readings)
+            if expect_from_observed(call, observed) != expected:
+                disagree.append(vector["id"])
+        assert sorted(oracle_changes) == sorted(changes[alternative])
+        assert disagree == []
