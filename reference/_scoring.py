@@ -144,10 +144,21 @@ class Scorer:
     #: True when some term contains a space: only then does whitespace collapsing matter.
     phrases: bool = field(init=False)
     term_set: frozenset[str] = field(init=False)
+    #: What candidate text is matched against: the normalized text (INT-09), chosen once.
+    haystack: Callable[[str], str] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "phrases", any(" " in term for term in self.terms))
         object.__setattr__(self, "term_set", frozenset(self.terms))
+        # INT-09: terms match the normalized text (trim, collapse, lower).  A term without a
+        # space contains no White_Space at all, and collapsing or trimming whitespace never
+        # creates or removes a match for such a term, so lowercasing suffices.  Another
+        # whitespace table (INT-05's alternatives) takes no shortcut.
+        if self.text is not PINNED_TEXT:
+            haystack = self.text.normalize
+        else:
+            haystack = normalize if self.phrases else str.lower
+        object.__setattr__(self, "haystack", haystack)
 
     @property
     def approximate(self) -> bool:
@@ -162,13 +173,7 @@ class Scorer:
     def term_count(self, text: str) -> int:
         """S6-SCORE-07: "term_match_count = number of query_terms that appear as substrings in
         normalized candidate text" (INT-09, INT-10)."""
-        # INT-09: terms match the normalized text (trim, collapse, lower).  A term without a
-        # space contains no White_Space at all, and collapsing or trimming whitespace never
-        # creates or removes a match for such a term, so lowercasing suffices.
-        if self.text is not PINNED_TEXT:  # another whitespace table: no shortcut
-            haystack = self.text.normalize(text)
-        else:
-            haystack = normalize(text) if self.phrases else text.lower()
+        haystack = self.haystack(text)
         return len([term for term in self.terms if term in haystack])
 
     def tag_overlap(self, tags: list[Any]) -> int:

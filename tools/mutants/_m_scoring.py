@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tools.mutants._registry import SourcePatch, mutant, patch
 
-_HAYSTACK = "        haystack = normalize(text) if self.phrases else text.lower()"
+_HAYSTACK = "        haystack = normalize if self.phrases else str.lower"
 _NOW = "        recency_now_ns=now[1] if recency and now is not None else None,"
 #: Nanoseconds from 0001-01-01T00:00:00Z (the reference's timestamp origin) to the Unix epoch.
 _UNIX_EPOCH_NS = "62_135_596_800 * 10**9"
@@ -35,14 +35,14 @@ def _() -> SourcePatch:
     return patch(
         "_scoring.py",
         _HAYSTACK,
-        "        from reference._text import collapse\n\n        haystack = collapse(text)",
+        "        from reference._text import collapse\n\n        haystack = collapse",
     )
 
 
 @mutant("text-not-collapsed-for-matching", clauses=("S6-SCORE-07",), interpretations=("INT-09",))
 def _() -> SourcePatch:
     """Terms are matched against the lowercased text without collapsing whitespace runs."""
-    return patch("_scoring.py", _HAYSTACK, "        haystack = text.lower()")
+    return patch("_scoring.py", _HAYSTACK, "        haystack = str.lower")
 
 
 @mutant("tag-overlap-ignores-switch", clauses=("S6-SCORE-09", "S6-INPUT-10"))
