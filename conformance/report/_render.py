@@ -876,7 +876,7 @@ def _junit_verdict(root: ET.Element, report: Mapping[str, Any]) -> tuple[int, in
     suite = ET.SubElement(root, "testsuite", name=verdict_name, tests="1")
     case = ET.SubElement(suite, "testcase", classname=verdict_name, name="certification")
     if partial:
-        ET.SubElement(
+        skipped = ET.SubElement(
             case,
             "skipped",
             message=_x(
@@ -884,16 +884,34 @@ def _junit_verdict(root: ET.Element, report: Mapping[str, Any]) -> tuple[int, in
                 2000,
             ),
         )
+        skipped.text = _junit_details(report)
         suite.set("skipped", "1")
         return 0, 1
     if verdict["value"] != "compliant":
         element = ET.SubElement(
             case, "failure", type=_x(verdict["value"]), message=_x(verdict["text"], 500)
         )
-        element.text = _x(verdict["text"])
+        element.text = _junit_details(report)
         suite.set("failures", "1")
         return 1, 0
     return 0, 0
+
+
+def _junit_details(report: Mapping[str, Any]) -> str:
+    """The verdict, what to fix first (bugs first, each with its reading) and the profile."""
+    fix = [
+        f"{rank}. {s['count']} vector(s): {s['signature']}"
+        + (f" -- {_reading_note(s)}" if _reading_note(s) else "")
+        for rank, s in enumerate(_fix_first(report), 1)
+    ]
+    readings, contradictions = _readings(report)
+    lines = [
+        report["footer"]["verdict"]["text"],
+        *(["", "What to fix first:", *fix] if fix else []),
+        *(["", "Reading profile:", *readings] if readings else []),
+        *(["", "Contradictions:", *contradictions] if contradictions else []),
+    ]
+    return _x("\n".join(lines))
 
 
 def render_junit(report: Mapping[str, Any]) -> str:
