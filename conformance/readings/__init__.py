@@ -28,6 +28,12 @@ own (``tools/oracle.py``), and so does the property model (``properties/_model.p
 generated vector's expectation is confirmed by an implementation that does not share the
 reference's or each other's arithmetic. Independence is their point; sharing is the point here.
 
+Where the register makes an alternative reading of one of these entries executable
+(``INT-08/verbatim``, ``INT-20/case-and-minus-zero``, ``INT-39/both-keys``,
+``INT-41/written-integer``), the function that holds the reading takes it as a parameter whose
+default is the pinned reading (``SuppliedTerms``, ``TsGrammar``, ``TrustMatch``, ``IntReading``):
+the oracle passes it, every other caller keeps the pinned reading without saying so.
+
 Nothing here imports the reference: these are the register's readings, written from
 ``specs/interpretations.toml``, not from any implementation.
 """
@@ -51,6 +57,7 @@ from conformance.readings._records import (
 )
 from conformance.readings._request import (
     CLAUSE_OF_ERROR,
+    IntReading,
     Options,
     RequestError,
     check_request,
@@ -66,23 +73,28 @@ from conformance.readings._stores import (
 )
 from conformance.readings._text import (
     WHITE_SPACE,
+    SuppliedTerms,
     derive_terms,
     normalize_text,
     split_ws,
     strip_ws,
     supplied_terms,
 )
-from conformance.readings._timestamps import parse_ts
-from conformance.readings._trust import is_denied, read_trust_snapshot
+from conformance.readings._timestamps import TsGrammar, parse_ts
+from conformance.readings._trust import TrustMatch, is_denied, read_trust_snapshot
 
 __all__ = [
     "CLAUSE_OF_ERROR",
     "MAX_DEPTH",
     "SAFE_INT",
     "WHITE_SPACE",
+    "IntReading",
     "InvalidText",
     "Options",
     "RequestError",
+    "SuppliedTerms",
+    "TrustMatch",
+    "TsGrammar",
     "Undecided",
     "canonical",
     "check_request",

@@ -6,13 +6,24 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from conformance.readings._json_text import SAFE_INT
 from conformance.readings._text import strip_ws
-from conformance.readings._timestamps import parse_ts
+from conformance.readings._timestamps import TsGrammar, parse_ts
 
-__all__ = ["CLAUSE_OF_ERROR", "Options", "RequestError", "check_request", "pointer"]
+__all__ = [
+    "CLAUSE_OF_ERROR",
+    "IntReading",
+    "Options",
+    "RequestError",
+    "check_request",
+    "pointer",
+]
+
+#: INT-41: what a request int is: any "integral" JSON number (pinned), or only a number
+#: "written-integer", without a fraction or exponent (``INT-41/written-integer``).
+IntReading = Literal["integral", "written-integer"]
 
 # ------------------------------------------------------------------------------------ errors
 
@@ -80,10 +91,13 @@ class Options:
     now: tuple[int, int, str] | None
 
 
-def _as_int(value: object) -> int | None:
+def _as_int(value: object, ints: IntReading = "integral") -> int | None:
     """INT-41: an integral JSON number within +-(2**53-1); never a bool or a string."""
     if isinstance(value, bool):
         return None
+    if ints == "written-integer" and isinstance(value, float):
+        # INT-41/written-integer: "Reject any number written with a fraction or exponent."
+        return None  # a JSON number with '.', 'e' or 'E' parses to a float
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         value = int(value)  # 10.0 and 1e1 are the integer 10
     if isinstance(value, int) and -SAFE_INT <= value <= SAFE_INT:
@@ -91,11 +105,18 @@ def _as_int(value: object) -> int | None:
     return None
 
 
-def _positive_int(group: dict[str, Any], name: str, default: int, code: str, where: str) -> int:
+def _positive_int(
+    group: dict[str, Any],
+    name: str,
+    default: int,
+    code: str,
+    where: str,
+    ints: IntReading = "integral",
+) -> int:
     """'int (required, > 0)' / INT-30, INT-36: every budget and half-life integer is >= 1."""
     if name not in group:
         return default
-    value = _as_int(group[name])
+    value = _as_int(group[name], ints)
     if value is None:
         raise RequestError(code, pointer(where, name), f"{where}.{name} must be an integer")
     if value <= 0:
@@ -165,28 +186,32 @@ def check_store_paths(request: dict[str, Any]) -> list[str]:
     return list(paths)
 
 
-def check_budget(request: dict[str, Any]) -> tuple[int, int, int]:
+def check_budget(request: dict[str, Any], ints: IntReading = "integral") -> tuple[int, int, int]:
     """(4) budget: max_excerpt_tokens (required, > 0), per_item_max_excerpt_tokens, max_items."""
     budget = _group(request, "budget", "invalid_budget", required=True)
     if "max_excerpt_tokens" not in budget:
         raise RequestError(
             "invalid_budget", "/budget/max_excerpt_tokens", "budget.max_excerpt_tokens is required"
         )
-    max_tokens = _positive_int(budget, "max_excerpt_tokens", 0, "invalid_budget", "budget")
+    max_tokens = _positive_int(budget, "max_excerpt_tokens", 0, "invalid_budget", "budget", ints)
     # "optional, defaults to max_excerpt_tokens" / "optional, defaults to 50; hard cap"
     per_item = _positive_int(
-        budget, "per_item_max_excerpt_tokens", max_tokens, "invalid_budget", "budget"
+        budget, "per_item_max_excerpt_tokens", max_tokens, "invalid_budget", "budget", ints
     )
-    max_items = _positive_int(budget, "max_items", 50, "invalid_budget", "budget")
+    max_items = _positive_int(budget, "max_items", 50, "invalid_budget", "budget", ints)
     _reject_unknown(budget, _BUDGET, "invalid_budget", "budget")
     return max_tokens, per_item, max_items
 
 
-def check_scoring(request: dict[str, Any]) -> tuple[bool, int, bool, list[str] | None]:
+def check_scoring(
+    request: dict[str, Any], ints: IntReading = "integral"
+) -> tuple[bool, int, bool, list[str] | None]:
     """(5) scoring, members in spec order; INT-36: the half-life is checked even if unused."""
     scoring = _group(request, "scoring", "invalid_scoring", required=False)
     recency = _bool(scoring, "enable_recency_weight", False)
-    half_life = _positive_int(scoring, "recency_half_life_days", 30, "invalid_scoring", "scoring")
+    half_life = _positive_int(
+        scoring, "recency_half_life_days", 30, "invalid_scoring", "scoring", ints
+    )
     tag_overlap = _bool(scoring, "enable_tag_overlap", True)
     terms = None
     if "query_terms" in scoring:
@@ -213,27 +238,35 @@ def check_trust_filter(request: dict[str, Any]) -> tuple[list[str], str | None]:
     return deny, snapshot
 
 
-def check_now_utc(request: dict[str, Any]) -> tuple[int, int, str] | None:
+def check_now_utc(
+    request: dict[str, Any], ts_grammar: TsGrammar = "profile"
+) -> tuple[int, int, str] | None:
     """(7) 'now_utc: string (optional ISO8601 UTC timestamp)', INT-20 grammar (INT-36)."""
     if "now_utc" not in request:
         return None
     raw = request["now_utc"]
-    now = parse_ts(raw) if isinstance(raw, str) else None
+    now = parse_ts(raw, ts_grammar) if isinstance(raw, str) else None
     if now is None:
         raise RequestError("invalid_now_utc", "/now_utc", "now_utc must be a UTC timestamp")
     return now
 
 
-def check_request(request: object) -> Options:
-    """errors.md checks 1-8, in this order; the first failure wins (INT-40)."""
+def check_request(
+    request: object, *, ints: IntReading = "integral", ts_grammar: TsGrammar = "profile"
+) -> Options:
+    """errors.md checks 1-8, in this order; the first failure wins (INT-40).
+
+    ``ints`` is the INT-41 reading of a request int and ``ts_grammar`` the INT-20 reading of
+    now_utc; the defaults are the pinned readings.
+    """
     if not isinstance(request, dict):  # (1)
         raise RequestError("invalid_request", "", "request must be a JSON object")
     query = check_query(request)
     store_paths = check_store_paths(request)
-    max_tokens, per_item, max_items = check_budget(request)
-    recency, half_life, tag_overlap, terms = check_scoring(request)
+    max_tokens, per_item, max_items = check_budget(request, ints)
+    recency, half_life, tag_overlap, terms = check_scoring(request, ints)
     deny, snapshot = check_trust_filter(request)
-    now = check_now_utc(request)
+    now = check_now_utc(request, ts_grammar)
     _reject_unknown(request, _TOP, "invalid_request")  # (8) unknown top-level members
     return Options(
         query, store_paths, max_tokens, per_item, max_items, recency, half_life, tag_overlap,

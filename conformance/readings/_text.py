@@ -7,8 +7,11 @@ default full lowercase mapping, ``str.lower``), INT-07 (term length in code poin
 
 from __future__ import annotations
 
+from typing import Literal
+
 __all__ = [
     "WHITE_SPACE",
+    "SuppliedTerms",
     "derive_terms",
     "normalize_text",
     "split_ws",
@@ -52,7 +55,19 @@ def derive_terms(query: str) -> list[str]:
     return list(dict.fromkeys(terms))  # 5) appearance order, then unique (first wins)
 
 
-def supplied_terms(terms: list[str]) -> list[str]:
-    """INT-08: each supplied term normalized like the query; empties removed; first wins."""
+#: INT-08: supplied query_terms are "normalized" like the query (pinned), or used "verbatim"
+#: (``INT-08/verbatim``, the register's ``alternatives[0]``).
+SuppliedTerms = Literal["normalized", "verbatim"]
+
+
+def supplied_terms(terms: list[str], reading: SuppliedTerms = "normalized") -> list[str]:
+    """INT-08: each supplied term normalized like the query; empties removed; first wins.
+
+    ``reading="verbatim"`` is INT-08/verbatim, "Use supplied terms verbatim": not trimmed,
+    collapsed or lowercased, nothing removed as empty; only SCORING step 5's "unique (first
+    occurrence wins)" still applies.
+    """
+    if reading == "verbatim":
+        return list(dict.fromkeys(terms))
     normalized = [normalize_text(t) for t in terms]
     return list(dict.fromkeys(t for t in normalized if t != ""))
