@@ -22,7 +22,13 @@ from reference._envelope import Envelope, Sink
 from reference._errors import MemoryReadError
 from reference._package import CONTROLLER_VERSION, Audit, Budget, assemble, package_hash
 from reference._paths import ordered_unique
-from reference._query import derive_terms, query_hash, supplied_terms, verbatim_terms
+from reference._query import (
+    TERM_LENGTHS,
+    derive_terms,
+    query_hash,
+    supplied_terms,
+    verbatim_terms,
+)
 from reference._reader import close_stores, open_stores
 from reference._readings import Readings
 from reference._request import INTEGERS, Request, validate_request
@@ -44,7 +50,7 @@ SUPPLIED_TERMS: Final = {"normalized": supplied_terms, "verbatim": verbatim_term
 def _scorer(request: Request, readings: Readings) -> Scorer:
     # S6-INPUT-11: query_terms "if absent, derived deterministically from query" (INT-08).
     terms = (
-        derive_terms(request.query)
+        derive_terms(request.query, TERM_LENGTHS[readings.term_length])  # INT-07
         if request.query_terms is None
         else SUPPLIED_TERMS[readings.query_terms](request.query_terms)
     )
@@ -193,7 +199,12 @@ def write_result(
         return _reordered(request, envelope, audit_out, readings)
     writer = AuditWriter(audit_out, request) if audit_out is not None else None
     try:
-        valid = validate_request(request, INTEGERS[readings.integers], PARSERS[readings.timestamps])
+        valid = validate_request(
+            request,
+            INTEGERS[readings.integers],  # INT-41
+            PARSERS[readings.timestamps],  # INT-20
+            readings.recency,  # INT-36
+        )
         receipt = _write_package(valid, envelope, writer, readings)
     except MemoryReadError as error:
         envelope.error(error.to_json())

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from reference._canonical import sha256_hex
 from reference._text import normalize, split_terms
 
-__all__ = ["derive_terms", "query_hash", "supplied_terms", "verbatim_terms"]
+__all__ = ["TERM_LENGTHS", "derive_terms", "query_hash", "supplied_terms", "verbatim_terms"]
 
 
 def query_hash(query: str) -> str:
@@ -18,12 +21,22 @@ def _unique(terms: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(terms))
 
 
-def derive_terms(query: str) -> tuple[str, ...]:
-    """Derive query terms when scoring.query_terms is absent (S6-SCORE-02..06)."""
+def utf16_units(term: str) -> int:
+    """INT-07/utf-16-units (an alternative, ``_readings.py``): JavaScript's ``.length``."""
+    return len(term.encode("utf-16-le")) // 2
+
+
+#: INT-07: how a term's length is counted (the pinned reading first).
+TERM_LENGTHS: Final = {"code-points": len, "utf-16-units": utf16_units}
+
+
+def derive_terms(query: str, length: Callable[[str], int] = len) -> tuple[str, ...]:
+    """Derive query terms when scoring.query_terms is absent (S6-SCORE-02..06); ``length``
+    counts a term's length (INT-07: code points)."""
     normalized = normalize(query)  # 1) normalize query: trim, lower, collapse whitespace
     parts = split_terms(normalized)  # 2) split on whitespace
     parts = [term for term in parts if term]  # 3) drop empty terms
-    parts = [term for term in parts if len(term) >= 2]  # 4) keep length >= 2 (INT-07)
+    parts = [term for term in parts if length(term) >= 2]  # 4) keep length >= 2 (INT-07)
     return _unique(parts)  # 5) stable order, unique
 
 

@@ -13,10 +13,13 @@ reading is a value the code takes"):
 alternative                     stage                         value
 ==============================  ============================  ==================================
 ``INT-04/platform-pow``         ``_scoring.Scorer``           ``correctly_rounded_pow = False``
+``INT-07/utf-16-units``         ``_query.TERM_LENGTHS``       ``term_length = "utf-16-units"``
 ``INT-08/verbatim``             ``_controller._scorer``       ``query_terms = "verbatim"``
 ``INT-20/case-and-minus-zero``  ``_timestamps.PARSERS``       ``timestamps``
 ``INT-27/budget-exhausted``     ``_selection.Budget``         ``max_items_reason``
 ``INT-28/by-reason``            ``_controller`` (the package) ``dropped_order = "by-reason"``
+``INT-36/half-life-when-...``   ``_request.validate_request``  ``recency``
+``INT-36/ignore-invalid-now``   ``_request.validate_request``  ``recency``
 ``INT-38/ignore-missing``       ``_trust.load_trust_filter``  ``missing_snapshot = "no-filter"``
 ``INT-39/both-keys``            ``_trust.load_trust_filter``  ``trust_match = "both"``
 ``INT-41/written-integer``      ``_request.INTEGERS``         ``integers = "written-integer"``
@@ -64,6 +67,12 @@ class Readings:
     trust_match: str = "either"
     #: INT-41: an int is any "integral" number, or only a "written-integer" (no 10.0, 1e1).
     integers: str = "integral"
+    #: INT-07: a derived term's length in "code-points", or "utf-16-units" (JavaScript).
+    term_length: str = "code-points"
+    #: INT-36: the recency members are "always" validated, or the half-life only when recency
+    #: is enabled ("half-life-when-enabled"), or an invalid now_utc disables recency
+    #: ("ignore-invalid-now").
+    recency: str = "always"
 
     @classmethod
     def of(cls, ids: list[str] | tuple[str, ...]) -> Readings:
@@ -127,6 +136,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"correctly_rounded_pow": False},
         ),
         Alternative(
+            "INT-07/utf-16-units",
+            0,
+            "a derived term's length counts UTF-16 code units (JavaScript's .length), so one "
+            "non-BMP character is long enough",
+            {"term_length": "utf-16-units"},
+        ),
+        Alternative(
             "INT-08/verbatim",
             0,
             "supplied query_terms used as given (not trimmed, collapsed or lowercased); only "
@@ -150,6 +166,18 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             1,
             "dropped grouped by reason (reasons in code-point order), each group in read order",
             {"dropped_order": "by-reason"},
+        ),
+        Alternative(
+            "INT-36/half-life-when-enabled",
+            0,
+            "recency_half_life_days is validated only when enable_recency_weight is true",
+            {"recency": "half-life-when-enabled"},
+        ),
+        Alternative(
+            "INT-36/ignore-invalid-now",
+            1,
+            "an invalid now_utc disables recency instead of failing (invalid_now_utc)",
+            {"recency": "ignore-invalid-now"},
         ),
         Alternative(
             "INT-38/ignore-missing",

@@ -140,7 +140,22 @@ def _unknown(members: Mapping[str, Any], known: Collection[str]) -> list[str]:
     return sorted(key for key in members if key not in known)
 
 
-def _group(request: Mapping[str, Any], name: str, integer: Check = _positive_int) -> dict[str, Any]:
+def _lenient_half_life(request: Mapping[str, Any], recency: str) -> frozenset[str]:
+    """INT-36/half-life-when-enabled (an alternative): with recency not enabled, the half-life
+    is not validated (and not used: the default stands in)."""
+    scoring = request.get("scoring")
+    enabled = isinstance(scoring, dict) and scoring.get("enable_recency_weight") is True
+    if recency == "half-life-when-enabled" and not enabled:
+        return frozenset({"recency_half_life_days"})
+    return frozenset()
+
+
+def _group(
+    request: Mapping[str, Any],
+    name: str,
+    integer: Check = _positive_int,
+    lenient: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
     code, members = _GROUPS[name]
     path = f"/{name}"
     if name not in request:
@@ -154,7 +169,9 @@ def _group(request: Mapping[str, Any], name: str, integer: Check = _positive_int
     values: dict[str, Any] = {}
     for member, check, default in members:
         member_path = f"{path}/{member}"
-        if member in body:
+        if member in body and member in lenient:  # INT-36: not validated, not used
+            values[member] = default
+        elif member in body:
             run = integer if check is _positive_int else check  # INT-41's reading
             values[member] = run(code, member_path, body[member])
         elif default is ...:
@@ -198,7 +215,9 @@ def _store_paths(request: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _now_utc(
-    request: Mapping[str, Any], parse: Callable[[str], Timestamp | None] = parse_utc
+    request: Mapping[str, Any],
+    parse: Callable[[str], Timestamp | None] = parse_utc,
+    invalid_disables: bool = False,
 ) -> Timestamp | None:
     if "now_utc" not in request:
         return None
@@ -206,6 +225,8 @@ def _now_utc(
     if type(value) is not str:
         raise _fail("invalid_now_utc", "/now_utc", "must be a UTC timestamp string", value)
     parsed = parse(value)  # INT-20, INT-36
+    if parsed is None and invalid_disables:  # INT-36/ignore-invalid-now: recency off
+        return None
     if parsed is None:
         raise _fail("invalid_now_utc", "/now_utc", "must be a valid UTC timestamp", value)
     return parsed
@@ -215,21 +236,23 @@ def validate_request(
     request: Any,
     integer: Check = _positive_int,
     parse_now: Callable[[str], Timestamp | None] = parse_utc,
+    recency: str = "always",
 ) -> Request:
     """Validate a MemoryControllerInput and apply its defaults (S6-DET-01).
 
     Raises InvalidRequestError with the code, path and message of the first failed check.
     ``integer`` and ``parse_now`` are the readings of INT-41 and INT-20 (``INTEGERS``,
-    ``_timestamps.PARSERS``); the defaults are the pinned ones.
+    ``_timestamps.PARSERS``), ``recency`` the reading of INT-36 (``"always"`` validated,
+    ``"half-life-when-enabled"``, ``"ignore-invalid-now"``); the defaults are the pinned ones.
     """
     if type(request) is not dict:
         raise _fail("invalid_request", "", "the request must be a JSON object", request)
     query = _query(request)
     store_paths = _store_paths(request)
     budget = _group(request, "budget", integer)
-    scoring = _group(request, "scoring", integer)
+    scoring = _group(request, "scoring", integer, lenient=_lenient_half_life(request, recency))
     trust = _group(request, "trust_filter", integer)
-    now_utc = _now_utc(request, parse_now)
+    now_utc = _now_utc(request, parse_now, invalid_disables=recency == "ignore-invalid-now")
     unknown = _unknown(request, _TOP_LEVEL)
     if unknown:
         where = f"/{_pointer_token(unknown[0])}"

@@ -8,7 +8,10 @@ arithmetic for the cutoff). The generator confirms every reference result with i
 
 :func:`oracle_expect` returns the vector ``expect`` member directly, in the form
 specs/phase2/vectors-format.md describes (errors without message, no state for context calls,
-the created summary row without summary_text and facts_json).
+the created summary row without summary_text and facts_json). Given ``alternatives`` (IDs of the
+register's ``executable`` alternatives) and a ``policy`` text, it expects what an engine
+following those readings returns, read from the register's words for each
+(:data:`ALTERNATIVES`); the tests compare it with the reference under the same readings.
 """
 
 from __future__ import annotations
@@ -16,10 +19,11 @@ from __future__ import annotations
 import copy
 import datetime
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-__all__ = ["OracleError", "estimate", "oracle_expect", "query_terms"]
+__all__ = ["ALTERNATIVES", "OracleError", "estimate", "oracle_expect", "query_terms"]
 
 Json = Any
 
@@ -46,12 +50,39 @@ class OracleError(Exception):
     """The oracle was asked something outside the profile (a malformed fixture)."""
 
 
+@dataclass(frozen=True)
+class _Reading:
+    """What the context call reads, pinned by default (P2-INT-02, -04, -08, -16, -17)."""
+
+    space: str = _WS
+    policy: str = _POLICY
+    related: str = "walk"  # P2-INT-08: walk | everything | one-hop | unicode | directed
+    owner_of_latest_turn: bool = False  # P2-INT-16
+    query: str = "exact"  # P2-INT-17: exact | trim | empty-only
+
+
+#: The register's executable alternatives, as the oracle reads their words.
+ALTERNATIVES: dict[str, dict[str, Any]] = {
+    "P2-INT-02/ascii": {"space": "\t\n\x0b\x0c\r "},  # "ASCII whitespace only."
+    "P2-INT-02/python": {"space": _WS + "\x1c\x1d\x1e\x1f"},  # str.split(): + U+001C..1F
+    "P2-INT-04/implementation-text": {},  # the text is the ``policy`` argument
+    "P2-INT-08/all-by-recency": {"related": "everything"},
+    "P2-INT-08/one-hop": {"related": "one-hop"},
+    "P2-INT-08/unicode-terms": {"related": "unicode"},
+    "P2-INT-08/directed": {"related": "directed"},
+    "P2-INT-16/latest-inbox-owner": {"owner_of_latest_turn": True},
+    "P2-INT-17/trim": {"query": "trim"},
+    "P2-INT-17/empty-only": {"query": "empty-only"},
+}
+
+
 # ------------------------------------------------------------------------ tokens and terms
 
 
-def estimate(text: str) -> int:
+def estimate(text: str, space: str = _WS) -> int:
     """P2-INT-01: max(W, ceil(C / 4)); C code points, W whitespace-separated runs."""
-    words = len([piece for piece in _WS_RUNS.split(text) if piece])
+    runs = _WS_RUNS if space == _WS else re.compile("[" + re.escape(space) + "]+")
+    words = len([piece for piece in runs.split(text) if piece])
     chars = len(text)
     quarter = chars // 4 + (1 if chars % 4 else 0)
     return words if words > quarter else quarter
@@ -79,7 +110,22 @@ class _Refused(Exception):
         self.expect = {"status": status, "body": {"error": {"code": code, "param": param}}}
 
 
-def _params(pairs: list[list[str]]) -> tuple[str, str, str, int | None]:
+def unicode_terms(text: str) -> set[str]:
+    """P2-INT-08/unicode-terms: maximal runs of Unicode letters and digits, case-folded."""
+    found: set[str] = set()
+    current = ""
+    for char in text + " ":
+        if char.isalnum():
+            current += char
+        elif current:
+            found.add(current.casefold())
+            current = ""
+    return found
+
+
+def _params(
+    pairs: list[list[str]], reading: _Reading, state: Mapping[str, list[Json]]
+) -> tuple[str, str, str, int | None]:
     """P2-INT-13..17: (chat_id, user_id, query, max_tokens or None)."""
 
     def values(name: str) -> list[str]:
@@ -101,8 +147,10 @@ def _params(pairs: list[list[str]]) -> tuple[str, str, str, int | None]:
     query = single("query", True)
     assert query is not None
     assert chat_id is not None
-    if query.strip(_WS) == "":
+    if (query == "") if reading.query == "empty-only" else (query.strip(reading.space) == ""):
         raise _Refused(400, "invalid_parameter", "query")
+    if reading.query == "trim":
+        query = query.strip(reading.space)
     raw = single("max_tokens", False)
     max_tokens = None
     if raw is not None:
@@ -115,14 +163,20 @@ def _params(pairs: list[list[str]]) -> tuple[str, str, str, int | None]:
     user_id = single("user_id", False)
     if user_id == "":
         raise _Refused(400, "invalid_parameter", "user_id")
+    if user_id is None and reading.owner_of_latest_turn:
+        turns = [row for row in state["inbox_items"] if row["chat_id"] == chat_id]
+        if turns:
+            user_id = max(turns, key=lambda row: (row["created_at"], row["id"]))["user_id"]
     return chat_id, (chat_id if user_id is None else user_id), query, max_tokens
 
 
-def _block(layer: str, row_id: int | None, text: str) -> dict[str, Json]:
-    return {"layer": layer, "id": row_id, "text": text, "tokens": estimate(text)}
+def _block(layer: str, row_id: int | None, text: str, space: str = _WS) -> dict[str, Json]:
+    return {"layer": layer, "id": row_id, "text": text, "tokens": estimate(text, space)}
 
 
-def _summary(state: Mapping[str, list[Json]], user: str, chat: str) -> list[dict[str, Json]]:
+def _summary(
+    state: Mapping[str, list[Json]], user: str, chat: str, space: str
+) -> list[dict[str, Json]]:
     """P2-INT-06: the one latest summary (created_at, then id), compared as strings: for the
     P2-INT-19 form byte order is chronological order."""
     best = None
@@ -131,24 +185,32 @@ def _summary(state: Mapping[str, list[Json]], user: str, chat: str) -> list[dict
             continue
         if best is None or (row["created_at"], row["id"]) > (best["created_at"], best["id"]):
             best = row
-    return [] if best is None else [_block("summary", best["id"], best["summary_text"])]
+    return [] if best is None else [_block("summary", best["id"], best["summary_text"], space)]
 
 
-def _hot(state: Mapping[str, list[Json]], user: str, chat: str) -> list[dict[str, Json]]:
+def _hot(
+    state: Mapping[str, list[Json]], user: str, chat: str, space: str
+) -> list[dict[str, Json]]:
     """P2-INT-07: the last 8 of the user's turns in the chat, oldest first."""
     mine = [r for r in state["inbox_items"] if r["user_id"] == user and r["chat_id"] == chat]
     mine.sort(key=lambda r: (r["created_at"], r["id"]))
-    return [_block("hot_turn", r["id"], r["text"]) for r in mine[-_HOT_LIMIT:]]
+    return [_block("hot_turn", r["id"], r["text"], space) for r in mine[-_HOT_LIMIT:]]
 
 
-def _entities(state: Mapping[str, list[Json]], user: str, query: str) -> list[dict[str, Json]]:
+def _entities(
+    state: Mapping[str, list[Json]], user: str, query: str, reading: _Reading
+) -> list[dict[str, Json]]:
     """P2-INT-08, P2-INT-09: seeds by shared term, a level-by-level walk, then the ranking."""
     mine = {row["id"]: row for row in state["entities"] if row["user_id"] == user}
-    wanted = query_terms(query)
-    level = {eid for eid, row in mine.items() if query_terms(row["title"]) & wanted}
+    split = unicode_terms if reading.related == "unicode" else query_terms
+    wanted = split(query)
+    level = {eid for eid, row in mine.items() if split(row["title"]) & wanted}
+    if reading.related == "everything":
+        level = set(mine)
     distance: dict[int, int] = {}
     depth = 0
-    while level:
+    last = 0 if reading.related == "everything" else 1 if reading.related == "one-hop" else None
+    while level and (last is None or depth <= last):
         for eid in level:
             distance[eid] = depth
         following: set[int] = set()
@@ -156,7 +218,7 @@ def _entities(state: Mapping[str, list[Json]], user: str, query: str) -> list[di
             ends = (link["from_entity_id"], link["to_entity_id"])
             if ends[0] not in mine or ends[1] not in mine:
                 continue
-            for here, there in (ends, ends[::-1]):
+            for here, there in (ends,) if reading.related == "directed" else (ends, ends[::-1]):
                 if here in level and there not in distance:
                     following.add(there)
         level = following - set(distance)
@@ -164,7 +226,7 @@ def _entities(state: Mapping[str, list[Json]], user: str, query: str) -> list[di
     ranked = sorted(distance, key=lambda eid: (mine[eid]["updated_at"], eid), reverse=True)
     ranked.sort(key=lambda eid: distance[eid])  # stable: proximity first, recency within
     return [
-        _block("entity", eid, mine[eid]["kind"] + ": " + mine[eid]["title"])
+        _block("entity", eid, mine[eid]["kind"] + ": " + mine[eid]["title"], reading.space)
         for eid in ranked[:_ENTITY_LIMIT]
     ]
 
@@ -196,18 +258,21 @@ def _fit(
     return [], [], []  # even policy + query + summary is over: the summary goes too
 
 
-def _context(state: Mapping[str, list[Json]], pairs: list[list[str]]) -> dict[str, Json]:
+def _context(
+    state: Mapping[str, list[Json]], pairs: list[list[str]], reading: _Reading
+) -> dict[str, Json]:
     try:
-        chat, user, query, requested = _params(pairs)
+        chat, user, query, requested = _params(pairs, reading, state)
     except _Refused as refused:
         return refused.expect
     applied = _MAX_TOKENS_CAP if requested is None else min(requested, _MAX_TOKENS_CAP)
-    policy, query_block = _block("policy", None, _POLICY), _block("query", None, query)
+    policy = _block("policy", None, reading.policy, reading.space)
+    query_block = _block("query", None, query, reading.space)
     summary, hot, ents = _fit(
         policy,
-        _summary(state, user, chat),
-        _hot(state, user, chat),
-        _entities(state, user, query),
+        _summary(state, user, chat, reading.space),
+        _hot(state, user, chat, reading.space),
+        _entities(state, user, query, reading),
         query_block,
         applied,
     )
@@ -331,14 +396,24 @@ def _summarize(state: dict[str, list[Json]], call: Mapping[str, Json]) -> dict[s
 # ------------------------------------------------------------------------ entry
 
 
-def oracle_expect(fixture: Mapping[str, Json], call: Mapping[str, Json]) -> dict[str, Json]:
-    """The ``expect`` member of a vector with this fixture and call."""
+def oracle_expect(
+    fixture: Mapping[str, Json],
+    call: Mapping[str, Json],
+    *,
+    alternatives: Sequence[str] = (),
+    policy: str | None = None,
+) -> dict[str, Json]:
+    """The ``expect`` member of a vector with this fixture and call (under ``alternatives``
+    and the policy text ``policy``, when given: the pinned readings otherwise)."""
+    reading = _Reading() if policy is None else _Reading(policy=policy)
+    for alternative in alternatives:
+        reading = replace(reading, **ALTERNATIVES[alternative])
     if not isinstance(fixture, Mapping) or set(fixture) - set(_TABLES):
         raise OracleError(f"not a fixture: {fixture!r}")
     state = {name: copy.deepcopy(list(fixture.get(name, []))) for name in _TABLES}
     op = call.get("op")
     if op == "context":
-        return _context(state, call["params"])
+        return _context(state, call["params"], reading)
     if op == "compact":
         result = _compact(state, call)
     elif op == "summarize":

@@ -19,7 +19,12 @@ Owns what is particular to the profile, and nothing else:
   ``--dump`` and ``--job`` commands (:class:`HttpEngine`);
 - the runner (one vector at a time, repeated, a fresh-process sample), the ``properties``
   section (every invariant on the vectors' outcomes and on hypothesis-generated fixtures,
-  :func:`fixtures`, :func:`examples`) and :func:`certify_phase2`.
+  :func:`fixtures`, :func:`examples`) and :func:`certify_phase2`;
+- attribution (:func:`attribute_phase2`): the policy text read from the outputs
+  (:func:`read_policy`, P2-INT-04 is a parameter), every failure run by the reference engine
+  under each executable alternative of specs/phase2/interpretations.toml (as a subprocess, like
+  any implementation), the reading profile, the checks under it (:class:`CheckReadings`) and
+  the verdict (:func:`phase2_verdict`).
 
 Everything else is the SPEC-006 harness's, reused as it is: results, judging, failure
 signatures, the verdict rules and partial runs (:mod:`conformance.run`), the process
@@ -35,7 +40,20 @@ reference engine: it is certified through an adapter like any stranger.
 
 from __future__ import annotations
 
-from conformance.phase2._certify import SECTIONS, certify_phase2, open_engine, reproduce_phase2
+from conformance.phase2._attribution import (
+    Evidence,
+    attribute_phase2,
+    phase2_verdict,
+    read_policy,
+    reading_engine_spec,
+)
+from conformance.phase2._certify import (
+    SECTIONS,
+    Phase2Certification,
+    certify_phase2,
+    open_engine,
+    reproduce_phase2,
+)
 from conformance.phase2._commands import UserCommand, parse_output
 from conformance.phase2._compare import (
     Difference,
@@ -77,9 +95,10 @@ from conformance.phase2._readings import (
     PROFILE,
     SPEC,
     TABLES,
+    CheckReadings,
     estimate,
 )
-from conformance.phase2._registers import Property, load_properties
+from conformance.phase2._registers import Property, executable_alternatives, load_properties
 from conformance.phase2._runner import run_vector, run_vectors
 from conformance.phase2._strategies import Example, examples, fixtures
 
@@ -96,11 +115,14 @@ __all__ = [
     "SECTIONS",
     "SPEC",
     "TABLES",
+    "CheckReadings",
     "Difference",
     "Engine",
+    "Evidence",
     "Example",
     "HttpEngine",
     "Observation",
+    "Phase2Certification",
     "Phase2Corpus",
     "Phase2Vector",
     "Property",
@@ -108,12 +130,14 @@ __all__ = [
     "ProtocolEngine",
     "PythonEngine",
     "UserCommand",
+    "attribute_phase2",
     "certify_phase2",
     "compare",
     "determinism_view",
     "encode_params",
     "estimate",
     "examples",
+    "executable_alternatives",
     "expect_from_observed",
     "first_difference",
     "fixtures",
@@ -124,8 +148,11 @@ __all__ = [
     "open_engine",
     "parse_output",
     "phase2_vectors_dir",
+    "phase2_verdict",
     "properties_section",
     "property_failures",
+    "read_policy",
+    "reading_engine_spec",
     "reference_engine_spec",
     "reproduce_phase2",
     "run_vector",

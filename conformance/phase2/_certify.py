@@ -3,10 +3,14 @@
 Steps, as for SPEC-006 (:func:`conformance.run.certify`): load the Phase 2 corpus; select
 vectors; parse the expected-failures file; open the adapter and reach the implementation (a
 failed handshake = *adapter broken*, every vector errored, nothing else run); run the vectors
-(:mod:`conformance.phase2._runner`); apply expected failures; run the ``properties`` section;
-group failures by signature; and return a :class:`conformance.run.Certification` whose
-verdict, partial-run rules and report are the SPEC-006 ones, with the profile's names
-(``phase2-context``, ``PHASE2-memory-engine``, ``phase2-context/1``).
+(:mod:`conformance.phase2._runner`); attribute the failures to readings by running the
+reference under each executable alternative, the policy text read from the outputs
+(:mod:`conformance.phase2._attribution`); run the ``properties`` section under the reading
+profile inferred; apply expected failures; group failures by signature; and return a
+:class:`Phase2Certification`: the SPEC-006 :class:`conformance.run.Certification` (partial-run
+rules, report, ``footer.attribution``) with the profile's names (``phase2-context``,
+``PHASE2-memory-engine``, ``phase2-context/1``) and a verdict that treats a failure no listed
+reading explains as a bug (:func:`~conformance.phase2._attribution.phase2_verdict`).
 
 Only the published corpus, unselected, with the properties section run certifies anything; a
 vector whose op the implementation does not declare is skipped and makes the run partial.
@@ -19,6 +23,7 @@ from __future__ import annotations
 import shlex
 import traceback
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -26,6 +31,7 @@ from conformance._errors import HandshakeError
 from conformance._kit import one_line, utc_now
 from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT
 from conformance.corpus import ExpectedFailures, load_expected_failures, select_vectors
+from conformance.phase2._attribution import Evidence, attribute_phase2, phase2_verdict
 from conformance.phase2._corpus import (
     Phase2Corpus,
     Phase2Vector,
@@ -35,7 +41,7 @@ from conformance.phase2._corpus import (
 from conformance.phase2._engines import Engine, open_process_engine, reference_engine_spec
 from conformance.phase2._http import HttpEngine
 from conformance.phase2._properties import PropertySettings, properties_section
-from conformance.phase2._readings import CAPABILITIES, CONTRACT, PROFILE, SPEC
+from conformance.phase2._readings import CAPABILITIES, CONTRACT, PROFILE, SPEC, CheckReadings
 from conformance.phase2._runner import RunState, not_declared_reason, observations, run_vectors
 from conformance.run import (
     Certification,
@@ -45,6 +51,7 @@ from conformance.run import (
     RunConfig,
     Section,
     VectorResult,
+    Verdict,
     broken_adapter_result,
     failure_signatures,
     fresh_sample,
@@ -53,10 +60,27 @@ from conformance.run import (
     with_expected_failure,
 )
 
-__all__ = ["SECTIONS", "certify_phase2", "open_engine", "reproduce_phase2"]
+__all__ = ["SECTIONS", "Phase2Certification", "certify_phase2", "open_engine", "reproduce_phase2"]
 
 #: The sections a Phase 2 certification runs.
 SECTIONS = ("properties",)
+
+
+@dataclass(frozen=True)
+class Phase2Certification(Certification):
+    """A Phase 2 certification: what evidence says of its failures is part of its verdict."""
+
+    #: The policy text read from the implementation's output and the results judged again
+    #: under it (the report's ``footer.attribution`` is :attr:`attribution`, its summary).
+    evidence: Evidence = field(default_factory=Evidence)
+
+    @property
+    def verdict(self) -> Verdict:
+        """The SPEC-006 verdict given :attr:`attribution`, with what evidence adds
+        (:func:`~conformance.phase2._attribution.phase2_verdict`)."""
+        undeclared = {i for ids in self.not_declared.values() for i in ids}
+        results = [r for r in self.results if r.id not in undeclared]
+        return phase2_verdict(super().verdict, self.evidence, results)
 
 
 def open_engine(
@@ -203,6 +227,7 @@ def certify_phase2(
     faults: list[str] = []
     state = RunState()
     section: Section | None = None
+    evidence = Evidence()
     try:
         if broken is None:
             progress.start(len(chosen), "vectors")
@@ -220,6 +245,17 @@ def certify_phase2(
             progress.finish()
             if state.stopped_reason is not None:
                 progress.note(f"adapter broken: {one_line(state.stopped_reason)}")
+        if broken is None and not (state.interrupted or faults or state.stopped_reason):
+            try:
+                evidence = attribute_phase2(
+                    {v.id: v for v in chosen},
+                    (run.result for run in state.runs.values()),
+                    observations(state),
+                    timeout=max(timeout, 30.0),
+                )
+            except Exception as exc:  # a fault of the kit: no evidence, said so
+                faults.append(_fault("attributing failures to readings", exc))
+            _note_evidence(progress, evidence)
         if (
             sections
             and broken is None
@@ -234,6 +270,8 @@ def certify_phase2(
                     observations(state),
                     tuple(run.result for run in state.runs.values()),
                     PropertySettings.for_engine(engine.kind, section_options or {}),
+                    readings=CheckReadings.of(evidence.attribution.profile, policy=evidence.policy),
+                    profile=evidence.attribution.profile,
                 )
             except KeyboardInterrupt:
                 state.interrupted = True
@@ -250,12 +288,13 @@ def certify_phase2(
     finally:
         engine.close()
     raw: list[VectorResult] = []
+    rejudged = evidence.rejudged
     for vector in chosen:
         run = state.runs.get(vector.id)
         if broken is not None:
             raw.append(broken_adapter_result(vector, broken, spec))
         elif run is not None:
-            raw.append(run.result)
+            raw.append(rejudged.get(vector.id, run.result))
         elif state.stopped_reason is not None:
             raw.append(skipped_result(vector, f"not run: {state.stopped_reason}"))
         elif faults:
@@ -279,7 +318,7 @@ def certify_phase2(
     signatures = failure_signatures(
         results, size=lambda vector_id: by_id[vector_id].size, reproduce=command_for
     )
-    return Certification(
+    return Phase2Certification(
         adapter=metadata,
         corpus_digest=corpus.digest,
         corpus_vectors=len(corpus),
@@ -311,4 +350,28 @@ def certify_phase2(
         spec=SPEC,
         contract=CONTRACT,
         not_declared=not_declared,
+        attribution=evidence.attribution,
+        evidence=evidence,
     )
+
+
+def _note_evidence(progress: Progress, evidence: Evidence) -> None:
+    """Say on the console which readings reproduce the failures."""
+    attribution = evidence.attribution
+    if evidence.policy is not None:
+        progress.note(
+            f"policy snippet: the implementation's own text, {one_line(evidence.policy)[:120]!r} "
+            f"(P2-INT-04, a parameter): {len(evidence.rejudged)} context vector(s) judged "
+            "against the reference with that text"
+        )
+    counts = {a: n for a, n in attribution.counts().items() if n}
+    if counts:
+        progress.note(
+            "readings reproduced by the reference: "
+            + ", ".join(f"{a} ({n} vectors)" for a, n in counts.items())
+        )
+    if attribution.unexplained:
+        progress.note(
+            f"{len(attribution.unexplained)} failing vector(s) no listed reading explains "
+            f"(first {attribution.unexplained[0]})"
+        )

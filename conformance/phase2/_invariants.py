@@ -13,6 +13,13 @@ with them.
 
 An outcome comes from an implementation: a body of the wrong shape fails the properties that
 cannot read it (with the reason), never raises.
+
+What each property rests on (:data:`PROPERTY_READINGS`): ``policy-query-present`` on the policy
+text (P2-INT-04, a parameter read from the implementation's output) and the query block's text
+(P2-INT-17), ``sources-match-context`` on the estimator's whitespace (P2-INT-02); the others on
+no reading that has an executable alternative. Each check takes those values from
+:class:`~conformance.phase2._readings.CheckReadings` (the implementation's reading profile; the
+default is the pinned readings), never from a constant.
 """
 
 from __future__ import annotations
@@ -27,9 +34,10 @@ from conformance.phase2._compare import (
     normalize_state,
     state_problem,
 )
-from conformance.phase2._readings import LAYER_RANK, POLICY_SNIPPET, estimate
+from conformance.phase2._readings import LAYER_RANK, CheckReadings
 
 __all__ = [
+    "PROPERTY_READINGS",
     "RETAINED_TABLES",
     "determinism_view",
     "property_failures",
@@ -39,12 +47,13 @@ __all__ = [
 Json = Any
 #: P2-CMP-03 "Retain structured entities and summaries.": what compaction never touches.
 RETAINED_TABLES: Final = ("memory_summaries", "entities", "entity_links")
-_POLICY_BLOCK: Final = {
-    "layer": "policy",
-    "id": None,
-    "text": POLICY_SNIPPET,
-    "tokens": estimate(POLICY_SNIPPET),
+#: Property -> the register entries with executable alternatives its check reads (through
+#: :class:`CheckReadings`); a property not listed needs no such reading.
+PROPERTY_READINGS: Final = {
+    "policy-query-present": ("P2-INT-02", "P2-INT-04", "P2-INT-17"),
+    "sources-match-context": ("P2-INT-02",),
 }
+_PINNED: Final = CheckReadings()
 
 
 def _blocks(observed: Json) -> list[Json] | None:
@@ -64,16 +73,24 @@ def _int(value: Json) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _context_failures(call: Mapping[str, Json], observed: Json) -> list[tuple[str, str]]:
+def _context_failures(
+    call: Mapping[str, Json], observed: Json, readings: CheckReadings
+) -> list[tuple[str, str]]:
     blocks = _blocks(observed)
     if blocks is None:
         return []
     failures: list[tuple[str, str]] = []
     body = _member(observed, "body")
-    query = [value for name, value in call["params"] if name == "query"]
+    query = [readings.query_text(value) for name, value in call["params"] if name == "query"]
     layers = [_member(block, "layer") for block in blocks]
-    # policy-query-present (P2-ASM-02, P2-ASM-06, P2-BUD-01)
-    if not blocks or blocks[0] != _POLICY_BLOCK:
+    # policy-query-present (P2-ASM-02, P2-ASM-06, P2-BUD-01); the policy text is P2-INT-04's
+    policy = {
+        "layer": "policy",
+        "id": None,
+        "text": readings.policy,
+        "tokens": readings.estimate(readings.policy),
+    }
+    if not blocks or blocks[0] != policy:
         failures.append(("policy-query-present", "the first block is not the fixed policy"))
     last = blocks[-1] if blocks else None
     if (
@@ -99,7 +116,7 @@ def _context_failures(call: Mapping[str, Json], observed: Json) -> list[tuple[st
         failures.append(("sources-match-context", f"sources {sources} but context holds {counted}"))
     for index, block in enumerate(blocks):
         text = _member(block, "text")
-        if not isinstance(text, str) or _int(_member(block, "tokens")) != estimate(text):
+        if not isinstance(text, str) or _int(_member(block, "tokens")) != readings.estimate(text):
             failures.append(("sources-match-context", f"block {index}: tokens != estimate(text)"))
             break
     used = sum(_int(_member(block, "tokens")) or 0 for block in blocks)
@@ -121,11 +138,13 @@ def property_failures(
     observed: Json,
     *,
     before: Mapping[str, Json] | None = None,
+    readings: CheckReadings = _PINNED,
 ) -> list[tuple[str, str]]:
     """(property name, what broke) for every single-call invariant ``observed`` breaks.
 
     ``before``: the state dumped right before the call, when the adapter can dump it (a live
     service); otherwise the fixture, loaded into a fresh database, is the state before.
+    ``readings``: the implementation's reading profile, as the checks read it.
     """
     failures: list[tuple[str, str]] = []
     state = observed.get("state") if isinstance(observed, dict) else None
@@ -134,7 +153,7 @@ def property_failures(
         broken = no_write_differences(before if before is not None else fixture, state)
         if broken:
             failures.append(("no-writes", str(broken[0])))
-        failures += _context_failures(call, observed)
+        failures += _context_failures(call, observed, readings)
     elif call["op"] == "compact":
         # retention (P2-CMP-03), after a run that succeeded or refused alike
         problem = state_problem(state)

@@ -21,6 +21,11 @@ eight properties replay the same examples without calling the implementation aga
 implementation that does not declare ``phase2.compact`` gets ``retention`` skipped with the
 reason (never a pass). The adapter failing on a generated example makes the property
 *errored*, which fails the verdict like any error.
+
+The checks that rest on a reading with executable alternatives take it from the
+implementation's reading profile (``readings``, :class:`~conformance.phase2._readings.
+CheckReadings`, inferred from the vectors by :mod:`conformance.phase2._attribution`): the
+policy text, the whitespace table and a trimmed query. The section's data says which.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ from conformance.phase2._compare import first_difference
 from conformance.phase2._corpus import Phase2Vector
 from conformance.phase2._engines import Engine, Observation
 from conformance.phase2._invariants import determinism_view, property_failures, trim_order_failure
-from conformance.phase2._readings import CAPABILITIES
+from conformance.phase2._readings import CAPABILITIES, CheckReadings
 from conformance.phase2._registers import Property, load_properties
 from conformance.phase2._strategies import Example, examples
 from conformance.properties import hypothesis_settings, kit_constants_only
@@ -128,12 +133,14 @@ def _first(observation: Observation) -> Any:
     return observation.outcomes[0]
 
 
-def _check(name: str, example: Example, observer: _Observer) -> str | None:
+def _check(name: str, example: Example, observer: _Observer, readings: CheckReadings) -> str | None:
     """What breaks property ``name`` on ``example`` (``None``: it holds)."""
     fixture = example.fixture
     if name == "retention":
         compact = observer.observe(fixture, example.compact_call)
-        broken = property_failures(fixture, example.compact_call, _first(compact))
+        broken = property_failures(
+            fixture, example.compact_call, _first(compact), readings=readings
+        )
         return next((message for prop, message in broken if prop == name), None)
     a = observer.observe(fixture, example.call_a, runs=2, dump_before=True)
     if name == "determinism":
@@ -146,7 +153,9 @@ def _check(name: str, example: Example, observer: _Observer) -> str | None:
     if name == "trim-order":
         return trim_order_failure(_first(a), _first(b))
     for label, call, observation in (("A", example.call_a, a), ("B", example.call_b, b)):
-        broken = property_failures(fixture, call, _first(observation), before=observation.before)
+        broken = property_failures(
+            fixture, call, _first(observation), before=observation.before, readings=readings
+        )
         message = next((message for prop, message in broken if prop == name), None)
         if message is not None:
             return f"call {label}: {message}"
@@ -164,7 +173,9 @@ class _Generated:
     failures: list[tuple[Example, str]] = field(default_factory=list)
 
 
-def _generated(name: str, observer: _Observer, config: PropertySettings) -> _Generated:
+def _generated(
+    name: str, observer: _Observer, config: PropertySettings, readings: CheckReadings
+) -> _Generated:
     state = _Generated()
     first_failure = 0
 
@@ -174,7 +185,7 @@ def _generated(name: str, observer: _Observer, config: PropertySettings) -> _Gen
             raise _ShrinkBudgetSpent
         state.examples += 1
         try:
-            message = _check(name, example, observer)
+            message = _check(name, example, observer, readings)
         except _EngineAbort:
             raise
         except Exception as exc:  # the outcome broke an assumption of the check
@@ -217,14 +228,20 @@ def _generated(name: str, observer: _Observer, config: PropertySettings) -> _Gen
 
 
 def _vector_leg(
-    observed: Mapping[str, Observation], vectors: Mapping[str, Phase2Vector]
+    observed: Mapping[str, Observation],
+    vectors: Mapping[str, Phase2Vector],
+    readings: CheckReadings,
 ) -> dict[str, list[tuple[str, str]]]:
     """Property name -> (vector id, what broke) over every observed vector outcome."""
     broken: dict[str, list[tuple[str, str]]] = {}
     for vector_id, observation in sorted(observed.items()):
         vector = vectors[vector_id]
         failures = property_failures(
-            vector.fixture, vector.call, _first(observation), before=observation.before
+            vector.fixture,
+            vector.call,
+            _first(observation),
+            before=observation.before,
+            readings=readings,
         )
         seen = set()
         for name, message in failures:
@@ -277,6 +294,14 @@ def _item(
     )
 
 
+def _profile_data(readings: CheckReadings, profile: Sequence[str]) -> dict[str, Any]:
+    """What the section's data says of the readings its checks followed (nothing when they
+    are the pinned ones, so a pinned run's report keeps its shape)."""
+    if readings == CheckReadings() and not profile:
+        return {}
+    return {"reading_profile": list(profile), "policy_text": readings.policy}
+
+
 def properties_section(
     engine: Engine,
     capabilities: Sequence[str],
@@ -285,13 +310,17 @@ def properties_section(
     results: Sequence[VectorResult],
     config: PropertySettings,
     *,
+    readings: CheckReadings | None = None,
+    profile: Sequence[str] = (),
     progress: Callable[[str], None] = lambda text: None,
 ) -> Section:
     """The ``properties`` section: every property of the register, on the vectors' outcomes
-    and on generated examples (see the module docstring)."""
+    and on generated examples (see the module docstring), under ``readings`` (the values the
+    reading ``profile`` gives the checks; default: the pinned readings)."""
     started = time.perf_counter()
+    readings = readings if readings is not None else CheckReadings()
     observer = _Observer(engine)
-    on_vectors = _vector_leg(observed, vectors)
+    on_vectors = _vector_leg(observed, vectors, readings)
     determinism = [
         (r.id, next(f.message for f in r.failures if f.kind is FailureKind.DETERMINISM))
         for r in results
@@ -305,7 +334,7 @@ def properties_section(
                 f"not run on generated fixtures: the implementation does not declare "
                 f"{CAPABILITIES['compact']}"
             )
-        generated = None if skip_reason else _generated(prop.name, observer, config)
+        generated = None if skip_reason else _generated(prop.name, observer, config, readings)
         if prop.name == "determinism":
             leg, checked = determinism, len(observed)
         elif prop.name == "trim-order":
@@ -340,5 +369,10 @@ def properties_section(
         status=status,
         summary=summary,
         items=tuple(items),
-        data={"seed": config.seed, "examples": config.examples, "calls": observer.calls},
+        data={
+            "seed": config.seed,
+            "examples": config.examples,
+            "calls": observer.calls,
+            **_profile_data(readings, profile),
+        },
     )

@@ -5,10 +5,18 @@ the estimator (P2-INT-01, whitespace P2-INT-02), the policy snippet (P2-INT-04),
 order (P2-INT-05), the five tables (P2-INT-19) and the one observability event (P2-INT-20).
 It is written from the register, not from the reference engine, which the harness never
 imports (the reference is certified like a stranger).
+
+Three of those readings have executable alternatives a check must follow when the
+implementation follows them (its reading profile, :mod:`conformance.phase2._attribution`):
+the whitespace table (P2-INT-02: :data:`WHITE_SPACE_TABLES`), the policy text (P2-INT-04: a
+parameter read from the implementation's output) and a trimmed query (P2-INT-17/trim).
+:class:`CheckReadings` holds them; its defaults are the pinned readings.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Final
 
 __all__ = [
@@ -16,12 +24,16 @@ __all__ = [
     "CONTEXT_CAPABILITY",
     "CONTRACT",
     "LAYER_RANK",
+    "POLICY_ALTERNATIVE",
     "POLICY_SNIPPET",
     "PREVIEW_EVENT",
     "PROFILE",
     "SPEC",
     "TABLES",
+    "TRIMMED_QUERY",
     "WHITE_SPACE",
+    "WHITE_SPACE_TABLES",
+    "CheckReadings",
     "estimate",
 ]
 
@@ -50,17 +62,61 @@ WHITE_SPACE: Final = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
     "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
+#: P2-INT-02's executable alternatives: the whitespace table each one reads.
+WHITE_SPACE_TABLES: Final = {
+    "P2-INT-02/ascii": frozenset("\t\n\x0b\x0c\r "),
+    "P2-INT-02/python": WHITE_SPACE | frozenset("\x1c\x1d\x1e\x1f"),
+}
+#: P2-INT-04's executable alternative: the policy text is the implementation's (a parameter).
+POLICY_ALTERNATIVE: Final = "P2-INT-04/implementation-text"
+#: P2-INT-17's alternative that makes the query block the trimmed query.
+TRIMMED_QUERY: Final = "P2-INT-17/trim"
 #: P2-INT-05 / P2-ASM-10: "draft = [policy, summary, hot, entities, query]".
 LAYER_RANK: Final = {"policy": 0, "summary": 1, "hot_turn": 2, "entity": 3, "query": 4}
 
 
-def estimate(text: str) -> int:
+def estimate(text: str, white_space: frozenset[str] = WHITE_SPACE) -> int:
     """P2-INT-01: ``max(words, ceil(code points / 4))``, words being maximal runs outside
-    :data:`WHITE_SPACE`; 0 for the empty string."""
+    ``white_space`` (P2-INT-02); 0 for the empty string."""
     words, in_word = 0, False
     for char in text:
-        if char in WHITE_SPACE:
+        if char in white_space:
             in_word = False
         elif not in_word:
             words, in_word = words + 1, True
     return max(words, -(-len(text) // 4))
+
+
+@dataclass(frozen=True)
+class CheckReadings:
+    """The readings the property checks take from an implementation's reading profile; the
+    defaults are the pinned readings."""
+
+    #: P2-INT-04: the policy block's text.
+    policy: str = POLICY_SNIPPET
+    #: P2-INT-02: what separates words (the estimator) and what trimming removes.
+    white_space: frozenset[str] = WHITE_SPACE
+    #: P2-INT-17: whether the query block holds the query trimmed of whitespace.
+    trim_query: bool = False
+
+    @classmethod
+    def of(cls, profile: Iterable[str], *, policy: str | None = None) -> CheckReadings:
+        """The values a reading profile (alternative IDs, one per entry) and the
+        implementation's policy text (``None``: the pinned one) give the checks."""
+        chosen = set(profile)
+        white_space = next(
+            (table for name, table in WHITE_SPACE_TABLES.items() if name in chosen), WHITE_SPACE
+        )
+        return cls(
+            policy=POLICY_SNIPPET if policy is None else policy,
+            white_space=white_space,
+            trim_query=TRIMMED_QUERY in chosen,
+        )
+
+    def estimate(self, text: str) -> int:
+        """P2-INT-01 with this profile's whitespace."""
+        return estimate(text, self.white_space)
+
+    def query_text(self, value: str) -> str:
+        """The query block's text for the query parameter ``value`` (P2-INT-03, P2-INT-17)."""
+        return value.strip("".join(sorted(self.white_space))) if self.trim_query else value

@@ -1,7 +1,10 @@
-"""The ``[[property]]`` table of the profile's clause register (specs/phase2/clauses.toml).
+"""The profile's registers as the harness reads them (specs/phase2/).
 
-Each property is an invariant the harness checks without pinned expectations; the register
-gives its name, the clauses a break of it violates, and its exact statement.
+- the ``[[property]]`` table of the clause register (``clauses.toml``): each property is an
+  invariant the harness checks without pinned expectations; the register gives its name, the
+  clauses a break of it violates, and its exact statement (:func:`load_properties`);
+- the ``executable`` alternatives of the interpretation register (``interpretations.toml``):
+  the readings the certifier tries on every failure (:func:`executable_alternatives`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from conformance._errors import RegisterError
 from conformance._kit import specs_dir
 from conformance.registers import read_register
 
-__all__ = ["Property", "load_properties"]
+__all__ = ["Property", "executable_alternatives", "load_properties"]
 
 
 @dataclass(frozen=True)
@@ -40,3 +43,18 @@ def load_properties(path: Path | str | None = None) -> tuple[Property, ...]:
         )
     except (KeyError, TypeError) as exc:
         raise RegisterError(f"malformed property: {exc!r}", path=str(path)) from exc
+
+
+def executable_alternatives(path: Path | str | None = None) -> tuple[str, ...]:
+    """Every executable alternative the interpretation register names (``P2-INT-08/one-hop``),
+    in register order."""
+    path = Path(path) if path is not None else specs_dir() / "phase2" / "interpretations.toml"
+    document = read_register(path, "phase2-interpretations/1")
+    try:
+        return tuple(
+            str(alternative)
+            for raw in document.get("entry", [])
+            for alternative in raw.get("executable", ())
+        )
+    except (AttributeError, TypeError) as exc:
+        raise RegisterError(f"malformed entry: {exc!r}", path=str(path)) from exc

@@ -55,6 +55,7 @@ from conformance.run import (
 __all__ = [
     "DETERMINISM_CLAUSES",
     "VectorRun",
+    "judge",
     "not_declared_reason",
     "run_fresh_sample",
     "run_vector",
@@ -130,7 +131,9 @@ def _expected_view(vector: Phase2Vector) -> Any:
     return expect
 
 
-def _judge(vector: Phase2Vector, observation: Observation, started: float) -> VectorResult:
+def judge(vector: Phase2Vector, observation: Observation, started: float) -> VectorResult:
+    """Step 3 of the module docstring: compare the first outcome with ``expect``, then every
+    later run with the first (``started``: ``time.perf_counter()`` when the vector started)."""
     fixture, call, expect = vector.fixture, vector.call, vector.expect
     first = observation.outcomes[0]
     failures: list[Failure] = []
@@ -184,7 +187,7 @@ def run_vector(
         return VectorRun(
             judged(vector, error=error_detail(exc), duration_s=time.perf_counter() - started)
         )
-    return VectorRun(_judge(vector, observation, started), observation)
+    return VectorRun(judge(vector, observation, started), observation)
 
 
 def run_fresh_sample(

@@ -91,6 +91,10 @@ class PropertySettings:
     families: tuple[str, ...] = ()
     timeout: float = 30.0
     shrink_calls: int = 300
+    #: Attribute a failure to pinned readings with the hand-kept tables (re-running the family
+    #: on inputs every reading agrees on, then per interpretation). ``certify`` turns this off:
+    #: it decides by evidence instead (``conformance.run``'s attribution of the counterexamples).
+    table_attribution: bool = True
 
     def resolved(self) -> PropertySettings:
         """These settings with a concrete seed (deep runs without a seed draw one) and, for
@@ -523,6 +527,8 @@ def run_family(family: Family, probe: Probe, config: PropertySettings) -> Family
     (level ``pinned``; see the module docstring)."""
     result, case, failure = _attempt(family, probe, config)
     if result.outcome is not Outcome.FAILED or case is None or failure is None:
+        return result
+    if not config.table_attribution:
         return result
     # A check resting on a pinned reading names it; otherwise the pinned-only inputs do.
     by_check, by_input = failure.pinned, () if failure.pinned else case.pinned

@@ -56,6 +56,7 @@ def settings_from_options(options: Mapping[str, str], *, timeout: float) -> Prop
             deep=deep,
             families=tuple(f for f in families_text.split(",") if f),
             timeout=timeout,
+            table_attribution=(_option(options, "attribution") or "tables") != "evidence",
         )
         settings.chosen()
     except (ValueError, KeyError) as exc:

@@ -227,6 +227,53 @@ def _md_fix_first(report: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _readings(report: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The reading profile as (lines, contradictions): each alternative the evidence names,
+    with the failures it reproduces; empty without attribution or a profile."""
+    attribution = report["footer"].get("attribution") or {}
+    counts = attribution.get("counts") or {}
+    lines = [
+        f"{alternative}: reproduces {n} failing vector(s)" for alternative, n in counts.items()
+    ]
+    declared = attribution.get("declared")
+    if declared is not None:
+        lines.append(f"declared by the implementation: {', '.join(declared) or '(none)'}")
+    return lines, list(attribution.get("contradictions") or [])
+
+
+def _md_readings(report: Mapping[str, Any]) -> list[str]:
+    lines, contradictions = _readings(report)
+    if not lines and not contradictions:
+        return []
+    out = [
+        "## Reading profile",
+        "",
+        "Each alternative reading below was run by the reference on the failing vectors and "
+        "gave exactly what the implementation returned (`specs/interpretations.md` says what "
+        "each one means).",
+        "",
+    ]
+    out += [f"- `{_md_cell(line, 300)}`" for line in lines]
+    out += [f"- **contradiction:** {_md_cell(c, 500)}" for c in contradictions]
+    return [*out, ""]
+
+
+def _html_readings(report: Mapping[str, Any]) -> list[str]:
+    lines, contradictions = _readings(report)
+    if not lines and not contradictions:
+        return []
+    items = [f"<li><code>{_e(line)}</code></li>" for line in lines]
+    items += [f"<li><strong>contradiction:</strong> {_e(c)}</li>" for c in contradictions]
+    return [
+        "<h2>Reading profile</h2>",
+        "<p>Each alternative reading below was run by the reference on the failing vectors and "
+        "gave exactly what the implementation returned.</p>",
+        "<ul>",
+        *items,
+        "</ul>",
+    ]
+
+
 def render_markdown(report: Mapping[str, Any]) -> str:
     """A Markdown summary fit for a pull-request comment."""
     return _printable(_markdown(report))
@@ -252,6 +299,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
     for fault in footer.get("harness_faults") or []:
         out += ["**Harness fault** (exit 2; what ran is kept):", "", _fence(_cap(fault)), ""]
     out += _md_fix_first(report)
+    out += _md_readings(report)
     out += [
         "| | |",
         "|---|---|",
@@ -542,6 +590,7 @@ def _html(report: Mapping[str, Any]) -> str:
         f'<div class="verdict" style="background:{colour}">{banner}</div>',
         skipped + faults,
         *_html_fix_first(report),
+        *_html_readings(report),
         '<table class="meta">',
         f"<tr><td>Adapter</td><td><code>{_e(header['adapter']['spec'])}</code></td></tr>",
         f"<tr><td>Corpus</td><td><code>{_e(header['corpus']['digest'])}</code> "

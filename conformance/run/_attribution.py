@@ -278,14 +278,7 @@ def attribute(
             f"declares two readings of {entry}" for entry, n in entries.items() if n > 1
         ]
     else:
-        best: dict[str, str] = {}
-        for alternative, reproduced in single.items():
-            if not reproduced:
-                continue
-            entry = alternative.split("/", 1)[0]
-            if entry not in best or len(reproduced) > len(single[best[entry]]):
-                best[entry] = alternative
-        profile = tuple(sorted(best.values()))
+        profile = _fewest(single)
     explained: dict[str, tuple[str, ...]] = {}
     for alternative in profile:
         for vector_id in single.get(alternative, ()):
@@ -334,6 +327,28 @@ def attribute(
         tuple(contradictions),
         inconsistent,
     )
+
+
+def _fewest(single: Mapping[str, set[str]]) -> tuple[str, ...]:
+    """The fewest alternatives (one per entry) that explain the failures any explains: take
+    the one explaining the most failures not yet explained, until none explains another (an
+    alternative that only repeats what others explain is not a reading the evidence needs)."""
+    chosen: list[str] = []
+    entries: set[str] = set()
+    left = set().union(*single.values()) if single else set()
+    while left:
+        gains = {
+            alternative: len(reproduced & left)
+            for alternative, reproduced in single.items()
+            if alternative.split("/", 1)[0] not in entries
+        }
+        best = max(gains, key=lambda a: (gains[a], len(single[a]), a), default=None)
+        if best is None or gains[best] == 0:
+            break
+        chosen.append(best)
+        entries.add(best.split("/", 1)[0])
+        left -= single[best]
+    return tuple(sorted(chosen))
 
 
 def _tuple(values: Sequence[str] | None) -> tuple[str, ...] | None:

@@ -370,7 +370,8 @@ def certify(
             report_dir=report_dir,
             jobs=config.jobs,
             timeout=timeout,
-            options=dict(section_options or {}),
+            # the properties' failures are attributed by evidence after the run (below)
+            options={"properties.attribution": "evidence", **dict(section_options or {})},
         )
         done_sections = _run_sections(providers, context, progress)
     attribution = Attribution()

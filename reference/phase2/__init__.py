@@ -10,14 +10,17 @@ Data flows one way: call -> parameters (``_endpoint``) -> layers (``_summaries``
 ``_hot_turns``, ``_entities``) -> draft and budget (``_budget``) -> envelope (``_assemble``).
 Jobs: ``_compact``, ``_summarize`` (writers of ``_events``). Below them: ``_store`` (SQL),
 ``_fixture`` (the data model), ``_rows`` (ordering keys), ``_tokens``, ``_timestamps``,
-``_config``, ``_errors``. Entry points: ``_run`` (a vector call in-process), ``_protocol``
-(the subprocess protocol), ``_http`` (Starlette on uvicorn, the ``phase2`` extra), ``__main__``.
+``_config``, ``_errors``; ``_readings`` holds the register's pinned readings and their
+executable alternatives as one value every stage consults (``run_vector_call(fixture, call,
+readings=Readings.of(["P2-INT-08/one-hop"]))``). Entry points: ``_run`` (a vector call
+in-process), ``_protocol`` (the subprocess protocol), ``_http`` (Starlette on uvicorn, the
+``phase2`` extra), ``__main__``.
 This package imports nothing from the SPEC-006 controller and nothing from the harness.
 """
 
 from __future__ import annotations
 
-from reference.phase2._assemble import POLICY_SNIPPET, applied_budget, assemble_context, build_draft
+from reference.phase2._assemble import applied_budget, assemble_context, build_draft
 from reference.phase2._budget import Block, Draft, enforce_budget
 from reference.phase2._compact import compact
 from reference.phase2._config import DEFAULTS, SETTINGS, Config, config_from_env
@@ -41,6 +44,15 @@ from reference.phase2._events import (
 from reference.phase2._fixture import TABLES, validate_fixture
 from reference.phase2._hot_turns import select_hot_turns
 from reference.phase2._jobs import run_job
+from reference.phase2._readings import (
+    ALTERNATIVES,
+    PINNED,
+    POLICY_ALTERNATIVE,
+    POLICY_SNIPPET,
+    Alternative,
+    Readings,
+    UnknownReading,
+)
 from reference.phase2._rows import Entity, RelatedEntity, Summary, Turn
 from reference.phase2._run import observe_call, run_vector_call
 from reference.phase2._store import Store, open_store
@@ -52,20 +64,25 @@ from reference.phase2._summarize import (
     source_events,
     summarize,
 )
-from reference.phase2._tokens import WHITE_SPACE, estimate_tokens
+from reference.phase2._tokens import WHITE_SPACE, WHITE_SPACE_TABLES, estimate_tokens
 
 __all__ = [
+    "ALTERNATIVES",
     "COMPACTION_COMPLETED",
     "CONTEXT_PREVIEWED",
     "DEFAULTS",
     "ENGINE_EVENT_TYPES",
     "ERROR_CODES",
     "PATH",
+    "PINNED",
+    "POLICY_ALTERNATIVE",
     "POLICY_SNIPPET",
     "SETTINGS",
     "SUMMARY_CREATED",
     "TABLES",
     "WHITE_SPACE",
+    "WHITE_SPACE_TABLES",
+    "Alternative",
     "Block",
     "Config",
     "Draft",
@@ -74,6 +91,7 @@ __all__ = [
     "JobError",
     "ParameterError",
     "Phase2Error",
+    "Readings",
     "RelatedEntity",
     "SourceEvent",
     "Store",
@@ -82,6 +100,7 @@ __all__ = [
     "Summary",
     "SummaryError",
     "Turn",
+    "UnknownReading",
     "__version__",
     "applied_budget",
     "assemble_context",

@@ -43,7 +43,21 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", required=True)
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8080)
-    sub.add_parser("serve-protocol", help="answer phase6-adapter/1 (Phase 2) on stdin/stdout")
+    protocol = sub.add_parser(
+        "serve-protocol", help="answer phase6-adapter/1 (Phase 2) on stdin/stdout"
+    )
+    protocol.add_argument(
+        "--readings",
+        default="",
+        metavar="ID,ID",
+        help="executable alternatives of specs/phase2/interpretations.toml to follow "
+        "(reference/phase2/_readings.py; default: the pinned readings)",
+    )
+    protocol.add_argument(
+        "--policy-json",
+        metavar="JSON",
+        help="the policy snippet's text as a JSON string (P2-INT-04/implementation-text)",
+    )
     load = sub.add_parser("load", help="replace the database content by a fixture")
     load.add_argument("--db", required=True)
     load.add_argument("fixture", help="fixture JSON file, or - for stdin")
@@ -99,8 +113,13 @@ def main(argv: list[str] | None = None) -> int:
             return serve_http(args.db, args.host, args.port)
         if args.command == "serve-protocol":
             from reference.phase2._protocol import serve_protocol
+            from reference.phase2._readings import Readings
 
-            return serve_protocol()
+            ids = [name for name in args.readings.split(",") if name]
+            policy = None if args.policy_json is None else json.loads(args.policy_json)
+            if policy is not None and not isinstance(policy, str):
+                raise ValueError(f"--policy-json must be a JSON string, got {args.policy_json!r}")
+            return serve_protocol(readings=Readings.of(ids, policy=policy))
         if args.command == "load":
             fixture = _read_json(args.fixture)
             with open_store(args.db) as store:

@@ -17,9 +17,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from reference.phase2._tokens import estimate_tokens
+from reference.phase2._tokens import WHITE_SPACE, estimate_tokens
 
-__all__ = ["Block", "Draft", "enforce_budget"]
+__all__ = ["Block", "Draft", "Layer", "enforce_budget"]
 
 Layer = Literal["policy", "summary", "hot_turn", "entity", "query"]
 
@@ -34,9 +34,12 @@ class Block:
     tokens: int
 
     @classmethod
-    def of(cls, layer: Layer, row_id: int | None, text: str) -> Block:
-        """A block whose tokens are ``estimate_tokens(text)`` (P2-INT-03)."""
-        return cls(layer, row_id, text, estimate_tokens(text))
+    def of(
+        cls, layer: Layer, row_id: int | None, text: str, white_space: frozenset[str] = WHITE_SPACE
+    ) -> Block:
+        """A block whose tokens are ``estimate_tokens(text)`` (P2-INT-03), words split by
+        ``white_space`` (P2-INT-02)."""
+        return cls(layer, row_id, text, estimate_tokens(text, white_space))
 
     def to_json(self) -> dict[str, Any]:
         """The block as the envelope lists it: exactly layer, id, text, tokens."""

@@ -3,13 +3,15 @@
 The HTTP server (``_http.py``), the protocol server and the in-process vector entry all call
 :func:`preview_context` with the query string as ``(name, value)`` pairs, so parameter handling
 has exactly one implementation. Checks run in the order of :data:`PARAMETERS`; the first
-failure answers (P2-INT-15). Unknown parameters are ignored.
+failure answers (P2-INT-15). Unknown parameters are ignored. The readings of P2-INT-16 (whose
+memory a call without user_id assembles, :data:`DEFAULT_USER`) and P2-INT-17 (how the query
+is taken, :data:`QUERY_READINGS`) are values of :class:`~reference.phase2._readings.Readings`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -17,12 +19,16 @@ from reference.phase2._assemble import assemble_context
 from reference.phase2._config import DEFAULTS, Config
 from reference.phase2._errors import ParameterError
 from reference.phase2._fixture import MAX_ID
+from reference.phase2._readings import PINNED, Readings
+from reference.phase2._rows import Turn, newest_first
 from reference.phase2._store import Store
-from reference.phase2._tokens import is_blank
+from reference.phase2._tokens import WHITE_SPACE_TABLES, is_blank
 
 __all__ = [
+    "DEFAULT_USER",
     "PARAMETERS",
     "PATH",
+    "QUERY_READINGS",
     "ContextRequest",
     "method_not_allowed",
     "parse_params",
@@ -39,6 +45,14 @@ PARAMETERS: Final[tuple[tuple[str, bool], ...]] = (
     ("max_tokens", False),
     ("user_id", False),
 )
+#: P2-INT-17 (``Readings.query``) -> (what makes a query blank, whether it is trimmed):
+#: ``exact`` (pinned) refuses an empty or whitespace-only query and uses it as received;
+#: ``trim`` strips whitespace first; ``empty-only`` refuses only the empty string.
+QUERY_READINGS: Final[dict[str, tuple[str, bool]]] = {
+    "exact": ("blank", False),
+    "trim": ("blank", True),
+    "empty-only": ("empty", False),
+}
 _DIGITS: Final = re.compile(r"[0-9]+")
 _MAX_TOKENS_DIGITS: Final = len(str(MAX_ID))
 
@@ -48,7 +62,7 @@ class ContextRequest:
     """Validated parameters of one preview call."""
 
     chat_id: str
-    user_id: str
+    user_id: str | None  # None: absent (the user is then DEFAULT_USER's, P2-INT-16)
     query: str
     max_tokens: int | None
 
@@ -65,8 +79,10 @@ def _parse_max_tokens(value: str) -> int:
     return int(significant)
 
 
-def parse_params(pairs: Iterable[tuple[str, str]]) -> ContextRequest:
+def parse_params(pairs: Iterable[tuple[str, str]], readings: Readings = PINNED) -> ContextRequest:
     """Validate the query string's pairs; raise :class:`ParameterError` for the first fault."""
+    refused, trimmed = QUERY_READINGS[readings.query]
+    white_space = WHITE_SPACE_TABLES[readings.white_space]
     given: dict[str, list[str]] = {}
     for name, value in pairs:
         given.setdefault(name, []).append(value)
@@ -80,8 +96,11 @@ def parse_params(pairs: Iterable[tuple[str, str]]) -> ContextRequest:
         if len(values) > 1:
             raise ParameterError("invalid_parameter", name, f"{name} given {len(values)} times")
         value = values[0]
-        if name == "query" and is_blank(value):  # P2-INT-17
-            raise ParameterError("invalid_parameter", name, f"query is blank: {value!r}")
+        if name == "query":  # P2-INT-17
+            if is_blank(value, white_space) if refused == "blank" else value == "":
+                raise ParameterError("invalid_parameter", name, f"query is blank: {value!r}")
+            if trimmed:
+                value = value.strip("".join(sorted(white_space)))
         if name == "max_tokens":
             _parse_max_tokens(value)
         elif value == "":  # chat_id, user_id: non-empty opaque strings (P2-INT-16, -17)
@@ -91,22 +110,50 @@ def parse_params(pairs: Iterable[tuple[str, str]]) -> ContextRequest:
     max_tokens = _parse_max_tokens(found["max_tokens"]) if "max_tokens" in found else None
     return ContextRequest(
         chat_id=chat_id,
-        user_id=found.get("user_id", chat_id),  # P2-INT-16: the user defaults to chat_id
+        user_id=found.get("user_id"),
         query=found["query"],
         max_tokens=max_tokens,
     )
 
 
+def _latest_inbox_owner(store: Store, chat_id: str) -> str:
+    """P2-INT-16/latest-inbox-owner: the user of the chat's most recent inbox item."""
+    rows = store.rows("inbox_items", {"chat_id": chat_id})
+    turns = newest_first([Turn.from_row(row) for row in rows])
+    return turns[0].user_id if turns else chat_id
+
+
+#: P2-INT-16 (``Readings.default_user``) -> the user of a call without user_id: the chat_id
+#: itself (pinned: in Telegram a private chat's id is its user's id), or an alternative.
+DEFAULT_USER: Final[dict[str, Callable[[Store, str], str]]] = {
+    "chat-id": lambda store, chat_id: chat_id,
+    "latest-inbox-owner": _latest_inbox_owner,
+}
+
+
 def preview_context(
-    store: Store, pairs: Sequence[Sequence[str]], *, config: Config = DEFAULTS
+    store: Store,
+    pairs: Sequence[Sequence[str]],
+    *,
+    config: Config = DEFAULTS,
+    readings: Readings = PINNED,
 ) -> tuple[int, dict[str, Any]]:
     """Answer one ``GET /v1/memory/context``: ``(status, JSON body)``. Reads only."""
     try:
-        request = parse_params((str(name), str(value)) for name, value in pairs)
+        request = parse_params(((str(name), str(value)) for name, value in pairs), readings)
     except ParameterError as exc:
         return exc.status, exc.body()
+    user_id = request.user_id
+    if user_id is None:  # P2-INT-16
+        user_id = DEFAULT_USER[readings.default_user](store, request.chat_id)
     body = assemble_context(
-        store, request.user_id, request.chat_id, request.query, request.max_tokens, config=config
+        store,
+        user_id,
+        request.chat_id,
+        request.query,
+        request.max_tokens,
+        config=config,
+        readings=readings,
     )
     return 200, body
 

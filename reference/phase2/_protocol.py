@@ -12,6 +12,7 @@ import sys
 import traceback
 from typing import IO, Any, Final
 
+from reference.phase2._readings import PINNED, Readings
 from reference.phase2._run import run_vector_call
 
 __all__ = ["CAPABILITIES", "CONTRACT", "PROTOCOL", "serve_protocol"]
@@ -27,10 +28,10 @@ IMPLEMENTATION: Final = {
 }
 
 
-def _run(message: dict[str, Any]) -> dict[str, Any]:
+def _run(message: dict[str, Any], readings: Readings) -> dict[str, Any]:
     seq = message.get("seq")
     try:
-        result = run_vector_call(message["fixture"], message["call"])
+        result = run_vector_call(message["fixture"], message["call"], readings=readings)
     except Exception as exc:  # an internal failure is reported, never fatal
         return {
             "seq": seq,
@@ -44,8 +45,14 @@ def _reply(out: IO[bytes], message: dict[str, Any]) -> None:
     out.flush()
 
 
-def serve_protocol(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
-    """Answer protocol messages until ``stop`` or end of input; return the exit status."""
+def serve_protocol(
+    stdin: IO[bytes] | None = None,
+    stdout: IO[bytes] | None = None,
+    *,
+    readings: Readings = PINNED,
+) -> int:
+    """Answer protocol messages until ``stop`` or end of input, under ``readings`` (default:
+    the pinned ones); return the exit status."""
     source = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout.buffer
     for line in source:
@@ -73,7 +80,7 @@ def serve_protocol(stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = No
                 },
             )
         elif command == "run":
-            _reply(out, _run(message))
+            _reply(out, _run(message, readings))
         elif command == "stop":
             _reply(out, {"ok": True})
             return 0

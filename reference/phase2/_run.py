@@ -18,25 +18,33 @@ from typing import Any
 from reference.phase2._config import DEFAULTS, Config
 from reference.phase2._endpoint import preview_context
 from reference.phase2._jobs import run_job
+from reference.phase2._readings import PINNED, Readings
 from reference.phase2._store import Store, open_store
 
 __all__ = ["observe_call", "run_vector_call"]
 
 
 def observe_call(
-    store: Store, call: Mapping[str, Any], *, config: Config = DEFAULTS
+    store: Store,
+    call: Mapping[str, Any],
+    *,
+    config: Config = DEFAULTS,
+    readings: Readings = PINNED,
 ) -> dict[str, Any]:
     """Perform ``call`` on an open, loaded ``store``; return the outcome and the state after."""
     if call.get("op") == "context":
         store.set_read_only()  # P2-API-10: the preview endpoint cannot write
-        status, body = preview_context(store, call["params"], config=config)
+        status, body = preview_context(store, call["params"], config=config, readings=readings)
         return {"status": status, "body": body, "state": store.dump()}
     result = run_job(store, call, config=config)
     return {"result": result, "state": store.dump()}
 
 
-def run_vector_call(fixture: Mapping[str, Any], call: Mapping[str, Any]) -> dict[str, Any]:
-    """Load ``fixture`` into a fresh in-memory database and observe ``call`` on it."""
+def run_vector_call(
+    fixture: Mapping[str, Any], call: Mapping[str, Any], *, readings: Readings = PINNED
+) -> dict[str, Any]:
+    """Load ``fixture`` into a fresh in-memory database and observe ``call`` on it, under
+    ``readings`` (default: the pinned ones)."""
     with open_store(":memory:") as store:
         store.load(fixture)
-        return observe_call(store, call)
+        return observe_call(store, call, readings=readings)

@@ -35,6 +35,7 @@ argument declares readings in the handshake: ``stranger.py int27 INT-27/budget-e
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -49,6 +50,8 @@ from reference import (
     _controller,
     _ordering,
     _paths,
+    _query,
+    _scoring,
     _timestamps,
     _trust,
 )
@@ -231,6 +234,84 @@ def int27some(request: Any) -> Result:
     return reference.memory_read(request)
 
 
+def int07(request: Any) -> Result:
+    """A derived term's length is its JavaScript .length (UTF-16 code units)."""
+    _query.TERM_LENGTHS["code-points"] = lambda term: len(term.encode("utf-16-le")) // 2
+    return reference.memory_read(request)
+
+
+def int04(request: Any) -> Result:
+    """The recency weight from the math library's pow, as most code would write it."""
+    _scoring.exact_half_pow = lambda exponent: math.pow(0.5, exponent)
+    return reference.memory_read(request)
+
+
+def _without(request: Any, group: str | None, member: str) -> Any:
+    changed = json.loads(json.dumps(request))
+    del (changed[group] if group else changed)[member]
+    return changed
+
+
+def int36now(request: Any) -> Result:
+    """An unparseable now_utc switches recency off instead of failing the call."""
+    result = reference.memory_read(request)
+    error = result.get("error")
+    if (
+        isinstance(error, dict)
+        and error.get("code") == "invalid_now_utc"
+        and isinstance(request.get("now_utc"), str)
+    ):
+        return int36now(_without(request, None, "now_utc"))
+    return result
+
+
+def int36half(request: Any) -> Result:
+    """The half-life is checked only when recency is switched on."""
+    result = reference.memory_read(request)
+    error = result.get("error")
+    scoring = request.get("scoring") if isinstance(request, dict) else None
+    if (
+        isinstance(error, dict)
+        and error.get("path") == "/scoring/recency_half_life_days"
+        and isinstance(scoring, dict)
+        and scoring.get("enable_recency_weight") is not True
+    ):
+        return int36half(_without(request, "scoring", "recency_half_life_days"))
+    return result
+
+
+def _fractional(request: Any) -> bool:
+    """Whether some request int is written as an integral float (10.0)."""
+    if not isinstance(request, dict):
+        return False
+    for group, names in _INTS.items():
+        members = request.get(group)
+        if isinstance(members, dict) and any(
+            isinstance(members.get(name), float) and members[name].is_integer() for name in names
+        ):
+            return True
+    return False
+
+
+def combo3(request: Any) -> Result:
+    """Three readings at once: verbatim terms, budget_exhausted, integers without fractions."""
+    _controller.SUPPLIED_TERMS["normalized"] = _as_given
+    return int41(request) if _fractional(request) else int27(request)
+
+
+def excerpt1(request: Any) -> Result:
+    """A plain bug: a cut excerpt loses one more character than it should."""
+    result = reference.memory_read(request)
+    package = result.get("package")
+    if not isinstance(package, dict):
+        return result
+    limit = package["budget"]["per_item_max_excerpt_tokens"]
+    for item in package["selection"]["selected"]:
+        if item["excerpt_tokens"] == limit and len(item["excerpt"]) > 1:
+            item["excerpt"] = item["excerpt"][:-1]
+    return _rehashed(result)
+
+
 def round2(request: Any) -> Result:
     """A plain bug: every selected score rounded to 2 decimals (and the package hashed again)."""
     result = reference.memory_read(request)
@@ -300,6 +381,12 @@ VARIANTS: dict[str, Callable[[Any], Result]] = {
     "int08int27": int08int27,
     "int27some": int27some,
     "round2": round2,
+    "int07": int07,
+    "int04": int04,
+    "int36now": int36now,
+    "int36half": int36half,
+    "combo3": combo3,
+    "excerpt1": excerpt1,
     "pinned": reference.memory_read,
     "spec005": spec005,
     "tagbonus": tagbonus,

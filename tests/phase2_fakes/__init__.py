@@ -1,11 +1,17 @@
-"""Deliberately wrong Phase 2 engines, one failure mode each (Bowtie's miniatures).
+"""Phase 2 engines that differ from the reference on purpose (Bowtie's miniatures).
 
-Each module is the reference engine with one fault patched in, and exports
-``run_vector_call(fixture, call)`` like the reference (the in-process entry of
-specs/protocol.md, P2.3), plus ``BREAKS``: the clause its fault violates. The certification
-work uses them to prove that ``certify --profile phase2-context`` says non-compliant on the
-right clause; tests/reference/phase2/test_fakes.py proves today that each fails vectors naming it.
-``observes_once`` is the control: it writes the one allowed observability event and must pass.
+Each module exports ``run_vector_call(fixture, call)`` like the reference (the in-process entry
+of specs/protocol.md, P2.3) and is the reference engine with one thing changed by code of its
+own, the way an outside team would write it:
+
+- :data:`FAKES`: one fault each, and ``BREAKS``, the clause it violates, which a property
+  catches: ``certify --profile phase2-context`` says non-compliant on that clause
+  (tests/reference/phase2/test_fakes.py proves each fails vectors naming it);
+- :data:`BUGS`: a plain bug no property sees and no listed reading explains: non-compliant on
+  evidence alone, although every Phase 2 vector is ``pinned``;
+- :data:`READINGS`: one executable alternative of specs/phase2/interpretations.toml each
+  (``FOLLOWS``, its ID): compliant under exactly that alternative;
+- :data:`CONTROLS`: ``observes_once`` writes the one allowed observability event and must pass.
 """
 
 from __future__ import annotations
@@ -17,4 +23,13 @@ FAKES = (
     "compaction_deletes_summaries",
     "endpoint_writes_rows",
 )
+BUGS = ("hot_turns_one_short",)
+#: fake -> the one alternative it follows.
+READINGS = {
+    "own_policy_text": "P2-INT-04/implementation-text",
+    "entities_one_hop": "P2-INT-08/one-hop",
+    "user_from_latest_turn": "P2-INT-16/latest-inbox-owner",
+    "trims_query": "P2-INT-17/trim",
+    "splits_like_python": "P2-INT-02/python",
+}
 CONTROLS = ("observes_once",)

@@ -11,7 +11,7 @@ from reference.phase2 import run_vector_call as reference_call
 BREAKS = "P2-TOK-01"
 
 
-def _estimate(text: str) -> int:
+def _estimate(text: str, white_space: frozenset[str] = frozenset()) -> int:
     return (len(text.encode("utf-8")) + 3) // 4
 
 

@@ -39,14 +39,17 @@ class TestParseParams:
     @pytest.mark.parametrize(
         ("pairs", "user", "max_tokens"),
         [
-            (_BASE, "c1", None),
-            ([*_BASE, ("max_tokens", "0" * 3000 + "7")], "c1", 7),
+            (_BASE, None, None),
+            ([*_BASE, ("max_tokens", "0" * 3000 + "7")], None, 7),
             ([*_BASE, ("max_tokens", "9007199254740991"), ("user_id", "u")], "u", 2**53 - 1),
-            ([("x", ""), *_BASE, ("y", "z")], "c1", None),
+            ([("x", ""), *_BASE, ("y", "z")], None, None),
         ],
     )
-    def test_valid(self, pairs: list[tuple[str, str]], user: str, max_tokens: int | None) -> None:
-        """Valid requests: user defaults to chat_id, leading zeros, the largest value."""
+    def test_valid(
+        self, pairs: list[tuple[str, str]], user: str | None, max_tokens: int | None
+    ) -> None:
+        """Valid requests: an absent user_id stays absent (preview_context resolves it,
+        P2-INT-16), leading zeros, the largest value."""
         request = parse_params(pairs)
         assert (request.user_id, request.max_tokens, request.query) == (user, max_tokens, "q")
 

@@ -64,8 +64,11 @@ class TestInterfaces:
         ]
 
     def test_select_related_entities(self) -> None:
-        """select_related_entities(user_id, query, limit): no chat (P2-ASM-09)."""
-        assert list(inspect.signature(select_related_entities).parameters)[1:] == [
+        """select_related_entities(user_id, query, limit): no chat (P2-ASM-09); the reading of
+        P2-INT-08 is keyword-only."""
+        parameters = inspect.signature(select_related_entities).parameters.values()
+        positional = [p.name for p in parameters if p.kind is not p.KEYWORD_ONLY]
+        assert positional[1:] == [
             "user_id",
             "query",
             "limit",

@@ -755,7 +755,12 @@ def _precedence() -> Iterator[Case]:
                 comment=f"faults {[f'{f.slug} (check {f.rank})' for f in combo]}; the lowest "
                 "check number fails first.",
                 clauses=("S6-ERR-01", "S6-ERR-07"),
-                interpretations=("INT-40",),
+                # INT-36: now_utc and the half-life are validated whether or not recency is
+                # enabled (the scoring fault is a half-life of 0)
+                interpretations=(
+                    "INT-40",
+                    *(("INT-36",) if {"now", "scoring"} & {f.slug for f in combo} else ()),
+                ),
                 request=request,
                 files=files,
                 error=(winner.code, winner.path(request)),
@@ -813,7 +818,11 @@ def _in_group() -> Iterator[Case]:
                     comment=f"{group} {_short(body)}; members written in "
                     f"{'reverse' if reverse else 'spec'} order.",
                     clauses=("S6-ERR-01", "S6-ERR-07"),
-                    interpretations=("INT-40",),
+                    # INT-36: the half-life is validated whether or not recency is enabled
+                    interpretations=(
+                        "INT-40",
+                        *(("INT-36",) if "half-life" in (first[0], second[0]) else ()),
+                    ),
                     request=request,
                     files=_FILES,
                     error=(code, first[3]),

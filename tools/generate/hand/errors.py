@@ -541,7 +541,7 @@ VECTORS = [
         _base(now_utc="yesterday", extra=True),
         "invalid_now_utc",
         "/now_utc",
-        ["INT-20"],
+        ["INT-20", "INT-36"],
     ),
     _e(
         "Precedence: an unknown member beats a missing store.",

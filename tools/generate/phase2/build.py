@@ -22,8 +22,10 @@ Where each expectation comes from:
 Then every file is validated against ``specs/schemas/phase2/vector-file.schema.json``, IDs
 must be unique and well formed, every clause and interpretation named must exist, every clause
 whose ``verified_by`` says ``vectors`` must be named by a vector, every interpretation must be
-pinned by one, and ``level`` must be ``pinned`` exactly when interpretations are named. Output
-is deterministic: the same sources give byte-identical files.
+pinned by one, every executable alternative of the register must change the expected output of
+at least one vector (:func:`alternative_changes`: the reference run under it), and ``level``
+must be ``pinned`` exactly when interpretations are named. Output is deterministic: the same
+sources give byte-identical files.
 """
 
 from __future__ import annotations
@@ -48,12 +50,15 @@ from conformance.phase2 import (
     expect_from_observed,
     property_failures,
 )
+from reference.phase2 import POLICY_ALTERNATIVE, Readings, open_store, preview_context
 from tools.generate.phase2.families import FAMILIES
 from tools.phase2_oracle import oracle_expect
 
 __all__ = [
+    "ANOTHER_POLICY",
     "ENTRY",
     "BuildError",
+    "alternative_changes",
     "build",
     "coverage_markdown",
     "load_registers",
@@ -72,6 +77,9 @@ ENTRY = "reference.phase2:run_vector_call"
 HAND_FAMILIES = ("tokens", "layers", "entities", "budget", "errors", "compact", "summarize")
 HAND_ID = re.compile(r"^p2-(?P<family>[a-z-]+)-h[0-9]{3}$")
 GEN_ID = re.compile(r"^p2-(?P<family>[a-z-]+)-g[0-9]{3}$")
+#: The policy text P2-INT-04/implementation-text is run with for the coverage table (a
+#: parameter: any other text changes the same vectors, those whose outcome holds the policy).
+ANOTHER_POLICY = "Answer from the memory below."
 Json = Any
 
 
@@ -234,8 +242,35 @@ def read_corpus(directory: Path = VECTORS) -> list[Json]:
     return vectors
 
 
-def coverage_gaps(vectors: list[Json]) -> list[str]:
-    """Clauses verified by vectors that no vector names; interpretations no vector pins."""
+def alternative_changes(vectors: list[Json]) -> dict[str, list[str]]:
+    """Executable alternative ID -> the vectors whose expected output differs when the reference
+    follows it (register order). Only context calls consult a reading; each fixture is loaded
+    once and the read-only call answered under every alternative."""
+    _, entries = load_registers()
+    executable = [alt for entry in entries.values() for alt in entry.get("executable", [])]
+    readings = {
+        alt: Readings.of([alt], policy=ANOTHER_POLICY if alt == POLICY_ALTERNATIVE else None)
+        for alt in executable
+    }
+    changes: dict[str, list[str]] = {alt: [] for alt in executable}
+    for vector in vectors:
+        call = vector["input"]["call"]
+        if call["op"] != "context":
+            continue
+        with open_store(":memory:") as store:
+            store.load(vector["input"]["fixture"])
+            store.set_read_only()
+            for alt, chosen in readings.items():
+                status, body = preview_context(store, call["params"], readings=chosen)
+                observed = {"status": status, "body": body}
+                if expect_from_observed(call, observed) != vector["expect"]:
+                    changes[alt].append(vector["id"])
+    return changes
+
+
+def coverage_gaps(vectors: list[Json], changes: Mapping[str, list[str]] | None = None) -> list[str]:
+    """Clauses verified by vectors that no vector names; interpretations no vector pins;
+    executable alternatives that change no vector's expected output."""
     clauses, entries = load_registers()
     named = {cid for v in vectors for cid in v["clauses"]}
     pinned = {iid for v in vectors for iid in v["interpretations"]}
@@ -245,12 +280,20 @@ def coverage_gaps(vectors: list[Json]) -> list[str]:
         if "vectors" in c["verified_by"] and cid not in named
     ]
     gaps += [f"interpretation {iid} is pinned by no vector" for iid in entries if iid not in pinned]
+    changes = alternative_changes(vectors) if changes is None else changes
+    gaps += [
+        f"executable alternative {alt} changes no vector's expected output"
+        for alt, ids in changes.items()
+        if not ids
+    ]
     return gaps
 
 
-def coverage_markdown(vectors: list[Json]) -> str:
-    """specs/phase2/coverage.md: per clause and interpretation, the vectors that name it."""
+def coverage_markdown(vectors: list[Json], changes: Mapping[str, list[str]] | None = None) -> str:
+    """specs/phase2/coverage.md: per clause and interpretation, the vectors that name it; per
+    executable alternative, the vectors whose expected output it changes."""
     clauses, entries = load_registers()
+    changes = alternative_changes(vectors) if changes is None else changes
     by_clause: dict[str, list[str]] = defaultdict(list)
     by_entry: dict[str, list[str]] = defaultdict(list)
     for vector in vectors:
@@ -290,6 +333,25 @@ def coverage_markdown(vectors: list[Json]) -> str:
             f"| {iid} | {'yes' if entry['erratum'] else ''} | {entry['title']} | {len(ids)} | "
             f"{', '.join(ids[:3])} |"
         )
+    lines += [
+        "",
+        "## Executable alternatives",
+        "",
+        "For each alternative the reference engine runs (`executable` in "
+        "`interpretations.toml`, `reference/phase2/_readings.py`), the vectors whose expected "
+        "output differs when the reference follows it (`P2-INT-04/implementation-text` with "
+        f"the policy text {json.dumps(ANOTHER_POLICY)}); *not naming the entry*: how many of "
+        "those do not list the entry in `interpretations`. The certifier tries every "
+        "alternative on every failure, so it does not rely on those labels.",
+        "",
+        "| alternative | vectors | not naming the entry | vectors it changes |",
+        "|---|---:|---:|---|",
+    ]
+    by_id = {vector["id"]: vector for vector in vectors}
+    for alt, ids in changes.items():
+        entry = alt.split("/", 1)[0]
+        unnamed = sum(1 for vid in ids if entry not in by_id[vid]["interpretations"])
+        lines.append(f"| {alt} | {len(ids)} | {unnamed} | {', '.join(sorted(ids))} |")
     return "\n".join(lines) + "\n"
 
 
@@ -303,11 +365,12 @@ def main(argv: list[str] | None = None) -> int:
     except BuildError as exc:
         print(f"phase2 build: {exc}", file=sys.stderr)
         return 1
-    gaps = coverage_gaps(vectors)
+    changes = alternative_changes(vectors)
+    gaps = coverage_gaps(vectors, changes)
     for gap in gaps:
         print(f"coverage gap: {gap}", file=sys.stderr)
     outputs_paths = {VECTORS / name: data for name, data in outputs.items()}
-    outputs_paths[COVERAGE] = coverage_markdown(vectors).encode("utf-8")
+    outputs_paths[COVERAGE] = coverage_markdown(vectors, changes).encode("utf-8")
     stale = sorted(p for p in VECTORS.glob("*.json") if p not in outputs_paths)
     hand = sum(1 for v in vectors if HAND_ID.match(v["id"]))
     generated = len(vectors) - hand

@@ -1,0 +1,334 @@
+"""Attribution for the Phase 2 profile: which listed reading, if any, *reproduces* each failure.
+
+The Phase 2 twin of :mod:`conformance.run._attribution` (SPEC-006): a vector's
+``interpretations`` cannot tell "reads P2-INT-08 the other way" from "has a bug near
+P2-INT-08" (P2-INT-20 is listed on every context vector; many vectors that P2-INT-08 decides
+do not list it), so evidence decides. The reference engine is run as a subprocess through the
+adapter protocol (``python -m reference.phase2 serve-protocol --readings ID,ID
+--policy-json JSON``, :func:`reading_engine_spec`): the harness never imports it.
+
+0. **The policy text is a parameter** (P2-INT-04: "System memory policy snippet (fixed)." fixes
+   that there is one snippet, not its words). :func:`read_policy` reads it from the
+   implementation's 200 responses; when every one of them starts with the same policy text and
+   that text is not the register's, every context vector it failed gets its expectation
+   recomputed by the reference with that text, and is judged again against it: an engine with
+   other words fails only what else it does differently. The text is named in the profile as
+   ``P2-INT-04/implementation-text``. Texts that differ between responses are no parameter
+   (the snippet is "fixed"): the vectors and ``policy-query-present`` fail as they are.
+1. Every vector still failing on a mismatch only (an error, nondeterminism or a broken
+   protocol is never a reading) is run by the reference under every other executable
+   alternative (``executable`` in specs/phase2/interpretations.toml), with the parameter. An
+   alternative that does not change the vector's expectation explains nothing there; one
+   whose outcome the implementation's outcome equals (the vector's own comparison rules)
+   *explains* that failure.
+2. The **reading profile**: for each entry, the alternative that explains the most failures.
+3. A failure no single alternative explains is run under the whole profile (readings combine).
+4. What is left is explained by no listed reading: a bug, or a reading the register does not
+   list yet; the verdict says so (:func:`phase2_verdict`).
+
+A reply the reference cannot give (the kit's own fault) leaves the failure unexplained and is
+said in :attr:`~conformance.run.Attribution.faults`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shlex
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance._errors import AdapterError
+from conformance._kit import dumps
+from conformance.phase2._compare import compare, expect_from_observed
+from conformance.phase2._corpus import Phase2Vector
+from conformance.phase2._engines import Observation, open_process_engine
+from conformance.phase2._readings import POLICY_ALTERNATIVE, POLICY_SNIPPET
+from conformance.phase2._registers import executable_alternatives
+from conformance.phase2._runner import judge
+from conformance.run import (
+    Attribution,
+    FailureKind,
+    Outcome,
+    VectorResult,
+    Verdict,
+    VerdictValue,
+)
+
+__all__ = [
+    "Evidence",
+    "attribute_phase2",
+    "phase2_verdict",
+    "read_policy",
+    "reading_engine_spec",
+]
+
+Json = Any
+_SHOWN_POLICY = 120
+
+
+def reading_engine_spec(alternatives: Sequence[str], policy: str | None = None) -> str:
+    """The adapter spec of the bundled reference engine run under ``alternatives`` and, when
+    given, the policy text ``policy``."""
+    words = [sys.executable, "-m", "reference.phase2", "serve-protocol"]
+    if alternatives:
+        words += ["--readings", ",".join(alternatives)]
+    if policy is not None:
+        words += ["--policy-json", json.dumps(policy)]
+    return "cmd:" + shlex.join(words)
+
+
+def read_policy(outcomes: Iterable[Json]) -> tuple[str | None, tuple[str, ...]]:
+    """(the policy text every 200 context outcome starts with, or ``None`` when they are not
+    one text; every distinct text found, in order of appearance)."""
+    texts: list[str] = []
+    for observed in outcomes:
+        if not isinstance(observed, dict) or observed.get("status") != 200:
+            continue
+        body = observed.get("body")
+        context = body.get("context") if isinstance(body, dict) else None
+        first = context[0] if isinstance(context, list) and context else None
+        if isinstance(first, dict) and first.get("layer") == "policy":
+            text = first.get("text")
+            if isinstance(text, str) and text not in texts:
+                texts.append(text)
+    return (texts[0] if len(texts) == 1 else None), tuple(texts)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What attribution found: the :class:`~conformance.run.Attribution` for the report, the
+    implementation's policy text when it is its own (``None``: the register's), and the results
+    judged again under that text (vector ID -> result; only the ones re-judged)."""
+
+    attribution: Attribution = field(default_factory=Attribution)
+    policy: str | None = None
+    rejudged: Mapping[str, VectorResult] = field(default_factory=dict)
+
+
+class _Reference:
+    """The reference engine under one set of readings, in a process of its own."""
+
+    def __init__(self, alternatives: Sequence[str], policy: str | None, timeout: float):
+        self.label = ", ".join(alternatives) or POLICY_ALTERNATIVE
+        self.engine = open_process_engine(
+            reading_engine_spec(alternatives, policy), timeout=timeout
+        )
+        self.engine.start()
+
+    def outcome(self, vector: Phase2Vector) -> Json:
+        return self.engine.observe(vector.fixture, vector.call).outcomes[0]
+
+
+def _outcomes(
+    alternatives: Sequence[str],
+    policy: str | None,
+    vectors: Sequence[Phase2Vector],
+    timeout: float,
+    faults: list[str],
+) -> dict[str, Json]:
+    """Vector ID -> the reference's outcome under ``alternatives`` (and ``policy``)."""
+    found: dict[str, Json] = {}
+    try:
+        reference = _Reference(alternatives, policy, timeout)
+    except (AdapterError, OSError) as exc:
+        faults.append(f"the reference under {', '.join(alternatives)} did not start: {exc}")
+        return found
+    try:
+        for vector in vectors:
+            try:
+                found[vector.id] = reference.outcome(vector)
+            except (AdapterError, OSError) as exc:
+                faults.append(f"{vector.id} under {reference.label}: {exc}")
+    finally:
+        reference.engine.close()
+    return found
+
+
+def _reproduced(
+    alternatives: Sequence[str],
+    policy: str | None,
+    candidates: Sequence[tuple[Phase2Vector, Json]],
+    timeout: float,
+    faults: list[str],
+) -> set[str]:
+    """The IDs of the vectors on which the reference under ``alternatives`` gives what the
+    implementation gave, and not what the vector expects."""
+    outcomes = _outcomes(alternatives, policy, [v for v, _ in candidates], timeout, faults)
+    found = set()
+    for vector, actual in candidates:
+        if vector.id not in outcomes:
+            continue
+        output, fixture, call = outcomes[vector.id], vector.fixture, vector.call
+        if not compare(fixture, call, vector.expect, output):
+            continue  # this reading does not change this vector: it explains nothing here
+        if not compare(fixture, call, expect_from_observed(call, output), actual):
+            found.add(vector.id)
+    return found
+
+
+def _attributable(result: VectorResult, observation: Observation | None) -> bool:
+    """A failure a reading could explain: mismatches only, with the outcome kept."""
+    return (
+        observation is not None
+        and result.outcome is Outcome.FAILED
+        and all(failure.kind is FailureKind.MISMATCH for failure in result.failures)
+    )
+
+
+def _under_policy(
+    policy: str,
+    vectors: Mapping[str, Phase2Vector],
+    failing: Sequence[VectorResult],
+    observed: Mapping[str, Observation],
+    timeout: float,
+    faults: list[str],
+) -> tuple[dict[str, Phase2Vector], dict[str, VectorResult]]:
+    """Step 0: the failing context vectors with their expectation under the implementation's
+    policy text, and their results judged again against it."""
+    chosen = [
+        vectors[r.id]
+        for r in failing
+        if vectors[r.id].op == "context" and _attributable(r, observed.get(r.id))
+    ]
+    outcomes = _outcomes([], policy, chosen, timeout, faults)
+    moved: dict[str, Phase2Vector] = {}
+    rejudged: dict[str, VectorResult] = {}
+    for vector in chosen:
+        if vector.id not in outcomes:
+            continue
+        expect = expect_from_observed(vector.call, outcomes[vector.id])
+        if expect == vector.expect:
+            continue  # the policy text plays no part here (an error response)
+        moved[vector.id] = dataclasses.replace(vector, expect_json=dumps(expect))
+        before = next(r for r in failing if r.id == vector.id)
+        again = judge(moved[vector.id], observed[vector.id], time.perf_counter())
+        rejudged[vector.id] = dataclasses.replace(again, duration_s=before.duration_s)
+    return moved, rejudged
+
+
+def attribute_phase2(
+    vectors: Mapping[str, Phase2Vector],
+    results: Iterable[VectorResult],
+    observed: Mapping[str, Observation],
+    *,
+    alternatives: Sequence[str] | None = None,
+    timeout: float = 30.0,
+) -> Evidence:
+    """Steps 0-4 of the module docstring for one run's results and observations."""
+    results = list(results)
+    tried = tuple(alternatives if alternatives is not None else executable_alternatives())
+    policy, _texts = read_policy(
+        observation.outcomes[0] for observation in observed.values() if observation.outcomes
+    )
+    if policy == POLICY_SNIPPET or POLICY_ALTERNATIVE not in tried:
+        policy = None
+    failing = [r for r in results if not r.ok and r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
+    if not failing:
+        return Evidence()
+    faults: list[str] = []
+    rejudged: dict[str, VectorResult] = {}
+    if policy is not None:  # 0. the policy text is the implementation's
+        moved, rejudged = _under_policy(policy, vectors, failing, observed, timeout, faults)
+        vectors = {**vectors, **moved}
+        failing = [rejudged.get(r.id, r) for r in failing]
+        failing = [r for r in failing if not r.ok]
+    candidates = [
+        (vectors[r.id], observed[r.id].outcomes[0])
+        for r in failing
+        if _attributable(r, observed.get(r.id))
+    ]
+    # 1. every alternative alone (the parameter is not a choice: it is always applied)
+    single: dict[str, set[str]] = {}
+    if candidates:
+        for alternative in tried:
+            if alternative != POLICY_ALTERNATIVE:
+                single[alternative] = _reproduced(
+                    [alternative], policy, candidates, timeout, faults
+                )
+    # 2. the profile: one alternative per entry, the one explaining the most failures
+    best: dict[str, str] = {}
+    for alternative, reproduced in single.items():
+        entry = alternative.split("/", 1)[0]
+        if reproduced and (entry not in best or len(reproduced) > len(single[best[entry]])):
+            best[entry] = alternative
+    profile = sorted(best.values())
+    explained: dict[str, tuple[str, ...]] = {}
+    for alternative in profile:
+        for vector_id in single[alternative]:
+            explained[vector_id] = (*explained.get(vector_id, ()), alternative)
+    # 3. failures no single alternative explains, under the whole profile
+    if len(profile) > 1:
+        rest = [(vector, actual) for vector, actual in candidates if vector.id not in explained]
+        for vector_id in _reproduced(profile, policy, rest, timeout, faults):
+            explained[vector_id] = tuple(profile)
+    if policy is not None:
+        profile = sorted([*profile, POLICY_ALTERNATIVE])
+    unexplained = tuple(r.id for r in failing if r.id not in explained)
+    attribution = Attribution(tried, tuple(profile), explained, unexplained, tuple(faults[:20]))
+    return Evidence(attribution, policy, rejudged)
+
+
+def _shown(policy: str) -> str:
+    text = json.dumps(policy, ensure_ascii=False)
+    return text if len(text) <= _SHOWN_POLICY else text[: _SHOWN_POLICY - 4] + '..."'
+
+
+def phase2_verdict(
+    verdict: Verdict,
+    evidence: Evidence,
+    results: Iterable[VectorResult],
+) -> Verdict:
+    """The Phase 2 verdict from the SPEC-006 one (:func:`conformance.run.compute_verdict`,
+    given the attribution's ``explained``), with what evidence adds:
+
+    - a failing vector no listed reading explains is a bug, whatever its level: non-compliant
+      (every Phase 2 vector is ``pinned``, so labels alone would call any bug a reading);
+    - the implementation's own policy text is a reading the verdict names
+      (``P2-INT-04/implementation-text``), with the text, even when nothing else differs;
+    - ``differs_on`` is the reading profile, evidence only (never guessed from labels).
+    """
+    attribution = evidence.attribution
+    unexplained = [
+        r.id
+        for r in results
+        if not r.ok
+        and r.outcome in (Outcome.FAILED, Outcome.ERRORED)
+        and r.id not in attribution.explained
+    ]
+    if verdict.value is VerdictValue.ADAPTER_BROKEN:
+        return verdict
+    # evidence only: the labels' guess (pinned_cover) would name P2-INT-20, on every vector
+    named = attribution.profile
+    policy_reason: tuple[str, ...] = ()
+    if evidence.policy is not None:
+        shown = _shown(evidence.policy)
+        policy_reason = (f"its policy snippet is its own text (P2-INT-04, a parameter): {shown}",)
+    if unexplained:
+        bug = (
+            f"{len(unexplained)} failing vector(s) no listed reading explains (first "
+            f"{unexplained[0]}): a bug, or a reading specs/phase2/interpretations.toml does "
+            "not list yet (propose it as an alternative of the entry it reads)"
+        )
+        already = verdict.reasons if verdict.value is VerdictValue.NON_COMPLIANT else ()
+        return dataclasses.replace(
+            verdict,
+            value=VerdictValue.NON_COMPLIANT,
+            text="non-compliant: " + "; ".join((bug, *already)),
+            differs_on=named,
+            reasons=(bug, *verdict.reasons, *policy_reason),
+        )
+    if verdict.value is VerdictValue.NON_COMPLIANT:
+        return dataclasses.replace(verdict, differs_on=named)
+    if not attribution.profile:
+        return verdict
+    return dataclasses.replace(
+        verdict,
+        value=VerdictValue.COMPLIANT_REQUIRED_ONLY,
+        text=f"compliant on required, follows {', '.join(attribution.profile)}",
+        differs_on=named,
+        reasons=(*verdict.reasons, *policy_reason),
+    )

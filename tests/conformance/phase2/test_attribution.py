@@ -1,0 +1,233 @@
+"""Readings with evidence for the Phase 2 profile: the policy text as a parameter, the reading
+profile inferred by running the reference under each executable alternative, properties under
+that profile, and a verdict in which a failure no listed reading explains is a bug
+(conformance/phase2/_attribution.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from phase2_fakes import BUGS, READINGS
+
+from conformance.cli import main
+from conformance.phase2 import POLICY_SNIPPET, CheckReadings, property_failures, read_policy
+from conformance.phase2._attribution import Evidence, phase2_verdict
+from conformance.phase2._registers import executable_alternatives
+from conformance.run import Attribution, Outcome, VectorResult, Verdict, VerdictValue
+
+OTHER = "Answer from the memory below. When facts conflict, trust the newest one."
+#: fake -> a selection holding the vectors its reading changes (and others it passes).
+SELECTIONS = {
+    "own_policy_text": ("id:p2-budget-h00*", "id:p2-errors-h00*"),
+    "entities_one_hop": ("id:p2-entities-*",),
+    "user_from_latest_turn": ("id:p2-hot-turns-g00*", "id:p2-layers-h*", "id:p2-params-g03*"),
+    "trims_query": ("id:p2-params-g0[02]*", "id:p2-tokens-*"),
+    "splits_like_python": ("id:p2-tokens-*",),
+    "hot_turns_one_short": ("id:p2-hot-turns-g00*", "id:p2-layers-h*"),
+}
+
+
+def certify(fake: str, report: Path, *extra: str) -> tuple[int, str, dict[str, Any]]:
+    """Certify a fake under the Phase 2 profile quietly; (exit code, stdout, report.json)."""
+    out = io.StringIO()
+    code = main(
+        [
+            "certify",
+            "--profile",
+            "phase2-context",
+            "--adapter",
+            f"python:phase2_fakes.{fake}:run_vector_call",
+            "--report-dir",
+            str(report),
+            "--quiet",
+            *extra,
+        ],
+        out=out,
+    )
+    return code, out.getvalue(), json.loads((report / "report.json").read_text("utf-8"))
+
+
+def selected(fake: str) -> list[str]:
+    """``--select`` options of the fake's selection."""
+    return [word for pattern in SELECTIONS[fake] for word in ("--select", pattern)]
+
+
+def _context(texts: list[str], status: int = 200) -> dict[str, Any]:
+    blocks = [{"layer": "policy", "id": None, "text": t, "tokens": 1} for t in texts[:1]]
+    return {"status": status, "body": {"context": blocks}, "state": {}}
+
+
+class TestPolicyParameter:
+    """P2-INT-04: the policy text is read from the implementation's 200 responses."""
+
+    @pytest.mark.parametrize(
+        ("outcomes", "policy", "texts"),
+        [
+            ([_context([OTHER]), _context([OTHER])], OTHER, (OTHER,)),
+            ([_context([OTHER]), _context(["another"])], None, (OTHER, "another")),
+            ([_context([OTHER]), _context(["x"], status=400), {"result": 1}], OTHER, (OTHER,)),
+            ([_context([])], None, ()),
+        ],
+    )
+    def test_read_policy(
+        self, outcomes: list[Any], policy: str | None, texts: tuple[str, ...]
+    ) -> None:
+        """One text across every 200 response is the parameter; two texts are none (the
+        snippet is "fixed"); errors and other ops are not read."""
+        assert read_policy(outcomes) == (policy, texts)
+
+
+class TestCheckReadings:
+    """The property checks take the policy text, the whitespace table and trimming from the
+    profile; the defaults are the pinned readings."""
+
+    def test_pinned(self) -> None:
+        """No profile: the register's snippet, White_Space, the query as received."""
+        readings = CheckReadings.of([])
+        assert readings == CheckReadings()
+        assert (readings.policy, readings.estimate("a\x1fb"), readings.query_text(" q ")) == (
+            POLICY_SNIPPET,
+            1,
+            " q ",
+        )
+
+    def test_profile(self) -> None:
+        """P2-INT-02/python splits on U+001F; P2-INT-17/trim trims; the policy is given."""
+        readings = CheckReadings.of(["P2-INT-02/python", "P2-INT-17/trim"], policy=OTHER)
+        assert (readings.policy, readings.estimate("a\x1fb"), readings.query_text("\x1fq ")) == (
+            OTHER,
+            2,
+            "q",
+        )
+
+    def test_properties_follow_the_profile(self) -> None:
+        """A trimmed query and another policy text break policy-query-present under the pinned
+        readings and hold under the profile that names them."""
+        call = {"op": "context", "params": [["chat_id", "c1"], ["query", " q "]]}
+        context = [
+            {"layer": "policy", "id": None, "text": OTHER, "tokens": 18},
+            {"layer": "query", "id": None, "text": "q", "tokens": 1},
+        ]
+        body = {
+            "budget": {"requested": None, "applied": 3000, "estimated_used": 19},
+            "sources": {"hot_turns": 0, "summaries": 0, "entities": 0},
+            "context": context,
+        }
+        observed = {"status": 200, "body": body, "state": {}}
+        pinned = {name for name, _ in property_failures({}, call, observed)}
+        assert pinned == {"policy-query-present"}
+        profile = CheckReadings.of(["P2-INT-17/trim"], policy=OTHER)
+        assert property_failures({}, call, observed, readings=profile) == []
+
+
+def _result(vector_id: str, outcome: Outcome) -> VectorResult:
+    return VectorResult(vector_id, "phase2-context", "pinned", (), ("P2-INT-08",), "f", outcome)
+
+
+class TestVerdict:
+    """phase2_verdict: evidence decides between a reading and a bug."""
+
+    def test_unexplained_is_a_bug(self) -> None:
+        """A failure no listed reading explains makes the run non-compliant, said first."""
+        base = Verdict(VerdictValue.COMPLIANT_REQUIRED_ONLY, "compliant on required, ...")
+        evidence = Evidence(Attribution(("P2-INT-08/one-hop",), (), {}, ("v1",)))
+        verdict = phase2_verdict(base, evidence, [_result("v1", Outcome.FAILED)])
+        assert verdict.value is VerdictValue.NON_COMPLIANT
+        assert "no listed reading explains" in verdict.reasons[0]
+        assert verdict.differs_on == ()  # evidence only: no interpretation guessed from labels
+
+    def test_explained_is_a_reading(self) -> None:
+        """Every failure explained: compliant on required, naming the alternative by ID."""
+        base = Verdict(VerdictValue.COMPLIANT_REQUIRED_ONLY, "compliant on required, ...")
+        attribution = Attribution(
+            ("P2-INT-08/one-hop",), ("P2-INT-08/one-hop",), {"v1": ("P2-INT-08/one-hop",)}
+        )
+        verdict = phase2_verdict(base, Evidence(attribution), [_result("v1", Outcome.FAILED)])
+        assert verdict.value is VerdictValue.COMPLIANT_REQUIRED_ONLY
+        assert verdict.differs_on == ("P2-INT-08/one-hop",)
+
+    def test_policy_alone_is_named(self) -> None:
+        """Every vector passed under the implementation's own policy text: the verdict still
+        names P2-INT-04/implementation-text, and shows the text."""
+        base = Verdict(VerdictValue.COMPLIANT, "compliant: all 1 vectors passed")
+        profile = ("P2-INT-04/implementation-text",)
+        evidence = Evidence(Attribution(profile, profile), OTHER)
+        verdict = phase2_verdict(base, evidence, [_result("v1", Outcome.PASSED)])
+        assert verdict.value is VerdictValue.COMPLIANT_REQUIRED_ONLY
+        assert verdict.differs_on == profile
+        assert OTHER in " ".join(verdict.reasons)
+
+    def test_pinned_stays_compliant(self) -> None:
+        """Nothing failed and the register's text: compliant, unchanged."""
+        base = Verdict(VerdictValue.COMPLIANT, "compliant: all 1 vectors passed")
+        assert phase2_verdict(base, Evidence(), [_result("v1", Outcome.PASSED)]) is base
+
+
+class TestFakes:
+    """Fakes following one alternative each are compliant under exactly it; a plain bug is not
+    (a partial run here: a selection, no sections; tests below: the whole certification)."""
+
+    @pytest.mark.parametrize("fake", sorted(READINGS))
+    def test_reading_in_a_partial_run(self, tmp_path: Path, fake: str) -> None:
+        """compliant-required-only (exit 4, also in a partial run) naming exactly its
+        alternative; every failure explained."""
+        code, out, report = certify(fake, tmp_path, *selected(fake), "--no-sections")
+        assert code == 4, out
+        assert report["footer"]["partial_reasons"]
+        footer = report["footer"]
+        assert footer["verdict"]["value"] == "compliant-required-only", footer["verdict"]
+        assert footer["verdict"]["differs_on"] == [READINGS[fake]]
+        assert footer["attribution"]["profile"] == [READINGS[fake]]
+        assert footer["attribution"]["unexplained"] == []
+
+    @pytest.mark.parametrize("fake", BUGS)
+    def test_bug_in_a_partial_run(self, tmp_path: Path, fake: str) -> None:
+        """non-compliant (exit 1, also in a partial run), the unexplained failures first among
+        the reasons."""
+        code, out, report = certify(fake, tmp_path, *selected(fake), "--no-sections")
+        assert code == 1, out
+        verdict, attribution = report["footer"]["verdict"], report["footer"]["attribution"]
+        assert verdict["value"] == "non-compliant"
+        assert "no listed reading explains" in verdict["reasons"][0]
+        assert attribution["profile"] == []
+        assert attribution["unexplained"]
+
+    def test_own_policy_passes_the_vectors(self, tmp_path: Path) -> None:
+        """Another policy text is a parameter: the vectors it changes pass, judged against the
+        reference with that text."""
+        _, _, report = certify("own_policy_text", tmp_path, *selected("own_policy_text"))
+        outcomes = {r["outcome"] for r in report["results"]}
+        assert outcomes == {"passed"}
+        assert report["sections"]["properties"]["data"]["policy_text"] == OTHER
+        assert report["sections"]["properties"]["status"] == "passed"
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("fake", sorted(READINGS))
+    def test_reading_certified(self, tmp_path: Path, fake: str) -> None:
+        """The whole corpus and every property: exit 4, compliant under exactly its reading."""
+        code, out, report = certify(fake, tmp_path)
+        assert code == 4, out
+        footer = report["footer"]
+        assert footer["verdict"]["value"] == "compliant-required-only"
+        assert footer["verdict"]["differs_on"] == [READINGS[fake]]
+        assert footer["attribution"]["unexplained"] == []
+        assert report["sections"]["properties"]["status"] == "passed"
+
+    @pytest.mark.slow
+    @pytest.mark.parametrize("fake", BUGS)
+    def test_bug_certified(self, tmp_path: Path, fake: str) -> None:
+        """The whole corpus and every property: exit 1, non-compliant on evidence (every
+        property passes: only the unexplained vectors decide)."""
+        code, out, report = certify(fake, tmp_path)
+        assert code == 1, out
+        assert report["footer"]["verdict"]["value"] == "non-compliant"
+        assert report["sections"]["properties"]["status"] == "passed"
+
+
+def test_register_names_the_fakes() -> None:
+    """Each fake follows an alternative the register lists as executable."""
+    assert set(READINGS.values()) <= set(executable_alternatives())

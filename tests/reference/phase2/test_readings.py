@@ -1,0 +1,266 @@
+"""The Phase 2 readings as values: pinned defaults, executable alternatives by stable ID, and
+what each alternative changes, worked from the register's own words (reference/phase2/
+_readings.py, specs/phase2/interpretations.toml)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.phase2 import expect_from_observed
+from reference.phase2 import (
+    ALTERNATIVES,
+    PINNED,
+    POLICY_ALTERNATIVE,
+    POLICY_SNIPPET,
+    Readings,
+    UnknownReading,
+    run_vector_call,
+)
+from tools.generate.phase2.build import ANOTHER_POLICY, alternative_changes, read_corpus
+from tools.phase2_oracle import oracle_expect
+
+ROOT = Path(__file__).resolve().parents[3]
+REGISTER = tomllib.loads((ROOT / "specs" / "phase2" / "interpretations.toml").read_text("utf-8"))
+ENTRIES = {entry["id"]: entry for entry in REGISTER["entry"]}
+T = "2024-05-01T10:00:00Z"
+OTHER_POLICY = "Use the memory below; newer facts win."
+CORPUS = read_corpus()
+
+
+def _entity(row_id: int, title: str, at: str = T, user: str = "u1") -> dict[str, Any]:
+    return {"id": row_id, "user_id": user, "kind": "task", "title": title, "updated_at": at}
+
+
+def _link(row_id: int, a: int, b: int) -> dict[str, Any]:
+    return {"id": row_id, "from_entity_id": a, "to_entity_id": b}
+
+
+def _turn(row_id: int, user: str, at: str, text: str = "hi") -> dict[str, Any]:
+    return {"id": row_id, "user_id": user, "chat_id": "c1", "text": text, "created_at": at}
+
+
+def _context(fixture: dict[str, Any], query: str, readings: Readings, **more: str) -> Any:
+    """The body of one context call of chat c1 (user_id u1 unless overridden)."""
+    params = [["chat_id", "c1"], ["query", query], *([k, v] for k, v in more.items())]
+    if "user_id" not in more:
+        params.append(["user_id", "u1"])
+    observed = run_vector_call(fixture, {"op": "context", "params": params}, readings=readings)
+    return observed["body"]
+
+
+def _layer(body: Any, layer: str) -> list[Any]:
+    return [(block["id"], block["text"]) for block in body["context"] if block["layer"] == layer]
+
+
+class TestValues:
+    """Readings() is the pinned readings; Readings.of switches alternatives on by ID."""
+
+    def test_defaults_are_pinned(self) -> None:
+        """The default value follows no alternative and carries the pinned policy text."""
+        assert Readings() == PINNED
+        assert PINNED.ids == ()
+        assert PINNED.policy == POLICY_SNIPPET
+
+    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    def test_round_trip(self, alternative: str) -> None:
+        """Readings.of([ID]).ids is (ID,) for every executable alternative."""
+        policy = OTHER_POLICY if alternative == POLICY_ALTERNATIVE else None
+        assert Readings.of([alternative], policy=policy).ids == (alternative,)
+
+    def test_refusals(self) -> None:
+        """An unknown ID, two readings of one entry, and a parameter without its value."""
+        with pytest.raises(UnknownReading, match="P2-INT-08/nearest"):
+            Readings.of(["P2-INT-08/nearest"])
+        with pytest.raises(ValueError, match="choose one"):
+            Readings.of(["P2-INT-08/one-hop", "P2-INT-08/directed"])
+        with pytest.raises(ValueError, match="policy text"):
+            Readings.of([POLICY_ALTERNATIVE])
+
+    def test_policy_alone_implies_its_alternative(self) -> None:
+        """A policy text given alone is P2-INT-04/implementation-text."""
+        assert Readings.of([], policy=OTHER_POLICY).ids == (POLICY_ALTERNATIVE,)
+
+
+class TestRegister:
+    """The register's ``executable`` keys and ALTERNATIVES name the same IDs."""
+
+    def test_same_ids(self) -> None:
+        """Every executable ID of the register is in ALTERNATIVES, and nothing else is."""
+        listed = {alt for entry in REGISTER["entry"] for alt in entry.get("executable", [])}
+        assert listed == set(ALTERNATIVES)
+
+    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    def test_index_points_at_the_register(self, alternative: str) -> None:
+        """Each alternative names its entry and an existing ``alternatives[index]``."""
+        found = ALTERNATIVES[alternative]
+        entry = ENTRIES[found.entry]
+        assert alternative in entry["executable"]
+        assert 0 <= found.index < len(entry["alternatives"])
+
+
+class TestWorked:
+    """What each alternative changes, on fixtures worked by hand from the register's text."""
+
+    def test_entities(self) -> None:
+        """P2-INT-08: seed 1 ("passport") -> 2 -> 3 by links 1->2 and 3->2, entity 4 unlinked;
+        the pinned walk reaches 1, 2, 3; one hop 1, 2; directed 1, 2; all by recency every
+        entity (the most recent first); Unicode terms, case-folded, seed 5 ("Strasse") for
+        "STRAẞE"."""
+        fixture = {
+            "entities": [
+                _entity(1, "Renew passport", "2024-01-01T00:00:00Z"),
+                _entity(2, "Book flight", "2024-01-02T00:00:00Z"),
+                _entity(3, "Pack bags", "2024-01-03T00:00:00Z"),
+                _entity(4, "Water plants", "2024-01-04T00:00:00Z"),
+                _entity(5, "Strasse fegen", "2024-01-05T00:00:00Z"),
+            ],
+            "entity_links": [_link(1, 1, 2), _link(2, 3, 2)],
+        }
+
+        def ids(alternatives: list[str], query: str = "passport") -> list[int]:
+            body = _context(fixture, query, Readings.of(alternatives))
+            return [row_id for row_id, _ in _layer(body, "entity")]
+
+        assert ids([]) == [1, 2, 3]  # distances 0, 1 and 2
+        assert ids(["P2-INT-08/one-hop"]) == [1, 2]
+        assert ids(["P2-INT-08/directed"]) == [1, 2]
+        assert ids(["P2-INT-08/all-by-recency"]) == [5, 4, 3, 2, 1]
+        assert ids([], "straße") == []  # ASCII terms "stra", "e": no title has either
+        assert ids(["P2-INT-08/unicode-terms"], "STRAẞE") == [5]  # case-folded: "strasse"
+
+    def test_default_user(self) -> None:
+        """P2-INT-16: without user_id the pinned user is the chat_id; the alternative takes the
+        owner of the chat's most recent inbox item."""
+        fixture = {
+            "inbox_items": [
+                _turn(1, "u7", "2024-01-01T00:00:00Z", "older"),
+                _turn(2, "u8", "2024-01-02T00:00:00Z", "newest"),
+            ]
+        }
+        params = {"op": "context", "params": [["chat_id", "c1"], ["query", "q"]]}
+        pinned = run_vector_call(fixture, params)["body"]
+        owner = Readings.of(["P2-INT-16/latest-inbox-owner"])
+        other = run_vector_call(fixture, params, readings=owner)["body"]
+        assert _layer(pinned, "hot_turn") == []
+        assert _layer(other, "hot_turn") == [(2, "newest")]
+
+    @pytest.mark.parametrize(
+        ("query", "alternative", "status", "text"),
+        [
+            ("  passport ", None, 200, "  passport "),
+            ("  passport ", "P2-INT-17/trim", 200, "passport"),
+            ("   ", None, 400, None),
+            ("   ", "P2-INT-17/empty-only", 200, "   "),
+            ("", "P2-INT-17/empty-only", 400, None),
+            ("\x1f", None, 200, "\x1f"),
+            ("\x1f", "P2-INT-02/python", 400, None),
+            ("\u00a0", "P2-INT-02/ascii", 200, "\u00a0"),
+        ],
+    )
+    def test_query(
+        self, query: str, alternative: str | None, status: int, text: str | None
+    ) -> None:
+        """P2-INT-17 and P2-INT-02 on the query: trimmed or exact, what is blank."""
+        readings = Readings.of([alternative] if alternative else [])
+        call = {"op": "context", "params": [["chat_id", "c1"], ["query", query]]}
+        observed = run_vector_call({}, call, readings=readings)
+        assert observed["status"] == status
+        if text is not None:
+            assert observed["body"]["context"][-1]["text"] == text
+
+    def test_estimator_table(self) -> None:
+        """P2-INT-02: "a\\x1fb c" is 2 words under White_Space, 3 under Python's table, and
+        "a\\u00a0b" 2 words under White_Space, 1 under ASCII's (estimate = max(words, ...))."""
+        query = "a\x1fb c d\u00a0e"  # 9 code points: ceil(9 / 4) = 3
+        pinned = _context({}, query, PINNED)["context"][-1]["tokens"]
+        python = _context({}, query, Readings.of(["P2-INT-02/python"]))["context"][-1]["tokens"]
+        ascii_ = _context({}, query, Readings.of(["P2-INT-02/ascii"]))["context"][-1]["tokens"]
+        assert (pinned, python, ascii_) == (4, 5, 3)
+
+    def test_policy_text(self) -> None:
+        """P2-INT-04/implementation-text: the policy block carries the given words and their
+        estimate, and the budget counts them."""
+        body = _context({}, "q", Readings.of([POLICY_ALTERNATIVE], policy=OTHER_POLICY))
+        assert body["context"][0] == {"layer": "policy", "id": None, "text": OTHER_POLICY,
+                                      "tokens": 10}  # fmt: skip
+        assert body["budget"]["estimated_used"] == 10 + 1
+
+
+class TestServeProtocol:
+    """``serve-protocol --readings ID,ID --policy-json JSON`` runs the reference under them."""
+
+    def test_readings_on_the_command_line(self) -> None:
+        """The policy text given as JSON is the policy block's text."""
+        message = {
+            "cmd": "run",
+            "seq": 1,
+            "fixture": {},
+            "call": {"op": "context", "params": [["chat_id", "c1"], ["query", " q "]]},
+        }
+        lines = "\n".join(
+            json.dumps(m)
+            for m in (
+                {"cmd": "start", "protocol": "phase6-adapter/1"},
+                message,
+                {"cmd": "stop"},
+            )
+        )
+        done = subprocess.run(
+            [sys.executable, "-m", "reference.phase2", "serve-protocol",
+             "--readings", "P2-INT-17/trim", "--policy-json", json.dumps(OTHER_POLICY)],
+            input=lines, capture_output=True, text=True, check=True, cwd=ROOT, timeout=60,
+        )  # fmt: skip
+        reply = json.loads(done.stdout.splitlines()[1])
+        texts = [block["text"] for block in reply["result"]["body"]["context"]]
+        assert texts == [OTHER_POLICY, "q"]
+
+
+@pytest.fixture(scope="module")
+def changes() -> dict[str, list[str]]:
+    """Executable alternative -> the corpus vectors whose expected output it changes."""
+    return alternative_changes(CORPUS)
+
+
+class TestCoverage:
+    """Every executable alternative can be told from the pinned reading by some vector."""
+
+    @pytest.mark.parametrize(
+        "alternative",
+        [alt for entry in REGISTER["entry"] for alt in entry.get("executable", [])],
+    )
+    def test_changes_a_vector(self, changes: dict[str, list[str]], alternative: str) -> None:
+        """The reference under the alternative expects something else on at least one vector
+        (else no certification could tell it from the pinned reading)."""
+        assert changes[alternative], f"{alternative} changes no vector's expected output"
+
+
+class TestOracle:
+    """The independent oracle implements the same alternatives (from the register's words)."""
+
+    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    def test_agrees_with_the_reference(
+        self, changes: dict[str, list[str]], alternative: str
+    ) -> None:
+        """Under each alternative the oracle changes exactly the vectors the reference changes,
+        and expects there what the reference returns."""
+        policy = ANOTHER_POLICY if alternative == POLICY_ALTERNATIVE else None
+        readings = Readings.of([alternative], policy=policy)
+        oracle_changes, disagree = [], []
+        for vector in CORPUS:
+            fixture, call = vector["input"]["fixture"], vector["input"]["call"]
+            expected = oracle_expect(fixture, call, alternatives=[alternative], policy=policy)
+            if expected == vector["expect"]:
+                continue
+            oracle_changes.append(vector["id"])
+            observed = run_vector_call(fixture, call, readings=readings)
+            if expect_from_observed(call, observed) != expected:
+                disagree.append(vector["id"])
+        assert sorted(oracle_changes) == sorted(changes[alternative])
+        assert disagree == []
