@@ -29,9 +29,10 @@ generated vector's expectation is confirmed by an implementation that does not s
 reference's or each other's arithmetic. Independence is their point; sharing is the point here.
 
 Where the register makes an alternative reading of one of these entries executable
-(``INT-08/verbatim``, ``INT-20/case-and-minus-zero``, ``INT-39/both-keys``,
-``INT-41/written-integer``), the function that holds the reading takes it as a parameter whose
-default is the pinned reading (``SuppliedTerms``, ``TsGrammar``, ``TrustMatch``, ``IntReading``):
+(``INT-07/utf-16-units``, ``INT-08/verbatim``, ``INT-20/case-and-minus-zero``, the two of
+INT-36, ``INT-39/both-keys``, ``INT-41/written-integer``), the function that holds the reading
+takes it as a parameter whose default is the pinned reading (``TermLength``, ``SuppliedTerms``,
+``TsGrammar``, ``RecencyReading``, ``TrustMatch``, ``IntReading``):
 the oracle passes it, every other caller keeps the pinned reading without saying so.
 
 Nothing here imports the reference: these are the register's readings, written from
@@ -59,6 +60,7 @@ from conformance.readings._request import (
     CLAUSE_OF_ERROR,
     IntReading,
     Options,
+    RecencyReading,
     RequestError,
     check_request,
     pointer,
@@ -74,6 +76,7 @@ from conformance.readings._stores import (
 from conformance.readings._text import (
     WHITE_SPACE,
     SuppliedTerms,
+    TermLength,
     derive_terms,
     normalize_text,
     split_ws,
@@ -91,8 +94,10 @@ __all__ = [
     "IntReading",
     "InvalidText",
     "Options",
+    "RecencyReading",
     "RequestError",
     "SuppliedTerms",
+    "TermLength",
     "TrustMatch",
     "TsGrammar",
     "Undecided",

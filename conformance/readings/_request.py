@@ -16,6 +16,7 @@ __all__ = [
     "CLAUSE_OF_ERROR",
     "IntReading",
     "Options",
+    "RecencyReading",
     "RequestError",
     "check_request",
     "pointer",
@@ -24,6 +25,11 @@ __all__ = [
 #: INT-41: what a request int is: any "integral" JSON number (pinned), or only a number
 #: "written-integer", without a fraction or exponent (``INT-41/written-integer``).
 IntReading = Literal["integral", "written-integer"]
+#: INT-36: the recency members are validated "always" (pinned); or, the register's
+#: ``alternatives[0]`` and ``[1]``: "Validate half-life only when recency is enabled."
+#: (``INT-36/half-life-when-enabled``), "Ignore an invalid now_utc (disable recency)."
+#: (``INT-36/ignore-invalid-now``).
+RecencyReading = Literal["always", "half-life-when-enabled", "ignore-invalid-now"]
 
 # ------------------------------------------------------------------------------------ errors
 
@@ -204,14 +210,19 @@ def check_budget(request: dict[str, Any], ints: IntReading = "integral") -> tupl
 
 
 def check_scoring(
-    request: dict[str, Any], ints: IntReading = "integral"
+    request: dict[str, Any],
+    ints: IntReading = "integral",
+    recency_reading: RecencyReading = "always",
 ) -> tuple[bool, int, bool, list[str] | None]:
     """(5) scoring, members in spec order; INT-36: the half-life is checked even if unused."""
     scoring = _group(request, "scoring", "invalid_scoring", required=False)
     recency = _bool(scoring, "enable_recency_weight", False)
-    half_life = _positive_int(
-        scoring, "recency_half_life_days", 30, "invalid_scoring", "scoring", ints
-    )
+    if recency_reading == "half-life-when-enabled" and not recency:
+        half_life = 30  # INT-36/half-life-when-enabled: not validated, and never used
+    else:
+        half_life = _positive_int(
+            scoring, "recency_half_life_days", 30, "invalid_scoring", "scoring", ints
+        )
     tag_overlap = _bool(scoring, "enable_tag_overlap", True)
     terms = None
     if "query_terms" in scoring:
@@ -239,37 +250,48 @@ def check_trust_filter(request: dict[str, Any]) -> tuple[list[str], str | None]:
 
 
 def check_now_utc(
-    request: dict[str, Any], ts_grammar: TsGrammar = "profile"
+    request: dict[str, Any],
+    ts_grammar: TsGrammar = "profile",
+    recency_reading: RecencyReading = "always",
 ) -> tuple[int, int, str] | None:
     """(7) 'now_utc: string (optional ISO8601 UTC timestamp)', INT-20 grammar (INT-36)."""
     if "now_utc" not in request:
         return None
     raw = request["now_utc"]
     now = parse_ts(raw, ts_grammar) if isinstance(raw, str) else None
+    if now is None and recency_reading == "ignore-invalid-now":
+        # INT-36/ignore-invalid-now: what errors.md check 7 calls an invalid now_utc ("not a
+        # string, or not a valid UTC timestamp") is ignored: no now_utc, so no recency.
+        return None
     if now is None:
         raise RequestError("invalid_now_utc", "/now_utc", "now_utc must be a UTC timestamp")
     return now
 
 
 def check_request(
-    request: object, *, ints: IntReading = "integral", ts_grammar: TsGrammar = "profile"
+    request: object,
+    *,
+    ints: IntReading = "integral",
+    ts_grammar: TsGrammar = "profile",
+    recency: RecencyReading = "always",
 ) -> Options:
     """errors.md checks 1-8, in this order; the first failure wins (INT-40).
 
-    ``ints`` is the INT-41 reading of a request int and ``ts_grammar`` the INT-20 reading of
-    now_utc; the defaults are the pinned readings.
+    ``ints`` is the INT-41 reading of a request int, ``ts_grammar`` the INT-20 reading of
+    now_utc and ``recency`` the INT-36 reading of the recency members; the defaults are the
+    pinned readings.
     """
     if not isinstance(request, dict):  # (1)
         raise RequestError("invalid_request", "", "request must be a JSON object")
     query = check_query(request)
     store_paths = check_store_paths(request)
     max_tokens, per_item, max_items = check_budget(request, ints)
-    recency, half_life, tag_overlap, terms = check_scoring(request, ints)
+    recency_on, half_life, tag_overlap, terms = check_scoring(request, ints, recency)
     deny, snapshot = check_trust_filter(request)
-    now = check_now_utc(request, ts_grammar)
+    now = check_now_utc(request, ts_grammar, recency)
     _reject_unknown(request, _TOP, "invalid_request")  # (8) unknown top-level members
     return Options(
-        query, store_paths, max_tokens, per_item, max_items, recency, half_life, tag_overlap,
+        query, store_paths, max_tokens, per_item, max_items, recency_on, half_life, tag_overlap,
         terms, deny, snapshot, now,
     )  # fmt: skip
 

@@ -12,6 +12,7 @@ from typing import Literal
 __all__ = [
     "WHITE_SPACE",
     "SuppliedTerms",
+    "TermLength",
     "derive_terms",
     "normalize_text",
     "split_ws",
@@ -47,11 +48,26 @@ def normalize_text(s: str) -> str:
     return " ".join(split_ws(s)).lower()
 
 
-def derive_terms(query: str) -> list[str]:
-    """SCORING 'Query term derivation (if scoring.query_terms absent)' steps 1-5."""
+#: INT-07: a term's length in Unicode "code-points" (pinned), or in "utf-16-units"
+#: (``INT-07/utf-16-units``, the register's ``alternatives[0]``).
+TermLength = Literal["code-points", "utf-16-units"]
+
+
+def term_length(term: str, unit: TermLength = "code-points") -> int:
+    """INT-07: 'Length is counted in Unicode code points'; ``unit="utf-16-units"`` is
+    INT-07/utf-16-units, "UTF-16 code units (JavaScript .length)": a code point above U+FFFF
+    is a surrogate pair, two units."""
+    if unit == "utf-16-units":
+        return sum(2 if ord(ch) > 0xFFFF else 1 for ch in term)
+    return len(term)
+
+
+def derive_terms(query: str, length: TermLength = "code-points") -> list[str]:
+    """SCORING 'Query term derivation (if scoring.query_terms absent)' steps 1-5; ``length`` is
+    the INT-07 reading of a term's length."""
     normalized = normalize_text(query)  # 1) normalize query: trim, lower, collapse whitespace
     terms = split_ws(normalized)  # 2) split on whitespace  3) drop empty terms
-    terms = [t for t in terms if len(t) >= 2]  # 4) keep terms length >= 2 (code points, INT-07)
+    terms = [t for t in terms if term_length(t, length) >= 2]  # 4) keep terms length >= 2 (INT-07)
     return list(dict.fromkeys(terms))  # 5) appearance order, then unique (first wins)
 
 

@@ -11,6 +11,7 @@ from conformance.readings import (
     IntReading,
     RequestError,
     check_request,
+    derive_terms,
     is_denied,
     parse_ts,
     read_line,
@@ -105,6 +106,50 @@ class TestIntegers:
         assert check_request(request).half_life == 3
         with pytest.raises(RequestError, match="recency_half_life_days"):
             check_request(request, ints="written-integer")
+
+
+class TestTermLength:
+    """INT-07/utf-16-units: "UTF-16 code units (JavaScript .length)."""
+
+    @pytest.mark.parametrize(
+        ("query", "pinned", "utf16"),
+        [
+            ("\U0001f600 ab", ["ab"], ["\U0001f600", "ab"]),  # one code point, two units
+            ("\U00010400 x", [], ["\U00010428"]),  # Deseret: lowercased first, still non-BMP
+            ("\u00e9 e\u0301", ["e\u0301"], ["e\u0301"]),  # BMP: units = code points
+        ],
+    )
+    def test_derived_term_length(self, query: str, pinned: list[str], utf16: list[str]) -> None:
+        """A non-BMP character alone is a term of length 2 in UTF-16 units, 1 in code points."""
+        assert derive_terms(query) == pinned
+        assert derive_terms(query, "utf-16-units") == utf16
+
+
+class TestRecency:
+    """INT-36's alternatives[0] and [1]: "Validate half-life only when recency is enabled." and
+    "Ignore an invalid now_utc (disable recency)." """
+
+    @pytest.mark.parametrize("enabled", [False, True])
+    def test_half_life_when_enabled(self, enabled: bool) -> None:
+        """A bad half-life is an error when recency is enabled, or always under the pinned
+        reading; otherwise it is not looked at."""
+        scoring = {"enable_recency_weight": enabled, "recency_half_life_days": 0}
+        request = REQUEST | {"scoring": scoring}
+        with pytest.raises(RequestError, match="recency_half_life_days"):
+            check_request(request)
+        if enabled:
+            with pytest.raises(RequestError, match="recency_half_life_days"):
+                check_request(request, recency="half-life-when-enabled")
+        else:
+            assert not check_request(request, recency="half-life-when-enabled").recency
+
+    @pytest.mark.parametrize("now_utc", ["2024-13-01T00:00:00Z", "yesterday", 1718452800, None])
+    def test_ignore_invalid_now(self, now_utc: object) -> None:
+        """Whatever errors.md check 7 rejects as now_utc leaves the request without one."""
+        request = REQUEST | {"now_utc": now_utc, "scoring": {"enable_recency_weight": True}}
+        with pytest.raises(RequestError, match="now_utc"):
+            check_request(request)
+        assert check_request(request, recency="ignore-invalid-now").now is None
 
 
 class TestTerms:
