@@ -20,8 +20,9 @@ follows the named executable alternatives of the register instead of the pinned 
 is written here from its register entry's text (``alternatives[i]`` of the entry, the index the
 entry's ``executable`` table gives), not from the reference: :data:`ALTERNATIVES` says which
 value of :class:`Choices` each one sets, and the step the reading belongs to takes that value.
-Readings held by :mod:`conformance.readings` (INT-08, INT-20, INT-39, INT-41) are parameters of
-those shared functions; the others (INT-04, INT-27, INT-28, INT-38) are computed here.
+Readings held by :mod:`conformance.readings` (INT-07, INT-08, INT-20, INT-36, INT-39, INT-41) are
+parameters of those shared functions; the others (INT-04, INT-27, INT-28, INT-38) are computed
+here.
 """
 
 from __future__ import annotations
@@ -39,8 +40,10 @@ from conformance.readings import (
     WHITE_SPACE,
     IntReading,
     Options,
+    RecencyReading,
     RequestError,
     SuppliedTerms,
+    TermLength,
     TrustMatch,
     TsGrammar,
     canonical,
@@ -115,7 +118,8 @@ NS_PER_DAY = 86_400 * 10**9
 
 
 class UnknownAlternative(ValueError):
-    """A reading ID the oracle does not implement (not a key of :data:`ALTERNATIVES`)."""
+    """A reading ID the oracle does not implement (not a key of :data:`ALTERNATIVES`), or two
+    alternatives of one register entry."""
 
 
 def pow_half(exponent: float) -> float:
@@ -142,10 +146,12 @@ class Choices:
     register's pinned reading."""
 
     weight: Callable[[float], float] = pow_half  # INT-04: pow(0.5, exponent)
+    term_length: TermLength = "code-points"  # INT-07: a derived term's length
     terms: SuppliedTerms = "normalized"  # INT-08: supplied query_terms
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
     max_items_reason: str = "max_items_reached"  # INT-27: left out by max_items
     dropped_order: str = "read"  # INT-28: the order of dropped
+    recency: RecencyReading = "always"  # INT-36: the recency members validated
     missing_snapshot: str = "error"  # INT-38: a trust_snapshot_path with nothing there
     trust_match: TrustMatch = "either"  # INT-39: an entry naming both keys
     ints: IntReading = "integral"  # INT-41: a request int
@@ -154,10 +160,17 @@ class Choices:
     def of(cls, ids: frozenset[str]) -> Choices:
         """The pinned readings with the alternatives ``ids`` switched on."""
         choices = cls()
+        entries: dict[str, str] = {}
         for alternative_id in sorted(ids):
             if alternative_id not in ALTERNATIVES:
                 known = ", ".join(sorted(ALTERNATIVES))
                 raise UnknownAlternative(f"no alternative {alternative_id!r} (known: {known})")
+            entry = alternative_id.split("/")[0]
+            if entry in entries:
+                raise UnknownAlternative(
+                    f"{entries[entry]!r} and {alternative_id!r} are two readings of {entry}"
+                )
+            entries[entry] = alternative_id
             choices = replace(choices, **ALTERNATIVES[alternative_id])
         return choices
 
@@ -168,6 +181,8 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-04 alternatives[0]: "Use the platform pow (then package_hash differs between runtimes
     # for ~10% of recency inputs)."
     "INT-04/platform-pow": {"weight": platform_pow_half},
+    # INT-07 alternatives[0]: "UTF-16 code units (JavaScript .length)."
+    "INT-07/utf-16-units": {"term_length": "utf-16-units"},
     # INT-08 alternatives[0]: "Use supplied terms verbatim."
     "INT-08/verbatim": {"terms": "verbatim"},
     # INT-20 alternatives[4]: "Accept what RFC 3339 section 5.6 allows for UTC beyond the
@@ -178,6 +193,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-27/budget-exhausted": {"max_items_reason": "budget_exhausted"},
     # INT-28 alternatives[1]: "Grouped by reason."
     "INT-28/by-reason": {"dropped_order": "by-reason"},
+    # INT-36 alternatives[0]: "Validate half-life only when recency is enabled."
+    "INT-36/half-life-when-enabled": {"recency": "half-life-when-enabled"},
+    # INT-36 alternatives[1]: "Ignore an invalid now_utc (disable recency)."
+    "INT-36/ignore-invalid-now": {"recency": "ignore-invalid-now"},
     # INT-38 alternatives[1]: "Ignore a missing snapshot (filtering disabled)."
     "INT-38/ignore-missing": {"missing_snapshot": "no-filter"},
     # INT-39 alternatives[0]: "An entry naming both keys matches only a candidate equal on both
@@ -337,7 +356,9 @@ def oracle_read(
     the executable alternatives ``readings`` (IDs of :data:`ALTERNATIVES`) switched on."""
     choices = Choices.of(readings)
     try:
-        opts = check_request(request, ints=choices.ints, ts_grammar=choices.ts_grammar)
+        opts = check_request(
+            request, ints=choices.ints, ts_grammar=choices.ts_grammar, recency=choices.recency
+        )
         stores = read_stores(opts.store_paths, root)  # errors.md 9-10
         entries = None
         if opts.snapshot is not None:  # 'If no snapshot provided, trust filtering is disabled.'
@@ -348,9 +369,10 @@ def oracle_read(
     require_unicode(opts.query, "query")
     query_hash = sha256_hex(normalize_text(opts.query).encode("utf-8"))  # INT-11
     supplied = opts.query_terms
-    terms = (
-        derive_terms(opts.query) if supplied is None else supplied_terms(supplied, choices.terms)
-    )
+    if supplied is None:
+        terms = derive_terms(opts.query, choices.term_length)
+    else:
+        terms = supplied_terms(supplied, choices.terms)
 
     lines = read_candidates(stores, entries, opts.deny, choices)
     ranked = [c for c in lines if "fate" not in c]
