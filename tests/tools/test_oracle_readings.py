@@ -38,9 +38,30 @@ COMBINATIONS = (
     ("INT-27/budget-exhausted", "INT-28/by-reason", "INT-39/both-keys"),
     ("INT-08/verbatim", "INT-20/case-and-minus-zero", "INT-41/written-integer"),
     ("INT-04/platform-pow", "INT-38/ignore-missing"),
+    ("INT-07/utf-16-units", "INT-36/half-life-when-enabled", "INT-41/written-integer"),
 )
 #: At most this many vectors may be left uncompared (OracleUndefined) in one run.
 MAX_UNDEFINED = 2
+#: Where the two read an alternative's register text differently: alternative -> (why, the
+#: vectors they disagree on). Declared, not hidden: a listed vector on which they agree again
+#: fails too, so the list shrinks when the register or one side is settled.
+KNOWN_DISAGREEMENTS: dict[str, tuple[str, frozenset[str]]] = {
+    "INT-36/ignore-invalid-now": (
+        "'Ignore an invalid now_utc': the oracle ignores every now_utc that errors.md check 7 "
+        "calls invalid ('not a string, or not a valid UTC timestamp'); the reference ignores "
+        "only a string that does not parse and still fails invalid_now_utc on a non-string",
+        frozenset(
+            {
+                "err-now-array",
+                "err-now-bool",
+                "err-now-null",
+                "err-now-number",
+                "errors-h044",
+                "errors-h045",
+            }
+        ),
+    ),
+}
 
 Roots = Callable[[Vector], Path]
 
@@ -103,7 +124,7 @@ class Outcome:
     compared: int = 0
     undefined: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)  # the oracle's result is not ``expect``
-    disagreements: list[str] = field(default_factory=list)
+    disagreements: dict[str, str] = field(default_factory=dict)  # vector ID -> difference
 
 
 def _run(vectors: Iterable[Vector], ids: tuple[str, ...], roots: Roots) -> Outcome:
@@ -122,14 +143,19 @@ def _run(vectors: Iterable[Vector], ids: tuple[str, ...], roots: Roots) -> Outco
         outcome.compared += 1
         difference = compare_result(_as_expect(expected), actual)
         if difference is not None:
-            outcome.disagreements.append(f"{vector.id}: {difference.describe()}")
+            outcome.disagreements[vector.id] = difference.describe()
         if compare_result(vector.expect, actual) is not None:
             outcome.changed.append(vector.id)
     return outcome
 
 
-def _check(outcome: Outcome) -> None:
-    assert not outcome.disagreements, "\n".join(outcome.disagreements)
+def _check(outcome: Outcome, ids: tuple[str, ...], vectors: Iterable[Vector]) -> None:
+    """No disagreement but the declared ones of ``ids`` (each still there), few undefined."""
+    known = {v for alternative in ids for v in KNOWN_DISAGREEMENTS.get(alternative, ("", ()))[1]}
+    unexpected = {v: d for v, d in outcome.disagreements.items() if v not in known}
+    assert not unexpected, "\n".join(f"{v}: {d}" for v, d in unexpected.items())
+    settled = (known & {vector.id for vector in vectors}) - set(outcome.disagreements)
+    assert not settled, f"declared disagreements that agree now: {sorted(settled)}"
     assert len(outcome.undefined) <= MAX_UNDEFINED, outcome.undefined
 
 
@@ -138,11 +164,30 @@ class TestAlternatives:
         """The oracle implements exactly the alternatives the reference makes executable."""
         assert set(ORACLE_ALTERNATIVES) == set(ALTERNATIVES)
 
-    def test_unknown_alternative_is_refused(self, tmp_path: Path) -> None:
-        """An ID the oracle does not implement is an error, never silently the pinned reading."""
+    @pytest.mark.parametrize(
+        ("readings", "message"),
+        [
+            ({"INT-08/stemmed"}, "no alternative 'INT-08/stemmed'"),
+            ({"INT-36/half-life-when-enabled", "INT-36/ignore-invalid-now"}, "two readings"),
+        ],
+    )
+    def test_unknown_alternative_is_refused(
+        self, readings: set[str], message: str, tmp_path: Path
+    ) -> None:
+        """An ID the oracle does not implement, or two readings of one entry, is an error,
+        never silently the pinned reading."""
         request = {"query": "q", "store_paths": ["s"], "budget": {"max_excerpt_tokens": 1}}
-        with pytest.raises(UnknownAlternative, match="INT-08/stemmed"):
-            oracle_read(request, tmp_path, readings=frozenset({"INT-08/stemmed"}))
+        with pytest.raises(UnknownAlternative, match=message):
+            oracle_read(request, tmp_path, readings=frozenset(readings))
+
+    def test_declared_disagreements_name_executable_alternatives(self) -> None:
+        """Every declared disagreement is about an alternative the reference executes and names
+        vectors of the corpus."""
+        ids = {vector.id for vector in CORPUS}
+        for alternative, (why, vectors) in KNOWN_DISAGREEMENTS.items():
+            assert alternative in ALTERNATIVES
+            assert why
+            assert vectors <= ids
 
     @pytest.mark.parametrize("alternative", IDS)
     def test_agrees_on_the_vectors_it_changes(self, alternative: str, roots: Roots) -> None:
@@ -151,7 +196,7 @@ class TestAlternatives:
         vectors = _examples([alternative])
         assert vectors, f"specs/readings-coverage.md names no vector for {alternative}"
         outcome = _run(vectors, (alternative,), roots)
-        _check(outcome)
+        _check(outcome, (alternative,), vectors)
         assert sorted(outcome.changed) == sorted(v.id for v in vectors)
 
     @pytest.mark.parametrize("combination", COMBINATIONS, ids="+".join)
@@ -159,8 +204,9 @@ class TestAlternatives:
         """Under several alternatives at once the oracle and the reference agree on the vectors
         the coverage table names for any of them."""
         assert len(_entries(combination)) == len(combination)
-        outcome = _run(_examples(combination), combination, roots)
-        _check(outcome)
+        vectors = _examples(combination)
+        outcome = _run(vectors, combination, roots)
+        _check(outcome, combination, vectors)
         assert outcome.changed
 
     @pytest.mark.slow
@@ -168,7 +214,7 @@ class TestAlternatives:
     def test_agrees_on_the_whole_corpus(self, alternative: str, roots: Roots) -> None:
         """Under one alternative the oracle and the reference agree on every vector."""
         outcome = _run(CORPUS.vectors, (alternative,), roots)
-        _check(outcome)
+        _check(outcome, (alternative,), CORPUS.vectors)
         assert outcome.compared >= len(CORPUS) - MAX_UNDEFINED
         assert outcome.changed
 
@@ -179,6 +225,7 @@ class TestAlternatives:
     ) -> None:
         """Under several alternatives at once the oracle and the reference agree on every vector
         listing one of their entries."""
-        outcome = _run(_labelled(combination), combination, roots)
-        _check(outcome)
+        vectors = _labelled(combination)
+        outcome = _run(vectors, combination, roots)
+        _check(outcome, combination, vectors)
         assert outcome.changed
