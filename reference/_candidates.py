@@ -58,6 +58,7 @@ def scan_chunk(
     tag_overlap = scorer.tag_overlap
     fast_weight = scorer.fast_weight
     parse_ts = scorer.parse_ts  # INT-20
+    strip = scorer.text.strip  # INT-05
     recency = scorer.recency_now_ns is not None
     top_weight = MAX_RECENCY if recency else 0.0
     top_overlap = len(scorer.terms) if scorer.counts_tags else 0
@@ -126,7 +127,7 @@ def scan_chunk(
                             and exponent == EXACT
                             and sort_key(ts) > shortlist.tie_ts
                         ):
-                            tokens = excerpt_of(text, per_item)[1]
+                            tokens = excerpt_of(text, per_item, strip)[1]
                             shortlist.add(candidate(base, overlap, weight, exponent,
                                                     sort_key(ts), position, memory_id, start,
                                                     len(line), tokens, digest))  # fmt: skip

@@ -34,6 +34,7 @@ from reference._readings import Readings
 from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
 from reference._scoring import TAG_BONUS, Scorer
+from reference._text import WHITESPACE
 from reference._timestamps import PARSERS
 from reference._trust import SnapshotIdentity, load_trust_filter
 
@@ -49,10 +50,11 @@ SUPPLIED_TERMS: Final = {"normalized": supplied_terms, "verbatim": verbatim_term
 
 def _scorer(request: Request, readings: Readings) -> Scorer:
     # S6-INPUT-11: query_terms "if absent, derived deterministically from query" (INT-08).
+    text = WHITESPACE[readings.whitespace]  # INT-05
     terms = (
-        derive_terms(request.query, TERM_LENGTHS[readings.term_length])  # INT-07
+        derive_terms(request.query, TERM_LENGTHS[readings.term_length], text.normalize)  # INT-07
         if request.query_terms is None
-        else SUPPLIED_TERMS[readings.query_terms](request.query_terms)
+        else SUPPLIED_TERMS[readings.query_terms](request.query_terms, text.normalize)
     )
     # S6-INPUT-15: now_utc absent => "recency weighting MUST be disabled" (INT-36).
     now = request.now_utc
@@ -64,6 +66,7 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
         half_life_days=request.recency_half_life_days,
         correctly_rounded_pow=readings.correctly_rounded_pow,
         parse_ts=PARSERS[readings.timestamps],  # INT-20
+        text=text,
     )
 
 
@@ -163,7 +166,8 @@ def _write_package(
             max_items=request.max_items,
             max_items_reason=readings.max_items_reason,
         )
-        query = {"raw": request.query, "query_hash": query_hash(request.query)}
+        normalize = WHITESPACE[readings.whitespace].normalize  # INT-05
+        query = {"raw": request.query, "query_hash": query_hash(request.query, normalize)}
         scorer = _scorer(request, readings)
         audit = None
         if writer is not None:
@@ -204,6 +208,7 @@ def write_result(
             INTEGERS[readings.integers],  # INT-41
             PARSERS[readings.timestamps],  # INT-20
             readings.recency,  # INT-36
+            WHITESPACE[readings.whitespace].normalize,  # INT-05
         )
         receipt = _write_package(valid, envelope, writer, readings)
     except MemoryReadError as error:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reference._text import strip_white_space
 
 __all__ = ["excerpt_of", "tokens_for"]
@@ -12,14 +14,16 @@ def tokens_for(byte_length: int) -> int:
     return -(-byte_length // 4)
 
 
-def excerpt_of(text: str, per_item_tokens: int) -> tuple[str, int]:
+def excerpt_of(
+    text: str, per_item_tokens: int, strip: Callable[[str], str] = strip_white_space
+) -> tuple[str, int]:
     """Build a candidate's excerpt and its token count (S6-TRUNC-01..08, INT-31).
 
     `per_item_tokens` is already min(per_item_max_excerpt_tokens, max_excerpt_tokens)
     (S6-TRUNC-04).
     """
     # S6-TRUNC-02: "strip leading/trailing whitespace" (White_Space, INT-05); nothing else.
-    data = strip_white_space(text).encode("utf-8")
+    data = strip(text).encode("utf-8")
     # S6-TRUNC-05: "Determine max_bytes = per_item_max_excerpt_tokens * 4"
     max_bytes = per_item_tokens * 4
     if len(data) > max_bytes:

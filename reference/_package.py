@@ -384,7 +384,7 @@ def _reader_count() -> int:
 
 def _selected_item(passes: _Passes, item: Candidate, per_item: int) -> dict[str, Any]:
     record = passes.record(item)
-    excerpt, tokens = excerpt_of(record[1], per_item)
+    excerpt, tokens = excerpt_of(record[1], per_item, passes.scorer.text.strip)  # INT-05
     return {
         "memory_id": record[0],
         "record_hash": record[4],

@@ -11,7 +11,7 @@ from reference._text import normalize, split_terms
 __all__ = ["TERM_LENGTHS", "derive_terms", "query_hash", "supplied_terms", "verbatim_terms"]
 
 
-def query_hash(query: str) -> str:
+def query_hash(query: str, normalize: Callable[[str], str] = normalize) -> str:
     """S6-HASH-04: "MUST be SHA-256 hex of the normalized query" (INT-11)."""
     return sha256_hex(normalize(query).encode("utf-8"))
 
@@ -30,7 +30,9 @@ def utf16_units(term: str) -> int:
 TERM_LENGTHS: Final = {"code-points": len, "utf-16-units": utf16_units}
 
 
-def derive_terms(query: str, length: Callable[[str], int] = len) -> tuple[str, ...]:
+def derive_terms(
+    query: str, length: Callable[[str], int] = len, normalize: Callable[[str], str] = normalize
+) -> tuple[str, ...]:
     """Derive query terms when scoring.query_terms is absent (S6-SCORE-02..06); ``length``
     counts a term's length (INT-07: code points)."""
     normalized = normalize(query)  # 1) normalize query: trim, lower, collapse whitespace
@@ -40,12 +42,16 @@ def derive_terms(query: str, length: Callable[[str], int] = len) -> tuple[str, .
     return _unique(parts)  # 5) stable order, unique
 
 
-def supplied_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
+def supplied_terms(
+    terms: tuple[str, ...], normalize: Callable[[str], str] = normalize
+) -> tuple[str, ...]:
     """Caller-supplied terms: normalized, empties removed, deduplicated; no split (INT-08)."""
     return _unique([normalized for normalized in map(normalize, terms) if normalized])
 
 
-def verbatim_terms(terms: tuple[str, ...]) -> tuple[str, ...]:
+def verbatim_terms(
+    terms: tuple[str, ...], normalize: Callable[[str], str] = normalize
+) -> tuple[str, ...]:
     """INT-08/verbatim (an alternative, ``_readings.py``): supplied terms as given -- not
     trimmed, collapsed or lowercased, empties kept; only S6-SCORE-06's "unique" applies."""
     return _unique(list(terms))

@@ -13,6 +13,8 @@ reading is a value the code takes"):
 alternative                     stage                         value
 ==============================  ============================  ==================================
 ``INT-04/platform-pow``         ``_scoring.Scorer``           ``correctly_rounded_pow = False``
+``INT-05/python``               ``_text.WHITESPACE``          ``whitespace = "python"``
+``INT-05/ecmascript``           ``_text.WHITESPACE``          ``whitespace = "ecmascript"``
 ``INT-07/utf-16-units``         ``_query.TERM_LENGTHS``       ``term_length = "utf-16-units"``
 ``INT-08/verbatim``             ``_controller._scorer``       ``query_terms = "verbatim"``
 ``INT-20/case-and-minus-zero``  ``_timestamps.PARSERS``       ``timestamps``
@@ -73,6 +75,9 @@ class Readings:
     #: is enabled ("half-life-when-enabled"), or an invalid now_utc disables recency
     #: ("ignore-invalid-now").
     recency: str = "always"
+    #: INT-05: whitespace is Unicode "white-space", or what "python"'s str.split()/strip()
+    #: or "ecmascript"'s trim() and /\s/ treat as whitespace.
+    whitespace: str = "white-space"
 
     @classmethod
     def of(cls, ids: list[str] | tuple[str, ...]) -> Readings:
@@ -134,6 +139,20 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "recency weight = the platform's pow(0.5, exponent), not the correctly rounded "
             "2**-exponent",
             {"correctly_rounded_pow": False},
+        ),
+        Alternative(
+            "INT-05/python",
+            1,
+            "whitespace is what Python's str.split()/str.strip() use: White_Space and "
+            "U+001C..U+001F",
+            {"whitespace": "python"},
+        ),
+        Alternative(
+            "INT-05/ecmascript",
+            2,
+            "whitespace is what ECMAScript's String.prototype.trim and /\\s/ use: White_Space "
+            "without U+0085, with U+FEFF",
+            {"whitespace": "ecmascript"},
         ),
         Alternative(
             "INT-07/utf-16-units",

@@ -185,7 +185,7 @@ def _group(
     return values
 
 
-def _query(request: Mapping[str, Any]) -> str:
+def _query(request: Mapping[str, Any], normalize: Callable[[str], str] = normalize) -> str:
     # S6-ERR-02: "query missing/empty"; S6-INPUT-01 "non-empty after trim" (INT-11).
     if "query" not in request:
         raise InvalidRequestError("invalid_query", "/query", "/query: is required")
@@ -237,6 +237,7 @@ def validate_request(
     integer: Check = _positive_int,
     parse_now: Callable[[str], Timestamp | None] = parse_utc,
     recency: str = "always",
+    normalize: Callable[[str], str] = normalize,
 ) -> Request:
     """Validate a MemoryControllerInput and apply its defaults (S6-DET-01).
 
@@ -247,7 +248,7 @@ def validate_request(
     """
     if type(request) is not dict:
         raise _fail("invalid_request", "", "the request must be a JSON object", request)
-    query = _query(request)
+    query = _query(request, normalize)  # INT-05: "non-empty after trim"
     store_paths = _store_paths(request)
     budget = _group(request, "budget", integer)
     scoring = _group(request, "scoring", integer, lenient=_lenient_half_life(request, recency))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from reference._records import normalize_tags
-from reference._text import normalize
+from reference._text import PINNED_TEXT, TextRules, normalize
 from reference._timestamps import Timestamp, parse_utc
 
 __all__ = [
@@ -139,6 +139,8 @@ class Scorer:
     correctly_rounded_pow: bool = True
     #: INT-20: which ts_utc strings are valid timestamps (``_timestamps.PARSERS``).
     parse_ts: Callable[[str], Timestamp | None] = parse_utc
+    #: INT-05: what whitespace is, for matching and excerpts (``_text.WHITESPACE``).
+    text: TextRules = PINNED_TEXT
     #: True when some term contains a space: only then does whitespace collapsing matter.
     phrases: bool = field(init=False)
     term_set: frozenset[str] = field(init=False)
@@ -163,7 +165,10 @@ class Scorer:
         # INT-09: terms match the normalized text (trim, collapse, lower).  A term without a
         # space contains no White_Space at all, and collapsing or trimming whitespace never
         # creates or removes a match for such a term, so lowercasing suffices.
-        haystack = normalize(text) if self.phrases else text.lower()
+        if self.text is not PINNED_TEXT:  # another whitespace table: no shortcut
+            haystack = self.text.normalize(text)
+        else:
+            haystack = normalize(text) if self.phrases else text.lower()
         return len([term for term in self.terms if term in haystack])
 
     def tag_overlap(self, tags: list[Any]) -> int:

@@ -12,9 +12,19 @@ text free of them takes the C fast path; other text takes the table-driven regex
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["WHITE_SPACE", "normalize", "split_terms", "strip_white_space"]
+__all__ = [
+    "PINNED_TEXT",
+    "WHITESPACE",
+    "WHITE_SPACE",
+    "TextRules",
+    "normalize",
+    "split_terms",
+    "strip_white_space",
+]
 
 #: The Unicode White_Space property (PropList.txt), INT-05.
 WHITE_SPACE: Final[str] = (
@@ -55,3 +65,37 @@ def normalize(text: str) -> str:
 def split_terms(normalized: str) -> list[str]:
     """Split a normalized string on its single spaces (S6-SCORE-03); empty parts included."""
     return normalized.split(" ")
+
+
+@dataclass(frozen=True)
+class TextRules:
+    """One reading of INT-05 as the functions the stages call: trim-collapse-lower
+    (``normalize``) and trim (``strip``)."""
+
+    normalize: Callable[[str], str]
+    strip: Callable[[str], str]
+
+
+def _rules(table: str) -> TextRules:
+    """The rules for another whitespace table (an alternative of INT-05: plain, no fast path)."""
+    run = re.compile("[" + re.escape(table) + "]+")
+
+    def strip(text: str) -> str:
+        return text.strip(table)
+
+    def normalize(text: str) -> str:
+        return run.sub(" ", text).strip(" ").lower()
+
+    return TextRules(normalize, strip)
+
+
+#: The pinned reading (INT-05: White_Space), with its fast path.
+PINNED_TEXT: Final = TextRules(normalize, strip_white_space)
+#: INT-05: what whitespace is (the pinned reading first). ``python``: str.split()/strip()
+#: (White_Space and U+001C..U+001F); ``ecmascript``: String.prototype.trim and /\s/
+#: (White_Space without U+0085, with U+FEFF).
+WHITESPACE: Final = {
+    "white-space": PINNED_TEXT,
+    "python": _rules(WHITE_SPACE + SPLIT_EXTRAS),
+    "ecmascript": _rules(WHITE_SPACE.replace("\u0085", "") + "\ufeff"),
+}

@@ -37,6 +37,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -52,6 +53,7 @@ from reference import (
     _paths,
     _query,
     _scoring,
+    _text,
     _timestamps,
     _trust,
 )
@@ -206,7 +208,7 @@ def int27(request: Any) -> Result:
     return _rehashed(result)
 
 
-def _as_given(terms: tuple[str, ...]) -> tuple[str, ...]:
+def _as_given(terms: tuple[str, ...], normalize: Any = None) -> tuple[str, ...]:
     seen: list[str] = []
     for term in terms:
         if term not in seen:
@@ -312,6 +314,30 @@ def excerpt1(request: Any) -> Result:
     return _rehashed(result)
 
 
+def int05py(request: Any) -> Result:
+    """Whitespace as Python code writes it without thinking: str.split() and str.strip()."""
+    _text.WHITESPACE["white-space"] = _text.TextRules(
+        lambda text: " ".join(text.split()).lower(), str.strip
+    )
+    return reference.memory_read(request)
+
+
+#: ECMAScript WhiteSpace and LineTerminator (ECMA-262 12.2, 12.3): what trim() and /\s/ see.
+_JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def int05js(request: Any) -> Result:
+    """Whitespace as a JavaScript port would see it: trim() and /\\s+/g."""
+    run = re.compile(f"[{re.escape(_JS_SPACE)}]+")
+    _text.WHITESPACE["white-space"] = _text.TextRules(
+        lambda text: run.sub(" ", text).strip(" ").lower(), lambda text: text.strip(_JS_SPACE)
+    )
+    return reference.memory_read(request)
+
+
 def round2(request: Any) -> Result:
     """A plain bug: every selected score rounded to 2 decimals (and the package hashed again)."""
     result = reference.memory_read(request)
@@ -386,6 +412,8 @@ VARIANTS: dict[str, Callable[[Any], Result]] = {
     "int36now": int36now,
     "int36half": int36half,
     "combo3": combo3,
+    "int05py": int05py,
+    "int05js": int05js,
     "excerpt1": excerpt1,
     "pinned": reference.memory_read,
     "spec005": spec005,

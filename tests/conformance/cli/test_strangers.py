@@ -136,6 +136,8 @@ WITH_EVIDENCE = {
     "int08": ["INT-08/verbatim"],
     "int07": ["INT-07/utf-16-units"],
     "int04": ["INT-04/platform-pow"],
+    "int05py": ["INT-05/python"],
+    "int05js": ["INT-05/ecmascript"],
     "int36now": ["INT-36/ignore-invalid-now"],
     "int36half": ["INT-36/half-life-when-enabled"],
     "int08int27": ["INT-08/verbatim", "INT-27/budget-exhausted"],

@@ -49,6 +49,10 @@ SHORT: tuple[tuple[str, str, bool, str], ...] = (
 )
 
 
+#: Not White_Space, but whitespace to some runtime's trim or split (INT-05's alternatives).
+_RUNTIME_SPACES = frozenset("\ufeff\u001c\u001d\u001e\u001f")
+
+
 def _short(slug: str, word: str, kept: bool, why: str) -> Iterator[Case]:
     files = {"stores/s.jsonl": store(line("m1", "zz"), line("m2", f"x{word}y"))}
     yield Case(
@@ -56,7 +60,8 @@ def _short(slug: str, word: str, kept: bool, why: str) -> Iterator[Case]:
         description=f"Derived term {word!r} ({why}) is {'kept' if kept else 'dropped'}.",
         comment=f"query {word!r}: {why}; step 4 keeps terms of >= 2 code points.",
         clauses=("S6-SCORE-05", "S6-SCORE-02", "S6-SCORE-07"),
-        interpretations=("INT-07",),
+        # INT-05: a code point some runtimes treat as whitespace (U+FEFF, U+001C..U+001F)
+        interpretations=("INT-07", *(("INT-05",) if set(word) & _RUNTIME_SPACES else ())),
         request=make_request(word),
         files=files,
         selected=("m2", "m1") if kept else ("m1", "m2"),
