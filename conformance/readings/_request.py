@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from conformance.readings._json_text import SAFE_INT
-from conformance.readings._text import strip_ws
+from conformance.readings._text import Whitespace, strip_ws
 from conformance.readings._timestamps import TsGrammar, parse_ts
 
 __all__ = [
@@ -170,10 +170,11 @@ def _group(request: dict[str, Any], name: str, code: str, required: bool) -> dic
     return group
 
 
-def check_query(request: dict[str, Any]) -> str:
-    """(2) 'query: string (required, non-empty after trim)'; ERROR 'query missing/empty'."""
+def check_query(request: dict[str, Any], ws: Whitespace = "white-space") -> str:
+    """(2) 'query: string (required, non-empty after trim)'; ERROR 'query missing/empty' (``ws``:
+    the INT-05 reading of the trim)."""
     query = request.get("query")
-    if not isinstance(query, str) or not _well_formed(query) or strip_ws(query) == "":
+    if not isinstance(query, str) or not _well_formed(query) or strip_ws(query, ws) == "":
         raise RequestError("invalid_query", "/query", "query must be a non-empty string")
     return query
 
@@ -274,16 +275,17 @@ def check_request(
     ints: IntReading = "integral",
     ts_grammar: TsGrammar = "profile",
     recency: RecencyReading = "always",
+    whitespace: Whitespace = "white-space",
 ) -> Options:
     """errors.md checks 1-8, in this order; the first failure wins (INT-40).
 
     ``ints`` is the INT-41 reading of a request int, ``ts_grammar`` the INT-20 reading of
-    now_utc and ``recency`` the INT-36 reading of the recency members; the defaults are the
-    pinned readings.
+    now_utc, ``recency`` the INT-36 reading of the recency members and ``whitespace`` the INT-05
+    reading of the query's trim; the defaults are the pinned readings.
     """
     if not isinstance(request, dict):  # (1)
         raise RequestError("invalid_request", "", "request must be a JSON object")
-    query = check_query(request)
+    query = check_query(request, whitespace)
     store_paths = check_store_paths(request)
     max_tokens, per_item, max_items = check_budget(request, ints)
     recency_on, half_life, tag_overlap, terms = check_scoring(request, ints, recency)

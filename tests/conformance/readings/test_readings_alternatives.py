@@ -10,12 +10,16 @@ import pytest
 from conformance.readings import (
     IntReading,
     RequestError,
+    Whitespace,
     check_request,
     derive_terms,
     is_denied,
+    normalize_text,
     parse_ts,
     read_line,
+    strip_ws,
     supplied_terms,
+    whitespace_table,
 )
 
 REQUEST: dict[str, Any] = {
@@ -106,6 +110,49 @@ class TestIntegers:
         assert check_request(request).half_life == 3
         with pytest.raises(RequestError, match="recency_half_life_days"):
             check_request(request, ints="written-integer")
+
+
+class TestWhitespace:
+    """INT-05's alternatives[1] and [2]: "Python str.split() / str.strip() semantics." and
+    "ECMAScript String.prototype.trim and /\\s+/." """
+
+    @pytest.mark.parametrize(
+        ("reading", "added", "removed"),
+        [
+            ("white-space", set(), set()),
+            ("python", {"\x1c", "\x1d", "\x1e", "\x1f"}, set()),  # str.isspace()
+            ("ecmascript", {"\ufeff"}, {"\x85"}),  # ZWNBSP is WhiteSpace; NEL is not
+        ],
+    )
+    def test_tables(self, reading: Whitespace, added: set[str], removed: set[str]) -> None:
+        """Each table differs from White_Space by exactly the code points its runtime adds or
+        leaves out."""
+        table = whitespace_table(reading)
+        assert table - whitespace_table() == added
+        assert whitespace_table() - table == removed
+
+    @pytest.mark.parametrize(
+        ("text", "reading", "normalized", "stripped"),
+        [
+            ("\x1cA\x1fB\x1c", "white-space", "\x1ca\x1fb\x1c", "\x1cA\x1fB\x1c"),
+            ("\x1cA\x1fB\x1c", "python", "a b", "A\x1fB"),
+            ("\ufeffA\x85B ", "white-space", "\ufeffa b", "\ufeffA\x85B"),
+            ("\ufeffA\x85B ", "ecmascript", "a\x85b", "A\x85B"),
+        ],
+    )
+    def test_one_table_everywhere(
+        self, text: str, reading: Whitespace, normalized: str, stripped: str
+    ) -> None:
+        """The reading's table is the one used to collapse, lowercase-normalize and strip."""
+        assert normalize_text(text, reading) == normalized
+        assert strip_ws(text, reading) == stripped
+
+    def test_query_trim(self) -> None:
+        """A query of U+FEFF alone is empty after an ECMAScript trim, not after the pinned one."""
+        request = REQUEST | {"query": "\ufeff"}
+        assert check_request(request).query == "\ufeff"
+        with pytest.raises(RequestError, match="query"):
+            check_request(request, whitespace="ecmascript")
 
 
 class TestTermLength:
