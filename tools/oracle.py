@@ -20,9 +20,9 @@ follows the named executable alternatives of the register instead of the pinned 
 is written here from its register entry's text (``alternatives[i]`` of the entry, the index the
 entry's ``executable`` table gives), not from the reference: :data:`ALTERNATIVES` says which
 value of :class:`Choices` each one sets, and the step the reading belongs to takes that value.
-Readings held by :mod:`conformance.readings` (INT-07, INT-08, INT-20, INT-36, INT-39, INT-41) are
-parameters of those shared functions; the others (INT-04, INT-27, INT-28, INT-38) are computed
-here.
+Readings held by :mod:`conformance.readings` (INT-05, INT-07, INT-08, INT-20, INT-36, INT-39,
+INT-41) are parameters of those shared functions; the others (INT-04, INT-27, INT-28, INT-38)
+are computed here.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from conformance.readings import (
     TermLength,
     TrustMatch,
     TsGrammar,
+    Whitespace,
     canonical,
     check_request,
     derive_terms,
@@ -146,6 +147,7 @@ class Choices:
     register's pinned reading."""
 
     weight: Callable[[float], float] = pow_half  # INT-04: pow(0.5, exponent)
+    whitespace: Whitespace = "white-space"  # INT-05: trim, collapse, split, strip
     term_length: TermLength = "code-points"  # INT-07: a derived term's length
     terms: SuppliedTerms = "normalized"  # INT-08: supplied query_terms
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
@@ -181,6 +183,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-04 alternatives[0]: "Use the platform pow (then package_hash differs between runtimes
     # for ~10% of recency inputs)."
     "INT-04/platform-pow": {"weight": platform_pow_half},
+    # INT-05 alternatives[1]: "Python str.split() / str.strip() semantics."
+    "INT-05/python": {"whitespace": "python"},
+    # INT-05 alternatives[2]: "ECMAScript String.prototype.trim and /\s+/."
+    "INT-05/ecmascript": {"whitespace": "ecmascript"},
     # INT-07 alternatives[0]: "UTF-16 code units (JavaScript .length)."
     "INT-07/utf-16-units": {"term_length": "utf-16-units"},
     # INT-08 alternatives[0]: "Use supplied terms verbatim."
@@ -243,13 +249,11 @@ def recency_bonus(
 
 
 def score(
-    record: dict[str, Any],
-    terms: list[str],
-    opts: Options,
-    weight: Callable[[float], float] = pow_half,
+    record: dict[str, Any], terms: list[str], opts: Options, choices: Choices | None = None
 ) -> float:
     """'score = base + tag_bonus + recency_bonus', left to right in doubles (INT-04)."""
-    text = normalize_text(record["text"])  # INT-09: 'normalized candidate text'
+    choices = choices or Choices()
+    text = normalize_text(record["text"], choices.whitespace)  # INT-09: 'normalized candidate text'
     base = sum(1 for t in terms if t in text)  # INT-10: terms, not occurrences
     tag_bonus = 0.0
     if opts.tag_overlap:  # 'overlap = count of query_terms that exactly match any candidate tag'
@@ -257,7 +261,7 @@ def score(
     bonus = 0.0
     # 'Only allowed if now_utc is provided and candidate ts_utc is valid.' (INT-36)
     if opts.recency and opts.now is not None and "_instant" in record:
-        bonus = recency_bonus(opts.now, record["_instant"], opts.half_life, weight)
+        bonus = recency_bonus(opts.now, record["_instant"], opts.half_life, choices.weight)
     return (float(base) + tag_bonus) + bonus
 
 
@@ -278,9 +282,9 @@ def order_key(cand: dict[str, Any]) -> tuple[float, tuple[int, int, int], str, s
 # --------------------------------------------------------------------------- truncation
 
 
-def make_excerpt(text: str, per_item: int) -> tuple[str, int]:
+def make_excerpt(text: str, per_item: int, ws: Whitespace = "white-space") -> tuple[str, int]:
     """TRUNCATION: strip, cut to per_item * 4 UTF-8 bytes at a code-point boundary."""
-    data = strip_ws(text).encode("utf-8")  # INT-31: White_Space strip only
+    data = strip_ws(text, ws).encode("utf-8")  # INT-31: White_Space strip only (INT-05: ws)
     max_bytes = per_item * 4  # 'Determine max_bytes = per_item_max_excerpt_tokens * 4'
     if len(data) > max_bytes:
         cut = max_bytes
@@ -320,23 +324,24 @@ def read_candidates(
 
 
 def select(
-    ranked: list[dict[str, Any]], opts: Options, max_items_reason: str = "max_items_reached"
+    ranked: list[dict[str, Any]], opts: Options, choices: Choices | None = None
 ) -> tuple[list[dict[str, Any]], int]:
     """TRUNCATION 'Global selection under budget' with the TOKEN BUDGETING stop rule.
 
     'Selection MUST stop when: used_excerpt_tokens would exceed max_excerpt_tokens, OR selected
     count reaches max_items' (INT-26: stop, do not skip; INT-27: max_items checked first, its
-    drop reason ``max_items_reason``).
+    drop reason ``choices.max_items_reason``).
     """
+    choices = choices or Choices()
     per_item = min(opts.per_item, opts.max_tokens)  # TRUNCATION / INT-30
     used = 0
     selected: list[dict[str, Any]] = []
     stop_reason: str | None = None
     for cand in ranked:
         if stop_reason is None and len(selected) >= opts.max_items:
-            stop_reason = max_items_reason
+            stop_reason = choices.max_items_reason
         if stop_reason is None:
-            excerpt, tokens = make_excerpt(cand["text"], per_item)
+            excerpt, tokens = make_excerpt(cand["text"], per_item, choices.whitespace)
             if used + tokens <= opts.max_tokens:  # 'if used + excerpt_tokens <= max => select'
                 used += tokens
                 cand["fate"] = "selected"
@@ -357,7 +362,11 @@ def oracle_read(
     choices = Choices.of(readings)
     try:
         opts = check_request(
-            request, ints=choices.ints, ts_grammar=choices.ts_grammar, recency=choices.recency
+            request,
+            ints=choices.ints,
+            ts_grammar=choices.ts_grammar,
+            recency=choices.recency,
+            whitespace=choices.whitespace,
         )
         stores = read_stores(opts.store_paths, root)  # errors.md 9-10
         entries = None
@@ -367,19 +376,20 @@ def oracle_read(
         return err.envelope()
 
     require_unicode(opts.query, "query")
-    query_hash = sha256_hex(normalize_text(opts.query).encode("utf-8"))  # INT-11
+    normalized_query = normalize_text(opts.query, choices.whitespace)  # INT-05
+    query_hash = sha256_hex(normalized_query.encode("utf-8"))  # INT-11
     supplied = opts.query_terms
     if supplied is None:
-        terms = derive_terms(opts.query, choices.term_length)
+        terms = derive_terms(opts.query, choices.term_length, choices.whitespace)
     else:
-        terms = supplied_terms(supplied, choices.terms)
+        terms = supplied_terms(supplied, choices.terms, choices.whitespace)
 
     lines = read_candidates(stores, entries, opts.deny, choices)
     ranked = [c for c in lines if "fate" not in c]
     for cand in ranked:
-        cand["score"] = score(cand, terms, opts, choices.weight)
+        cand["score"] = score(cand, terms, opts, choices)
     ranked.sort(key=order_key)  # full sort on the composite key
-    selected, used = select(ranked, opts, choices.max_items_reason)
+    selected, used = select(ranked, opts, choices)
 
     dropped = [
         {k: c[k] for k in ("memory_id", "record_hash", "store_path")} | {"reason": c["fate"]}
