@@ -39,6 +39,7 @@ COMBINATIONS = (
     ("INT-08/verbatim", "INT-20/case-and-minus-zero", "INT-41/written-integer"),
     ("INT-04/platform-pow", "INT-38/ignore-missing"),
     ("INT-07/utf-16-units", "INT-36/half-life-when-enabled", "INT-41/written-integer"),
+    ("INT-05/ecmascript", "INT-07/utf-16-units", "INT-08/verbatim"),
 )
 #: At most this many vectors may be left uncompared (OracleUndefined) in one run.
 MAX_UNDEFINED = 2
