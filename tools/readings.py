@@ -22,6 +22,7 @@ import contextlib
 import os
 import sys
 import tempfile
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,6 +72,18 @@ def missing_labels(found: dict[str, list[Vector]]) -> list[str]:
     ]
 
 
+def not_executable() -> list[tuple[str, str]]:
+    """``(ID, register text)`` of every alternative the reference cannot run yet."""
+    register = tomllib.loads((ROOT / "specs" / "interpretations.toml").read_text("utf-8"))
+    found = []
+    for entry in register["entry"]:
+        runs = set((entry.get("executable") or {}).values())
+        for index, text in enumerate(entry.get("alternatives", [])):
+            if index not in runs:
+                found.append((f"{entry['id']}/{entry['alternative_ids'][index]}", text))
+    return found
+
+
 def render(found: dict[str, list[Vector]]) -> str:
     """The markdown table (deterministic: corpus order, no timings)."""
     lines = [
@@ -91,6 +104,22 @@ def render(found: dict[str, list[Vector]]) -> str:
         more = f" and {len(vectors) - 5} more" if len(vectors) > 5 else ""
         summary = ALTERNATIVES[alternative].summary.replace("|", "\\|")
         lines.append(f"| `{alternative}` | {summary} | {len(vectors)} | {ids}{more} |")
+    waiting = not_executable()
+    lines += [
+        "",
+        f"## Not executable yet ({len(waiting)} of {len(waiting) + len(found)} alternatives)",
+        "",
+        "Every alternative of the register has an ID. These the reference cannot run yet, so a "
+        'failure that follows one of them is reported as "no listed reading explains this" '
+        '(non-compliant). CONTRIBUTING.md, "Proposing a reading", says how to make one '
+        "executable.",
+        "",
+        "| alternative | register text |",
+        "|---|---|",
+    ]
+    for alternative_id, text in waiting:
+        cell = " ".join(text.split()).replace("|", "\\|")
+        lines.append(f"| `{alternative_id}` | {cell} |")
     return "\n".join(lines) + "\n"
 
 

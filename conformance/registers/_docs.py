@@ -79,10 +79,13 @@ def render_interpretations_markdown(register: Path, coverage: Coverage) -> str:
         if entry.get("alternatives"):
             lines.append("*Alternatives.*")
             runs = {index: key for key, index in (entry.get("executable") or {}).items()}
+            ids = entry.get("alternative_ids") or []
             lines += [
                 f"- `{runs[index]}` (executable: the reference runs it, and `certify` tries it on "
                 f"every failure) {alternative}"
                 if index in runs
+                else f"- `{entry['id']}/{ids[index]}` (not executable yet) {alternative}"
+                if index < len(ids)
                 else f"- {alternative}"
                 for index, alternative in enumerate(entry["alternatives"])
             ]

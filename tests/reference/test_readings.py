@@ -128,3 +128,14 @@ class TestRegister:
                 assert 0 <= index < len(entry["alternatives"])
                 listed[alternative_id] = index
         assert listed == {key: alt.index for key, alt in ALTERNATIVES.items()}
+
+    def test_every_alternative_has_a_stable_id(self) -> None:
+        """Every alternative of every entry has an ID (``INT-nn/<id>``), unique in its entry,
+        and an executable alternative's ID is the one at its index."""
+        register = tomllib.loads((REPO / "specs" / "interpretations.toml").read_text("utf-8"))
+        for entry in register["entry"]:
+            ids = entry.get("alternative_ids", [])
+            assert len(ids) == len(entry.get("alternatives", [])), entry["id"]
+            assert len(set(ids)) == len(ids), entry["id"]
+            for alternative_id, index in entry.get("executable", {}).items():
+                assert f"{entry['id']}/{ids[index]}" == alternative_id

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tools.mutants._registry import SourcePatch, mutant, patch
 
-_STRIP = '    data = strip_white_space(text).encode("utf-8")\n'
+_STRIP = '    data = strip(text).encode("utf-8")\n'
 _RETURN = '    return data.decode("utf-8"), tokens_for(len(data))'
 
 
@@ -15,7 +15,7 @@ def _() -> SourcePatch:
     return patch(
         "_excerpt.py",
         _STRIP,
-        "    excerpt = strip_white_space(text)[: per_item_tokens * 4]\n"
+        "    excerpt = strip(text)[: per_item_tokens * 4]\n"
         '    return excerpt, tokens_for(len(excerpt.encode("utf-8")))\n',
     )
 

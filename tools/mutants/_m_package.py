@@ -23,10 +23,10 @@ def _() -> SourcePatch:
     """query.raw holds the normalized query instead of the query as given."""
     return patch(
         "_controller.py",
-        '        query = {"raw": request.query, "query_hash": query_hash(request.query)}',
-        "        from reference._text import normalize\n\n"
+        '        query = {"raw": request.query, '
+        '"query_hash": query_hash(request.query, normalize)}',
         '        query = {"raw": normalize(request.query), '
-        '"query_hash": query_hash(request.query)}',
+        '"query_hash": query_hash(request.query, normalize)}',
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from tools.mutants._registry import SourcePatch, mutant, patch
 
 _QUERY_HASH = '    return sha256_hex(normalize(query).encode("utf-8"))'
-_LENGTH_FILTER = "    parts = [term for term in parts if len(term) >= 2]"
+_LENGTH_FILTER = "    parts = [term for term in parts if length(term) >= 2]"
 _SUPPLIED = "    return _unique([normalized for normalized in map(normalize, terms) if normalized])"
 
 

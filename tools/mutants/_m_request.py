@@ -50,9 +50,10 @@ def _() -> SourcePatch:
     """The budget is validated before query and store_paths (wrong error precedence)."""
     return patch(
         "_request.py",
-        "    query = _query(request)\n    store_paths = _store_paths(request)\n"
-        '    budget = _group(request, "budget")\n',
-        '    budget = _group(request, "budget")\n    query = _query(request)\n'
+        '    query = _query(request, normalize)  # INT-05: "non-empty after trim"\n'
+        "    store_paths = _store_paths(request)\n"
+        '    budget = _group(request, "budget", integer)\n',
+        '    budget = _group(request, "budget", integer)\n    query = _query(request, normalize)\n'
         "    store_paths = _store_paths(request)\n",
     )
 

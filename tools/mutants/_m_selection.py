@@ -37,8 +37,8 @@ def _() -> SourcePatch:
     """The budget check uses the tokens of the whole stripped text, not of the truncated excerpt."""
     return patch(
         "_candidates.py",
-        "            tokens = excerpt_of(text, per_item)[1]\n",
-        "            tokens = excerpt_of(text, 2**62)[1]\n",
+        "            tokens = excerpt_of(text, per_item, strip)[1]\n",
+        "            tokens = excerpt_of(text, 2**62, strip)[1]\n",
     )
 
 

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from tools.mutants._registry import SourcePatch, mutant, patch
 
-_ACTIVE = "        return bool(self.memory_ids or self.record_hashes)\n"
-_DENIES_BODY = "        return memory_id in self.memory_ids or record_hash in self.record_hashes\n"
+_ACTIVE = "        return bool(self.memory_ids or self.record_hashes or self.pairs)\n"
+_DENIES_BODY = (
+    "        return (\n"
+    "            memory_id in self.memory_ids\n"
+    "            or record_hash in self.record_hashes\n"
+    "            or (memory_id, record_hash) in self.pairs\n"
+    "        )\n"
+)
 _EITHER_KEY = (
     '        if memory_id is not None:  # INT-39: either key matches ("" included, INT-22)\n'
     "            ids.add(memory_id)\n"
@@ -39,25 +45,6 @@ def _() -> SourcePatch:
         "            ids.add(memory_id)\n"
         "        elif record_hash is not None:\n"
         "            hashes.add(record_hash)\n",
-        (
-            "    hashes: set[str] = set()\n",
-            "    hashes: set[str] = set()\n    pairs: set = set()\n",
-        ),
-        (
-            "    return TrustFilter(frozenset(ids), frozenset(hashes))\n",
-            "    return _Pairs(frozenset(ids), frozenset(hashes), frozenset(pairs))\n\n\n"
-            "class _Pairs(TrustFilter):\n"
-            "    __slots__ = ('pairs',)\n"
-            "    def __init__(self, ids, hashes, pairs):\n"
-            "        super().__init__(ids, hashes)\n"
-            "        object.__setattr__(self, 'pairs', pairs)\n"
-            "    @property\n"
-            "    def active(self):\n"
-            "        return bool(self.memory_ids or self.record_hashes or self.pairs)\n"
-            "    def denies(self, memory_id, record_hash, tags):\n"
-            "        return (memory_id in self.memory_ids or record_hash in self.record_hashes\n"
-            "                or (memory_id, record_hash) in self.pairs)\n",
-        ),
     )
 
 
