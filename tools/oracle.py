@@ -14,21 +14,39 @@ budget, excerpts and the package with its hash.
 
 Where the spec and the register still leave a choice that a request can reach, the oracle raises
 :class:`OracleUndefined` instead of guessing (callers must not turn such inputs into vectors).
+
+Alternative readings: ``oracle_read(request, root, readings=frozenset({"INT-08/verbatim"}))``
+follows the named executable alternatives of the register instead of the pinned readings. Each
+is written here from its register entry's text (``alternatives[i]`` of the entry, the index the
+entry's ``executable`` table gives), not from the reference: :data:`ALTERNATIVES` says which
+value of :class:`Choices` each one sets, and the step the reading belongs to takes that value.
+Readings held by :mod:`conformance.readings` (INT-05, INT-07, INT-08, INT-20, INT-36, INT-39,
+INT-41) are parameters of those shared functions; the others (INT-04, INT-27, INT-28, INT-38)
+are computed here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from conformance.readings import (
     CLAUSE_OF_ERROR,
     MAX_DEPTH,
     SAFE_INT,
     WHITE_SPACE,
+    IntReading,
     Options,
+    RecencyReading,
     RequestError,
+    SuppliedTerms,
+    TermLength,
+    TrustMatch,
+    TsGrammar,
+    Whitespace,
     canonical,
     check_request,
     derive_terms,
@@ -52,14 +70,17 @@ from conformance.readings import (
 from conformance.readings import Undecided as OracleUndefined
 
 __all__ = [
+    "ALTERNATIVES",
     "CLAUSE_OF_ERROR",
     "CONTROLLER_VERSION",
     "MAX_DEPTH",
     "SAFE_INT",
     "WHITE_SPACE",
+    "Choices",
     "Options",
     "OracleUndefined",
     "RequestError",
+    "UnknownAlternative",
     "canonical",
     "check_request",
     "derive_terms",
@@ -72,9 +93,11 @@ __all__ = [
     "order_key",
     "parse_json_text",
     "parse_ts",
+    "platform_pow_half",
     "pow_half",
     "read_candidates",
     "read_line",
+    "read_snapshot",
     "read_stores",
     "read_trust_snapshot",
     "recency_bonus",
@@ -92,7 +115,12 @@ CONTROLLER_VERSION = "phase6-v1"
 NS_PER_DAY = 86_400 * 10**9
 
 
-# ------------------------------------------------------------------------------- scoring
+# ------------------------------------------------------------------------------ readings
+
+
+class UnknownAlternative(ValueError):
+    """A reading ID the oracle does not implement (not a key of :data:`ALTERNATIVES`), or two
+    alternatives of one register entry."""
 
 
 def pow_half(exponent: float) -> float:
@@ -107,22 +135,125 @@ def pow_half(exponent: float) -> float:
         return float(mpmath.power(2, -mpmath.mpf(exponent)))
 
 
-def recency_bonus(now: tuple[int, int, str], ts: tuple[int, int], half_life: int) -> float:
+def platform_pow_half(exponent: float) -> float:
+    """INT-04/platform-pow: "Use the platform pow" (this interpreter's libm ``pow``)."""
+    weight: float = 0.5**exponent
+    return weight
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The readings one oracle run follows, as the values its steps take; every default is the
+    register's pinned reading."""
+
+    weight: Callable[[float], float] = pow_half  # INT-04: pow(0.5, exponent)
+    whitespace: Whitespace = "white-space"  # INT-05: trim, collapse, split, strip
+    term_length: TermLength = "code-points"  # INT-07: a derived term's length
+    terms: SuppliedTerms = "normalized"  # INT-08: supplied query_terms
+    ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
+    max_items_reason: str = "max_items_reached"  # INT-27: left out by max_items
+    dropped_order: str = "read"  # INT-28: the order of dropped
+    recency: RecencyReading = "always"  # INT-36: the recency members validated
+    missing_snapshot: str = "error"  # INT-38: a trust_snapshot_path with nothing there
+    trust_match: TrustMatch = "either"  # INT-39: an entry naming both keys
+    ints: IntReading = "integral"  # INT-41: a request int
+
+    @classmethod
+    def of(cls, ids: frozenset[str]) -> Choices:
+        """The pinned readings with the alternatives ``ids`` switched on."""
+        choices = cls()
+        entries: dict[str, str] = {}
+        for alternative_id in sorted(ids):
+            if alternative_id not in ALTERNATIVES:
+                known = ", ".join(sorted(ALTERNATIVES))
+                raise UnknownAlternative(f"no alternative {alternative_id!r} (known: {known})")
+            entry = alternative_id.split("/")[0]
+            if entry in entries:
+                raise UnknownAlternative(
+                    f"{entries[entry]!r} and {alternative_id!r} are two readings of {entry}"
+                )
+            entries[entry] = alternative_id
+            choices = replace(choices, **ALTERNATIVES[alternative_id])
+        return choices
+
+
+#: The register's executable alternatives (specs/interpretations.toml, ``executable``), each
+#: with the register's words for it and the :class:`Choices` values it sets.
+ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
+    # INT-04 alternatives[0]: "Use the platform pow (then package_hash differs between runtimes
+    # for ~10% of recency inputs)."
+    "INT-04/platform-pow": {"weight": platform_pow_half},
+    # INT-05 alternatives[1]: "Python str.split() / str.strip() semantics."
+    "INT-05/python": {"whitespace": "python"},
+    # INT-05 alternatives[2]: "ECMAScript String.prototype.trim and /\s+/."
+    "INT-05/ecmascript": {"whitespace": "ecmascript"},
+    # INT-07 alternatives[0]: "UTF-16 code units (JavaScript .length)."
+    "INT-07/utf-16-units": {"term_length": "utf-16-units"},
+    # INT-08 alternatives[0]: "Use supplied terms verbatim."
+    "INT-08/verbatim": {"terms": "verbatim"},
+    # INT-20 alternatives[4]: "Accept what RFC 3339 section 5.6 allows for UTC beyond the
+    # profile, and nothing more: a lower-case 't' and 'z', and the offset '-00:00' (normalized
+    # as INT-21 says)."
+    "INT-20/case-and-minus-zero": {"ts_grammar": "case-and-minus-zero"},
+    # INT-27 alternatives[0]: "Reuse budget_exhausted."
+    "INT-27/budget-exhausted": {"max_items_reason": "budget_exhausted"},
+    # INT-28 alternatives[1]: "Grouped by reason."
+    "INT-28/by-reason": {"dropped_order": "by-reason"},
+    # INT-36 alternatives[0]: "Validate half-life only when recency is enabled."
+    "INT-36/half-life-when-enabled": {"recency": "half-life-when-enabled"},
+    # INT-36 alternatives[1]: "Ignore an invalid now_utc (disable recency)."
+    "INT-36/ignore-invalid-now": {"recency": "ignore-invalid-now"},
+    # INT-38 alternatives[1]: "Ignore a missing snapshot (filtering disabled)."
+    "INT-38/ignore-missing": {"missing_snapshot": "no-filter"},
+    # INT-39 alternatives[0]: "An entry naming both keys matches only a candidate equal on both
+    # (the reading before the review)."
+    "INT-39/both-keys": {"trust_match": "both"},
+    # INT-41 alternatives[0]: "Reject any number written with a fraction or exponent."
+    "INT-41/written-integer": {"ints": "written-integer"},
+}
+
+
+def read_snapshot(
+    snapshot_path: str, root: Path, missing: str = "error"
+) -> list[dict[str, Any]] | None:
+    """errors.md 11-12 (INT-38); ``missing="no-filter"`` is INT-38/ignore-missing: a path that
+    does not exist (trust_snapshot_not_found) disables filtering (None) instead of failing."""
+    try:
+        return read_trust_snapshot(snapshot_path, root)
+    except RequestError as err:
+        if missing == "no-filter" and err.code == "trust_snapshot_not_found":
+            return None
+        raise
+
+
+# ------------------------------------------------------------------------------- scoring
+
+
+def recency_bonus(
+    now: tuple[int, int, str],
+    ts: tuple[int, int],
+    half_life: int,
+    weight: Callable[[float], float] = pow_half,
+) -> float:
     """'age_days = (now_utc - ts_utc) in days'; 'weight = 0.5 ** (age_days / half_life)'.
 
-    'recency_bonus = weight (bounded [0,1])' (INT-35: clamped).
+    'recency_bonus = weight (bounded [0,1])' (INT-35: clamped). ``weight`` is the INT-04 reading
+    of ``pow(0.5, exponent)``.
     """
     elapsed_ns = (now[0] - ts[0]) * 10**9 + (now[1] - ts[1])
     age_days = float(Fraction(elapsed_ns, NS_PER_DAY))  # INT-35: exact, rounded once
     exponent = age_days / half_life  # one rounding (INT-04)
     if exponent <= 0:
         return 1.0  # future (or same-instant) ts: weight >= 1, clamped to 1
-    return min(1.0, max(0.0, pow_half(exponent)))
+    return min(1.0, max(0.0, weight(exponent)))
 
 
-def score(record: dict[str, Any], terms: list[str], opts: Options) -> float:
+def score(
+    record: dict[str, Any], terms: list[str], opts: Options, choices: Choices | None = None
+) -> float:
     """'score = base + tag_bonus + recency_bonus', left to right in doubles (INT-04)."""
-    text = normalize_text(record["text"])  # INT-09: 'normalized candidate text'
+    choices = choices or Choices()
+    text = normalize_text(record["text"], choices.whitespace)  # INT-09: 'normalized candidate text'
     base = sum(1 for t in terms if t in text)  # INT-10: terms, not occurrences
     tag_bonus = 0.0
     if opts.tag_overlap:  # 'overlap = count of query_terms that exactly match any candidate tag'
@@ -130,7 +261,7 @@ def score(record: dict[str, Any], terms: list[str], opts: Options) -> float:
     bonus = 0.0
     # 'Only allowed if now_utc is provided and candidate ts_utc is valid.' (INT-36)
     if opts.recency and opts.now is not None and "_instant" in record:
-        bonus = recency_bonus(opts.now, record["_instant"], opts.half_life)
+        bonus = recency_bonus(opts.now, record["_instant"], opts.half_life, choices.weight)
     return (float(base) + tag_bonus) + bonus
 
 
@@ -151,9 +282,9 @@ def order_key(cand: dict[str, Any]) -> tuple[float, tuple[int, int, int], str, s
 # --------------------------------------------------------------------------- truncation
 
 
-def make_excerpt(text: str, per_item: int) -> tuple[str, int]:
+def make_excerpt(text: str, per_item: int, ws: Whitespace = "white-space") -> tuple[str, int]:
     """TRUNCATION: strip, cut to per_item * 4 UTF-8 bytes at a code-point boundary."""
-    data = strip_ws(text).encode("utf-8")  # INT-31: White_Space strip only
+    data = strip_ws(text, ws).encode("utf-8")  # INT-31: White_Space strip only (INT-05: ws)
     max_bytes = per_item * 4  # 'Determine max_bytes = per_item_max_excerpt_tokens * 4'
     if len(data) > max_bytes:
         cut = max_bytes
@@ -168,41 +299,49 @@ def make_excerpt(text: str, per_item: int) -> tuple[str, int]:
 
 
 def read_candidates(
-    stores: list[tuple[str, bytes]], entries: list[dict[str, Any]] | None, deny: list[str]
+    stores: list[tuple[str, bytes]],
+    entries: list[dict[str, Any]] | None,
+    deny: list[str],
+    choices: Choices | None = None,
 ) -> list[dict[str, Any]]:
     """READER: every record line in read order (INT-28), invalid and trust-denied ones marked."""
+    choices = choices or Choices()
     lines: list[dict[str, Any]] = []
     for store_path, data in stores:
         for raw in split_lines(data):  # '2) within each store, read in file order (line order)'
             if is_blank(raw):
                 continue
-            cand = read_line(raw)
+            cand = read_line(raw, choices.ts_grammar)  # INT-20
             cand["store_path"] = store_path
             cand["read_index"] = len(lines)
             if "invalid" in cand:  # INT-19
                 cand.update(memory_id=cand["invalid"], record_hash=sha256_hex(raw))
                 cand["fate"] = "invalid_record_schema"
-            elif entries is not None and is_denied(cand, entries, deny):
+            elif entries is not None and is_denied(cand, entries, deny, choices.trust_match):
                 cand["fate"] = "trust_denied"  # removed before selection (INT-39)
             lines.append(cand)
     return lines
 
 
-def select(ranked: list[dict[str, Any]], opts: Options) -> tuple[list[dict[str, Any]], int]:
+def select(
+    ranked: list[dict[str, Any]], opts: Options, choices: Choices | None = None
+) -> tuple[list[dict[str, Any]], int]:
     """TRUNCATION 'Global selection under budget' with the TOKEN BUDGETING stop rule.
 
     'Selection MUST stop when: used_excerpt_tokens would exceed max_excerpt_tokens, OR selected
-    count reaches max_items' (INT-26: stop, do not skip; INT-27: max_items checked first).
+    count reaches max_items' (INT-26: stop, do not skip; INT-27: max_items checked first, its
+    drop reason ``choices.max_items_reason``).
     """
+    choices = choices or Choices()
     per_item = min(opts.per_item, opts.max_tokens)  # TRUNCATION / INT-30
     used = 0
     selected: list[dict[str, Any]] = []
     stop_reason: str | None = None
     for cand in ranked:
         if stop_reason is None and len(selected) >= opts.max_items:
-            stop_reason = "max_items_reached"
+            stop_reason = choices.max_items_reason
         if stop_reason is None:
-            excerpt, tokens = make_excerpt(cand["text"], per_item)
+            excerpt, tokens = make_excerpt(cand["text"], per_item, choices.whitespace)
             if used + tokens <= opts.max_tokens:  # 'if used + excerpt_tokens <= max => select'
                 used += tokens
                 cand["fate"] = "selected"
@@ -215,34 +354,52 @@ def select(ranked: list[dict[str, Any]], opts: Options) -> tuple[list[dict[str, 
     return selected, used
 
 
-def oracle_read(request: object, root: Path) -> dict[str, Any]:
-    """SPEC-006 memory.read: the result envelope (INT-44)."""
+def oracle_read(
+    request: object, root: Path, readings: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """SPEC-006 memory.read: the result envelope (INT-44), under the pinned readings or with
+    the executable alternatives ``readings`` (IDs of :data:`ALTERNATIVES`) switched on."""
+    choices = Choices.of(readings)
     try:
-        opts = check_request(request)
+        opts = check_request(
+            request,
+            ints=choices.ints,
+            ts_grammar=choices.ts_grammar,
+            recency=choices.recency,
+            whitespace=choices.whitespace,
+        )
         stores = read_stores(opts.store_paths, root)  # errors.md 9-10
         entries = None
         if opts.snapshot is not None:  # 'If no snapshot provided, trust filtering is disabled.'
-            entries = read_trust_snapshot(opts.snapshot, root)  # errors.md 11-12
+            entries = read_snapshot(opts.snapshot, root, choices.missing_snapshot)
     except RequestError as err:
         return err.envelope()
 
     require_unicode(opts.query, "query")
-    query_hash = sha256_hex(normalize_text(opts.query).encode("utf-8"))  # INT-11
+    normalized_query = normalize_text(opts.query, choices.whitespace)  # INT-05
+    query_hash = sha256_hex(normalized_query.encode("utf-8"))  # INT-11
     supplied = opts.query_terms
-    terms = derive_terms(opts.query) if supplied is None else supplied_terms(supplied)
+    if supplied is None:
+        terms = derive_terms(opts.query, choices.term_length, choices.whitespace)
+    else:
+        terms = supplied_terms(supplied, choices.terms, choices.whitespace)
 
-    lines = read_candidates(stores, entries, opts.deny)
+    lines = read_candidates(stores, entries, opts.deny, choices)
     ranked = [c for c in lines if "fate" not in c]
     for cand in ranked:
-        cand["score"] = score(cand, terms, opts)
+        cand["score"] = score(cand, terms, opts, choices)
     ranked.sort(key=order_key)  # full sort on the composite key
-    selected, used = select(ranked, opts)
+    selected, used = select(ranked, opts, choices)
 
     dropped = [
         {k: c[k] for k in ("memory_id", "record_hash", "store_path")} | {"reason": c["fate"]}
         for c in lines
         if c["fate"] != "selected"
     ]  # INT-28: read order
+    if choices.dropped_order == "by-reason":
+        # INT-28/by-reason: "Grouped by reason." Groups in code-point order of the reason, read
+        # order inside each group (a stable sort of the read-order list).
+        dropped.sort(key=lambda entry: entry["reason"])
     package: dict[str, Any] = {
         "query": {"raw": opts.query, "query_hash": query_hash},
         "budget": {  # INT-32

@@ -28,6 +28,14 @@ own (``tools/oracle.py``), and so does the property model (``properties/_model.p
 generated vector's expectation is confirmed by an implementation that does not share the
 reference's or each other's arithmetic. Independence is their point; sharing is the point here.
 
+Where the register makes an alternative reading of one of these entries executable (the two
+of INT-05, ``INT-07/utf-16-units``, ``INT-08/verbatim``, ``INT-20/case-and-minus-zero``, the two
+of INT-36, ``INT-39/both-keys``, ``INT-41/written-integer``), the function that holds the
+reading takes it as a parameter whose default is the pinned reading (``Whitespace``,
+``TermLength``, ``SuppliedTerms``, ``TsGrammar``, ``RecencyReading``, ``TrustMatch``,
+``IntReading``): the oracle passes it, every other caller keeps the pinned reading without
+saying so.
+
 Nothing here imports the reference: these are the register's readings, written from
 ``specs/interpretations.toml``, not from any implementation.
 """
@@ -51,7 +59,9 @@ from conformance.readings._records import (
 )
 from conformance.readings._request import (
     CLAUSE_OF_ERROR,
+    IntReading,
     Options,
+    RecencyReading,
     RequestError,
     check_request,
     pointer,
@@ -66,24 +76,35 @@ from conformance.readings._stores import (
 )
 from conformance.readings._text import (
     WHITE_SPACE,
+    SuppliedTerms,
+    TermLength,
+    Whitespace,
     derive_terms,
     normalize_text,
     split_ws,
     strip_ws,
     supplied_terms,
+    whitespace_table,
 )
-from conformance.readings._timestamps import parse_ts
-from conformance.readings._trust import is_denied, read_trust_snapshot
+from conformance.readings._timestamps import TsGrammar, parse_ts
+from conformance.readings._trust import TrustMatch, is_denied, read_trust_snapshot
 
 __all__ = [
     "CLAUSE_OF_ERROR",
     "MAX_DEPTH",
     "SAFE_INT",
     "WHITE_SPACE",
+    "IntReading",
     "InvalidText",
     "Options",
+    "RecencyReading",
     "RequestError",
+    "SuppliedTerms",
+    "TermLength",
+    "TrustMatch",
+    "TsGrammar",
     "Undecided",
+    "Whitespace",
     "canonical",
     "check_request",
     "derive_terms",
@@ -107,4 +128,5 @@ __all__ = [
     "split_ws",
     "strip_ws",
     "supplied_terms",
+    "whitespace_table",
 ]

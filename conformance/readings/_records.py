@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance.readings._json_text import InvalidText, canonical, parse_json_text, sha256_hex
-from conformance.readings._timestamps import parse_ts
+from conformance.readings._timestamps import TsGrammar, parse_ts
 
 __all__ = ["is_blank", "normalize_record", "read_line", "record_hash", "split_lines"]
 
@@ -25,8 +25,11 @@ def is_blank(line: bytes) -> bool:
     return all(b in b" \t\r" for b in line)
 
 
-def normalize_record(obj: dict[str, Any]) -> dict[str, Any]:
-    """INT-22 schema; READER 'Candidate normalization must produce' (minus store_path)."""
+def normalize_record(obj: dict[str, Any], ts_grammar: TsGrammar = "profile") -> dict[str, Any]:
+    """INT-22 schema; READER 'Candidate normalization must produce' (minus store_path).
+
+    ``ts_grammar`` is the INT-20 reading of a valid ts_utc (the pinned profile by default).
+    """
     memory_id, text = obj.get("memory_id"), obj.get("text")
     if not isinstance(memory_id, str):  # INT-22: "string (required)"; "" is a string
         raise InvalidText("memory_id")
@@ -48,7 +51,7 @@ def normalize_record(obj: dict[str, Any]) -> dict[str, Any]:
     if "ts_utc" in obj:
         if not isinstance(obj["ts_utc"], str):
             raise InvalidText("ts_utc")  # INT-20: a non-string ts_utc is a schema error
-        parsed = parse_ts(obj["ts_utc"])
+        parsed = parse_ts(obj["ts_utc"], ts_grammar)
         if parsed is not None:  # an invalid string is "no ts_utc", not an invalid record
             record["ts_utc"] = parsed[2]
             record["_instant"] = parsed[:2]
@@ -61,8 +64,9 @@ def record_hash(record: dict[str, Any]) -> str:
     return sha256_hex(canonical(hashed))
 
 
-def read_line(line: bytes) -> dict[str, Any]:
-    """One non-blank line -> a candidate, or {'invalid': memory_id} (INT-15, INT-19)."""
+def read_line(line: bytes, ts_grammar: TsGrammar = "profile") -> dict[str, Any]:
+    """One non-blank line -> a candidate, or {'invalid': memory_id} (INT-15, INT-19); ``ts_grammar``
+    as in :func:`normalize_record`."""
     try:
         value = parse_json_text(line)
     except InvalidText:
@@ -70,7 +74,7 @@ def read_line(line: bytes) -> dict[str, Any]:
     if not isinstance(value, dict):
         return {"invalid": ""}
     try:
-        record = normalize_record(value)
+        record = normalize_record(value, ts_grammar)
     except InvalidText:
         mid = value.get("memory_id")
         return {"invalid": mid if isinstance(mid, str) else ""}

@@ -6,13 +6,30 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from conformance.readings._json_text import SAFE_INT
-from conformance.readings._text import strip_ws
-from conformance.readings._timestamps import parse_ts
+from conformance.readings._text import Whitespace, strip_ws
+from conformance.readings._timestamps import TsGrammar, parse_ts
 
-__all__ = ["CLAUSE_OF_ERROR", "Options", "RequestError", "check_request", "pointer"]
+__all__ = [
+    "CLAUSE_OF_ERROR",
+    "IntReading",
+    "Options",
+    "RecencyReading",
+    "RequestError",
+    "check_request",
+    "pointer",
+]
+
+#: INT-41: what a request int is: any "integral" JSON number (pinned), or only a number
+#: "written-integer", without a fraction or exponent (``INT-41/written-integer``).
+IntReading = Literal["integral", "written-integer"]
+#: INT-36: the recency members are validated "always" (pinned); or, the register's
+#: ``alternatives[0]`` and ``[1]``: "Validate half-life only when recency is enabled."
+#: (``INT-36/half-life-when-enabled``), "Ignore an invalid now_utc (disable recency)."
+#: (``INT-36/ignore-invalid-now``).
+RecencyReading = Literal["always", "half-life-when-enabled", "ignore-invalid-now"]
 
 # ------------------------------------------------------------------------------------ errors
 
@@ -80,10 +97,13 @@ class Options:
     now: tuple[int, int, str] | None
 
 
-def _as_int(value: object) -> int | None:
+def _as_int(value: object, ints: IntReading = "integral") -> int | None:
     """INT-41: an integral JSON number within +-(2**53-1); never a bool or a string."""
     if isinstance(value, bool):
         return None
+    if ints == "written-integer" and isinstance(value, float):
+        # INT-41/written-integer: "Reject any number written with a fraction or exponent."
+        return None  # a JSON number with '.', 'e' or 'E' parses to a float
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         value = int(value)  # 10.0 and 1e1 are the integer 10
     if isinstance(value, int) and -SAFE_INT <= value <= SAFE_INT:
@@ -91,11 +111,18 @@ def _as_int(value: object) -> int | None:
     return None
 
 
-def _positive_int(group: dict[str, Any], name: str, default: int, code: str, where: str) -> int:
+def _positive_int(
+    group: dict[str, Any],
+    name: str,
+    default: int,
+    code: str,
+    where: str,
+    ints: IntReading = "integral",
+) -> int:
     """'int (required, > 0)' / INT-30, INT-36: every budget and half-life integer is >= 1."""
     if name not in group:
         return default
-    value = _as_int(group[name])
+    value = _as_int(group[name], ints)
     if value is None:
         raise RequestError(code, pointer(where, name), f"{where}.{name} must be an integer")
     if value <= 0:
@@ -143,10 +170,11 @@ def _group(request: dict[str, Any], name: str, code: str, required: bool) -> dic
     return group
 
 
-def check_query(request: dict[str, Any]) -> str:
-    """(2) 'query: string (required, non-empty after trim)'; ERROR 'query missing/empty'."""
+def check_query(request: dict[str, Any], ws: Whitespace = "white-space") -> str:
+    """(2) 'query: string (required, non-empty after trim)'; ERROR 'query missing/empty' (``ws``:
+    the INT-05 reading of the trim)."""
     query = request.get("query")
-    if not isinstance(query, str) or not _well_formed(query) or strip_ws(query) == "":
+    if not isinstance(query, str) or not _well_formed(query) or strip_ws(query, ws) == "":
         raise RequestError("invalid_query", "/query", "query must be a non-empty string")
     return query
 
@@ -165,28 +193,37 @@ def check_store_paths(request: dict[str, Any]) -> list[str]:
     return list(paths)
 
 
-def check_budget(request: dict[str, Any]) -> tuple[int, int, int]:
+def check_budget(request: dict[str, Any], ints: IntReading = "integral") -> tuple[int, int, int]:
     """(4) budget: max_excerpt_tokens (required, > 0), per_item_max_excerpt_tokens, max_items."""
     budget = _group(request, "budget", "invalid_budget", required=True)
     if "max_excerpt_tokens" not in budget:
         raise RequestError(
             "invalid_budget", "/budget/max_excerpt_tokens", "budget.max_excerpt_tokens is required"
         )
-    max_tokens = _positive_int(budget, "max_excerpt_tokens", 0, "invalid_budget", "budget")
+    max_tokens = _positive_int(budget, "max_excerpt_tokens", 0, "invalid_budget", "budget", ints)
     # "optional, defaults to max_excerpt_tokens" / "optional, defaults to 50; hard cap"
     per_item = _positive_int(
-        budget, "per_item_max_excerpt_tokens", max_tokens, "invalid_budget", "budget"
+        budget, "per_item_max_excerpt_tokens", max_tokens, "invalid_budget", "budget", ints
     )
-    max_items = _positive_int(budget, "max_items", 50, "invalid_budget", "budget")
+    max_items = _positive_int(budget, "max_items", 50, "invalid_budget", "budget", ints)
     _reject_unknown(budget, _BUDGET, "invalid_budget", "budget")
     return max_tokens, per_item, max_items
 
 
-def check_scoring(request: dict[str, Any]) -> tuple[bool, int, bool, list[str] | None]:
+def check_scoring(
+    request: dict[str, Any],
+    ints: IntReading = "integral",
+    recency_reading: RecencyReading = "always",
+) -> tuple[bool, int, bool, list[str] | None]:
     """(5) scoring, members in spec order; INT-36: the half-life is checked even if unused."""
     scoring = _group(request, "scoring", "invalid_scoring", required=False)
     recency = _bool(scoring, "enable_recency_weight", False)
-    half_life = _positive_int(scoring, "recency_half_life_days", 30, "invalid_scoring", "scoring")
+    if recency_reading == "half-life-when-enabled" and not recency:
+        half_life = 30  # INT-36/half-life-when-enabled: not validated, and never used
+    else:
+        half_life = _positive_int(
+            scoring, "recency_half_life_days", 30, "invalid_scoring", "scoring", ints
+        )
     tag_overlap = _bool(scoring, "enable_tag_overlap", True)
     terms = None
     if "query_terms" in scoring:
@@ -213,30 +250,50 @@ def check_trust_filter(request: dict[str, Any]) -> tuple[list[str], str | None]:
     return deny, snapshot
 
 
-def check_now_utc(request: dict[str, Any]) -> tuple[int, int, str] | None:
+def check_now_utc(
+    request: dict[str, Any],
+    ts_grammar: TsGrammar = "profile",
+    recency_reading: RecencyReading = "always",
+) -> tuple[int, int, str] | None:
     """(7) 'now_utc: string (optional ISO8601 UTC timestamp)', INT-20 grammar (INT-36)."""
     if "now_utc" not in request:
         return None
     raw = request["now_utc"]
-    now = parse_ts(raw) if isinstance(raw, str) else None
+    now = parse_ts(raw, ts_grammar) if isinstance(raw, str) else None
+    if now is None and recency_reading == "ignore-invalid-now":
+        # INT-36/ignore-invalid-now: what errors.md check 7 calls an invalid now_utc ("not a
+        # string, or not a valid UTC timestamp") is ignored: no now_utc, so no recency.
+        return None
     if now is None:
         raise RequestError("invalid_now_utc", "/now_utc", "now_utc must be a UTC timestamp")
     return now
 
 
-def check_request(request: object) -> Options:
-    """errors.md checks 1-8, in this order; the first failure wins (INT-40)."""
+def check_request(
+    request: object,
+    *,
+    ints: IntReading = "integral",
+    ts_grammar: TsGrammar = "profile",
+    recency: RecencyReading = "always",
+    whitespace: Whitespace = "white-space",
+) -> Options:
+    """errors.md checks 1-8, in this order; the first failure wins (INT-40).
+
+    ``ints`` is the INT-41 reading of a request int, ``ts_grammar`` the INT-20 reading of
+    now_utc, ``recency`` the INT-36 reading of the recency members and ``whitespace`` the INT-05
+    reading of the query's trim; the defaults are the pinned readings.
+    """
     if not isinstance(request, dict):  # (1)
         raise RequestError("invalid_request", "", "request must be a JSON object")
-    query = check_query(request)
+    query = check_query(request, whitespace)
     store_paths = check_store_paths(request)
-    max_tokens, per_item, max_items = check_budget(request)
-    recency, half_life, tag_overlap, terms = check_scoring(request)
+    max_tokens, per_item, max_items = check_budget(request, ints)
+    recency_on, half_life, tag_overlap, terms = check_scoring(request, ints, recency)
     deny, snapshot = check_trust_filter(request)
-    now = check_now_utc(request)
+    now = check_now_utc(request, ts_grammar, recency)
     _reject_unknown(request, _TOP, "invalid_request")  # (8) unknown top-level members
     return Options(
-        query, store_paths, max_tokens, per_item, max_items, recency, half_life, tag_overlap,
+        query, store_paths, max_tokens, per_item, max_items, recency_on, half_life, tag_overlap,
         terms, deny, snapshot, now,
     )  # fmt: skip
 

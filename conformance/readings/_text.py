@@ -7,13 +7,21 @@ default full lowercase mapping, ``str.lower``), INT-07 (term length in code poin
 
 from __future__ import annotations
 
+import functools
+import unicodedata
+from typing import Literal
+
 __all__ = [
     "WHITE_SPACE",
+    "SuppliedTerms",
+    "TermLength",
+    "Whitespace",
     "derive_terms",
     "normalize_text",
     "split_ws",
     "strip_ws",
     "supplied_terms",
+    "whitespace_table",
 ]
 
 # INT-05: "Whitespace is exactly the 25 code points with the Unicode White_Space property".
@@ -22,37 +30,95 @@ WHITE_SPACE = frozenset(map(chr, (*range(0x09, 0x0E), *range(0x2000, 0x200B), *_
 assert len(WHITE_SPACE) == 25
 
 
-def strip_ws(s: str) -> str:
-    """INT-31 / TRUNCATION: 'strip leading/trailing whitespace' (White_Space only)."""
+#: INT-05: which code points are whitespace: the pinned Unicode "white-space" table, or, the
+#: register's ``alternatives[1]`` and ``[2]``, "python" ("Python str.split() / str.strip()
+#: semantics.", ``INT-05/python``) and "ecmascript" ("ECMAScript String.prototype.trim and
+#: /\s+/.", ``INT-05/ecmascript``).
+Whitespace = Literal["white-space", "python", "ecmascript"]
+
+# ECMA-262 WhiteSpace (<TAB> <VT> <FF> <ZWNBSP> and <USP>, any "Zs" code point) and
+# LineTerminator (<LF> <CR> <LS> <PS>): what String.prototype.trim removes and /\s/ matches.
+_ECMASCRIPT_NAMED = frozenset("\t\v\f\ufeff\n\r\u2028\u2029")
+
+
+@functools.cache
+def whitespace_table(reading: Whitespace = "white-space") -> frozenset[str]:
+    """INT-05: the whitespace code points under ``reading`` (used for trimming the query,
+    collapsing, splitting terms, normalizing candidate text and stripping excerpts)."""
+    if reading == "python":  # what str.split() and str.strip() without arguments split on
+        return frozenset(ch for ch in map(chr, range(0x110000)) if ch.isspace())
+    if reading == "ecmascript":
+        spaces = (ch for ch in map(chr, range(0x110000)) if unicodedata.category(ch) == "Zs")
+        return _ECMASCRIPT_NAMED | frozenset(spaces)
+    return WHITE_SPACE
+
+
+def strip_ws(s: str, ws: Whitespace = "white-space") -> str:
+    """INT-31 / TRUNCATION: 'strip leading/trailing whitespace' (White_Space only; ``ws`` is the
+    INT-05 reading)."""
+    table = whitespace_table(ws)
     start, end = 0, len(s)
-    while start < end and s[start] in WHITE_SPACE:
+    while start < end and s[start] in table:
         start += 1
-    while end > start and s[end - 1] in WHITE_SPACE:
+    while end > start and s[end - 1] in table:
         end -= 1
     return s[start:end]
 
 
-def split_ws(s: str) -> list[str]:
-    """Split on runs of White_Space, dropping empty pieces."""
-    spaced = "".join(" " if ch in WHITE_SPACE else ch for ch in s)
+def split_ws(s: str, ws: Whitespace = "white-space") -> list[str]:
+    """Split on runs of White_Space, dropping empty pieces (``ws``: the INT-05 reading)."""
+    table = whitespace_table(ws)
+    spaced = "".join(" " if ch in table else ch for ch in s)
     return [piece for piece in spaced.split(" ") if piece != ""]
 
 
-def normalize_text(s: str) -> str:
+def normalize_text(s: str, ws: Whitespace = "white-space") -> str:
     """HASHING: 'trim, collapse internal whitespace to single spaces, lowercased' (INT-05/06/09)."""
     # INT-06: Unicode default full lowercase mapping == str.lower().
-    return " ".join(split_ws(s)).lower()
+    return " ".join(split_ws(s, ws)).lower()
 
 
-def derive_terms(query: str) -> list[str]:
-    """SCORING 'Query term derivation (if scoring.query_terms absent)' steps 1-5."""
-    normalized = normalize_text(query)  # 1) normalize query: trim, lower, collapse whitespace
-    terms = split_ws(normalized)  # 2) split on whitespace  3) drop empty terms
-    terms = [t for t in terms if len(t) >= 2]  # 4) keep terms length >= 2 (code points, INT-07)
+#: INT-07: a term's length in Unicode "code-points" (pinned), or in "utf-16-units"
+#: (``INT-07/utf-16-units``, the register's ``alternatives[0]``).
+TermLength = Literal["code-points", "utf-16-units"]
+
+
+def term_length(term: str, unit: TermLength = "code-points") -> int:
+    """INT-07: 'Length is counted in Unicode code points'; ``unit="utf-16-units"`` is
+    INT-07/utf-16-units, "UTF-16 code units (JavaScript .length)": a code point above U+FFFF
+    is a surrogate pair, two units."""
+    if unit == "utf-16-units":
+        return sum(2 if ord(ch) > 0xFFFF else 1 for ch in term)
+    return len(term)
+
+
+def derive_terms(
+    query: str, length: TermLength = "code-points", ws: Whitespace = "white-space"
+) -> list[str]:
+    """SCORING 'Query term derivation (if scoring.query_terms absent)' steps 1-5; ``length`` is
+    the INT-07 reading of a term's length, ``ws`` the INT-05 reading of whitespace."""
+    normalized = normalize_text(query, ws)  # 1) normalize query: trim, lower, collapse whitespace
+    terms = split_ws(normalized, ws)  # 2) split on whitespace  3) drop empty terms
+    terms = [t for t in terms if term_length(t, length) >= 2]  # 4) keep terms length >= 2 (INT-07)
     return list(dict.fromkeys(terms))  # 5) appearance order, then unique (first wins)
 
 
-def supplied_terms(terms: list[str]) -> list[str]:
-    """INT-08: each supplied term normalized like the query; empties removed; first wins."""
-    normalized = [normalize_text(t) for t in terms]
+#: INT-08: supplied query_terms are "normalized" like the query (pinned), or used "verbatim"
+#: (``INT-08/verbatim``, the register's ``alternatives[0]``).
+SuppliedTerms = Literal["normalized", "verbatim"]
+
+
+def supplied_terms(
+    terms: list[str], reading: SuppliedTerms = "normalized", ws: Whitespace = "white-space"
+) -> list[str]:
+    """INT-08: each supplied term normalized like the query (``ws``: the INT-05 reading);
+    empties removed; first wins.
+
+    ``reading="verbatim"`` is INT-08/verbatim, "Use supplied terms verbatim": not trimmed,
+    collapsed or lowercased, nothing removed as empty; only SCORING step 5's "unique (first
+    occurrence wins)" still applies.
+    """
+    if reading == "verbatim":
+        return list(dict.fromkeys(terms))
+    normalized = [normalize_text(t, ws) for t in terms]
     return list(dict.fromkeys(t for t in normalized if t != ""))

@@ -7,14 +7,28 @@ model, the strategies, the store checker and the oracle all call it.
 from __future__ import annotations
 
 import re
+from typing import Final, Literal
 
-__all__ = ["parse_ts"]
+__all__ = ["TsGrammar", "parse_ts"]
+
+#: INT-20: which strings are valid UTC timestamps: the pinned "profile", or the executable
+#: alternative "case-and-minus-zero" (``INT-20/case-and-minus-zero``, the register's
+#: ``alternatives[4]``).
+TsGrammar = Literal["profile", "case-and-minus-zero"]
 
 # INT-20: YYYY-MM-DD 'T' hh:mm:ss [ '.' 1*9DIGIT ] ( 'Z' / '+00:00' ), ASCII digits only.
 _TS = re.compile(
     r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})"
     r"(?:\.([0-9]{1,9}))?(?:Z|\+00:00)"
 )
+# INT-20/case-and-minus-zero: "Accept what RFC 3339 section 5.6 allows for UTC beyond the
+# profile, and nothing more: a lower-case 't' and 'z', and the offset '-00:00' (normalized as
+# INT-21 says)."
+_TS_RFC3339_UTC = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})"
+    r"(?:\.([0-9]{1,9}))?(?:[Zz]|[+-]00:00)"
+)
+_GRAMMARS: Final = {"profile": _TS, "case-and-minus-zero": _TS_RFC3339_UTC}
 
 
 def _days_in_month(year: int, month: int) -> int:
@@ -34,9 +48,12 @@ def _days_before_month(year: int, month: int) -> int:
     return sum(_days_in_month(year, m) for m in range(1, month))
 
 
-def parse_ts(value: str) -> tuple[int, int, str] | None:
-    """INT-20/21: (seconds since 0001-01-01, nanoseconds, normalized string) or None if invalid."""
-    m = _TS.fullmatch(value)
+def parse_ts(value: str, grammar: TsGrammar = "profile") -> tuple[int, int, str] | None:
+    """INT-20/21: (seconds since 0001-01-01, nanoseconds, normalized string) or None if invalid.
+
+    ``grammar`` is the INT-20 reading (the pinned profile by default).
+    """
+    m = _GRAMMARS[grammar].fullmatch(value)
     if m is None:
         return None
     year, month, day, hh, mi, ss = (int(g) for g in m.groups()[:6])
@@ -52,5 +69,5 @@ def parse_ts(value: str) -> tuple[int, int, str] | None:
     nanos = int(frac.ljust(9, "0"))
     # INT-21: fraction digits without trailing zeros (nothing when all zeros), then 'Z'.
     digits = frac.rstrip("0")
-    normalized = value[:19] + ("." + digits if digits else "") + "Z"
+    normalized = value[:10] + "T" + value[11:19] + ("." + digits if digits else "") + "Z"
     return seconds, nanos, normalized

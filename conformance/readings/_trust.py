@@ -5,13 +5,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from conformance.readings._json_text import InvalidText, parse_json_text
 from conformance.readings._request import RequestError
 from conformance.readings._stores import normalize_path, on_disk, read_regular_file, require_unicode
 
-__all__ = ["is_denied", "read_trust_snapshot"]
+__all__ = ["TrustMatch", "is_denied", "read_trust_snapshot"]
+
+#: INT-39: an entry naming both keys matches a candidate equal on "either" (pinned), or only
+#: one equal on "both" (``INT-39/both-keys``, the register's ``alternatives[0]``).
+TrustMatch = Literal["either", "both"]
 
 
 def read_trust_snapshot(snapshot_path: str, root: Path) -> list[dict[str, Any]]:
@@ -48,14 +52,22 @@ def read_trust_snapshot(snapshot_path: str, root: Path) -> list[dict[str, Any]]:
     return entries
 
 
-def is_denied(cand: dict[str, Any], entries: list[dict[str, Any]], deny: list[str]) -> bool:
+def is_denied(
+    cand: dict[str, Any],
+    entries: list[dict[str, Any]],
+    deny: list[str],
+    match: TrustMatch = "either",
+) -> bool:
     """INT-39: an entry matches on its memory_id and on its record_hash, each on its own (an
-    entry naming both matches a candidate equal on either)."""
+    entry naming both matches a candidate equal on either).
+
+    ``match="both"`` is INT-39/both-keys: "An entry naming both keys matches only a candidate
+    equal on both"; an entry naming one key matches as before.
+    """
     for entry in entries:
         if entry["classification"] not in deny:
             continue
-        if "memory_id" in entry and entry["memory_id"] == cand["memory_id"]:
-            return True
-        if "record_hash" in entry and entry["record_hash"] == cand["record_hash"]:
+        equal = [entry[k] == cand[k] for k in ("memory_id", "record_hash") if k in entry]
+        if all(equal) if match == "both" else any(equal):
             return True
     return False
