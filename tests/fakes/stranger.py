@@ -258,11 +258,7 @@ def int36now(request: Any) -> Result:
     """An unparseable now_utc switches recency off instead of failing the call."""
     result = reference.memory_read(request)
     error = result.get("error")
-    if (
-        isinstance(error, dict)
-        and error.get("code") == "invalid_now_utc"
-        and isinstance(request.get("now_utc"), str)
-    ):
+    if isinstance(error, dict) and error.get("code") == "invalid_now_utc":
         return int36now(_without(request, None, "now_utc"))
     return result
 

@@ -46,23 +46,7 @@ MAX_UNDEFINED = 2
 #: Where the two read an alternative's register text differently: alternative -> (why, the
 #: vectors they disagree on). Declared, not hidden: a listed vector on which they agree again
 #: fails too, so the list shrinks when the register or one side is settled.
-KNOWN_DISAGREEMENTS: dict[str, tuple[str, frozenset[str]]] = {
-    "INT-36/ignore-invalid-now": (
-        "'Ignore an invalid now_utc': the oracle ignores every now_utc that errors.md check 7 "
-        "calls invalid ('not a string, or not a valid UTC timestamp'); the reference ignores "
-        "only a string that does not parse and still fails invalid_now_utc on a non-string",
-        frozenset(
-            {
-                "err-now-array",
-                "err-now-bool",
-                "err-now-null",
-                "err-now-number",
-                "errors-h044",
-                "errors-h045",
-            }
-        ),
-    ),
-}
+KNOWN_DISAGREEMENTS: dict[str, tuple[str, frozenset[str]]] = {}
 
 Roots = Callable[[Vector], Path]
 

@@ -67,16 +67,7 @@ def _() -> SourcePatch:
 )
 def _() -> SourcePatch:
     """A trust_snapshot_path that does not exist disables filtering instead of failing."""
-    return patch(
-        "_trust.py",
-        "    document = _read_snapshot(normalize_path(snapshot_path))\n",
-        "    try:\n"
-        "        document = _read_snapshot(normalize_path(snapshot_path))\n"
-        "    except TrustSnapshotError as error:\n"
-        '        if error.code == "trust_snapshot_not_found":\n'
-        "            return TrustFilter()\n"
-        "        raise\n",
-    )
+    return patch("_trust.py", '    missing: str = "error",\n', '    missing: str = "no-filter",\n')
 
 
 @mutant("trust-infers-from-tags", clauses=("S6-TRUST-02", "S6-TRUST-06", "S6-TRUST-07"))

@@ -446,6 +446,7 @@ VECTORS = [
         _base(now_utc=1704067200),
         "invalid_now_utc",
         "/now_utc",
+        ["INT-36"],
     ),
     _e(
         "now_utc null: invalid_now_utc.",
@@ -454,7 +455,7 @@ VECTORS = [
         _base(now_utc=None),
         "invalid_now_utc",
         "/now_utc",
-        ["INT-42"],
+        ["INT-42", "INT-36"],
     ),
     # ------------------------------------------------------------ (1), (8) request
     _e(
