@@ -327,7 +327,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
     if partial:
         out += [
             f"**Partial run, no verdict** ({_md_cell('; '.join(partial), 2000)}). On what ran: "
-            f"`{verdict['value']}` — {_md_cell(verdict['text'], 2000)}",
+            f"`{verdict['value']}` — {_md_cell(verdict_text(verdict), 2000)}",
             "",
         ]
     else:
@@ -547,7 +547,11 @@ def interpretation_text(interpretation_id: str) -> str:
     """An interpretation's (or a reading's) register title for a tooltip."""
     base = interpretation_id.split("/", 1)[0]
     entry = _registers()[1].get(base)
-    return f"{interpretation_id}: {entry.title}" if entry is not None else interpretation_id
+    if entry is None:
+        return interpretation_id
+    if base != interpretation_id:
+        return f"{interpretation_id}: an alternative reading of {base} ({entry.title})"
+    return f"{interpretation_id}: {entry.title}"
 
 
 def _anchor(kind: str, identifier: str) -> str:
@@ -569,6 +573,14 @@ def _id_links(identifiers: Any) -> str:
             continue
         links.append(f'<a href="#{href}" title="{_e(title)}">{_e(text)}</a>')
     return ", ".join(links)
+
+
+def _level_links(level: str) -> str:
+    """``required``, or ``pinned`` with each interpretation linked (:func:`_item_level`)."""
+    word, _, interpretations = level.partition(" ")
+    if not interpretations:
+        return _e(level)
+    return f"{_e(word)} {_id_links(interpretations.split(', '))}"
 
 
 def _bar(counts: Mapping[str, int]) -> str:
@@ -731,6 +743,27 @@ def _html_clause_matrix(report: Mapping[str, Any]) -> list[str]:
             f"<table><tr><th>clause</th><th>verified by</th><th>text</th></tr>{rows}</table>",
             "</details>",
         ]
+    named = {
+        str(c)
+        for section in (report.get("sections") or {}).values()
+        for item in section.get("items") or []
+        for c in item.get("clauses") or []
+    }
+    anchored = set(by_clause) | {c.id for c in untiled}
+    registers = _registers()[0]
+    others = sorted(c for c in named - anchored if c in registers)
+    if others:
+        rows = "".join(
+            f'<tr id="{_anchor("clause", c)}"><td>{_e(c)}</td><td>{_e(registers[c].spec)}</td>'
+            f"<td>{_e(registers[c].summary)}</td></tr>"
+            for c in others
+        )
+        out += [
+            f"<details><summary>{len(others)} clauses of other specs the sections check"
+            "</summary>",
+            f"<table><tr><th>clause</th><th>spec</th><th>text</th></tr>{rows}</table>",
+            "</details>",
+        ]
     out.append("</details>")
     return out
 
@@ -817,13 +850,13 @@ def _html_section(
                 outcome == "passed",
                 f"<tr><td>{shown}</td>"
                 f'<td style="color:{colour}">{_e(words.get(outcome, outcome))}</td>'
-                f"<td>{_e(level)}</td><td>{_id_links(clauses)}</td>"
+                f"<td>{_level_links(level)}</td><td>{_id_links(clauses)}</td>"
                 f"<td>{_e(message, 2000)}</td></tr>",
             )
         )
     rows.sort(key=lambda row: row[0])  # what did not pass first
     shown = _OPEN_ITEMS
-    if collapse_passed:
+    if collapse_passed and len(rows) > _OPEN_ITEMS:
         shown = min(shown, sum(1 for passed, _ in rows if not passed))
     head = (
         "<table><tr><th>item</th><th>outcome</th><th>level</th><th>clauses</th>"
@@ -870,7 +903,7 @@ def _html_failing_items(failing: list[tuple[str, Mapping[str, Any]]]) -> list[st
         return []
     rows = "".join(
         f"<li><b>{_e(name)} <code>{_e(item['id'])}</code></b> {_e(item['outcome'])} "
-        f"({_e(_item_level(item))}; {_id_links(item.get('clauses') or [])}): "
+        f"({_level_links(_item_level(item))}; {_id_links(item.get('clauses') or [])}): "
         f"{_e(item.get('message', ''), 400)}</li>"
         for name, item in failing
     )
@@ -893,7 +926,7 @@ def _html(report: Mapping[str, Any]) -> str:
     if partial:
         banner = (
             f"<b>partial run, no verdict</b>{_e('; '.join(partial))}<br>on what ran: "
-            f"{_e(verdict['value'])} — {_e(verdict['text'])}"
+            f"{_e(verdict['value'])} — {_e(verdict_text(verdict))}"
         )
     else:
         banner = f"<b>{_e(verdict['value'])}</b>{_e(verdict_text(verdict))}"
