@@ -340,7 +340,13 @@ def _section_line(section: Section) -> str:
     about the kit itself (``affects_verdict`` false) said to be so."""
     if not section.affects_verdict:
         stale = " (computed on another corpus: stale)" if section.data.get("stale") else ""
-        what = "the kit's own strength" if section.name == "suite_strength" else "information"
+        what = (
+            "the kit's own strength"
+            if section.name == "suite_strength"
+            else "an optional capability"
+            if section.optional
+            else "information"
+        )
         return (
             f"section {section.name} ({what}, not part of the verdict): {section.status}, "
             f"{_tally(section)}{stale}"
