@@ -378,7 +378,11 @@ def _print_fix_first(result: Certification, out: TextIO) -> None:
     out.write(
         f"what to fix first: {bad} vector(s) failed or errored, in "
         f"{len(result.signatures)} signature(s)"
-        + (f"; {sum(len(items) for _, items in failing)} check(s) of the sections" if failing else "")
+        + (
+            f"; {sum(len(items) for _, items in failing)} check(s) of the sections"
+            if failing
+            else ""
+        )
         + ":\n"
     )
     for rank, signature in enumerate(top, 1):
@@ -390,12 +394,18 @@ def _print_fix_first(result: Certification, out: TextIO) -> None:
             out.write(f"     a reading: reproduced under {', '.join(signature.reading)}\n")
         elif signature.unexplained:
             out.write("     no listed reading explains this: a bug (or an unlisted reading)\n")
-        out.write(f"     example {signature.example}: {one_line(signature.example_message)[:240]}\n")
+        out.write(
+            f"     example {signature.example}: {one_line(signature.example_message)[:240]}\n"
+        )
         if signature.reproduce:
             out.write(f"     reproduce: {one_line(signature.reproduce)}\n")
     for section, items in failing:
         for item in items[:_ITEMS]:
-            level = "pinned " + ", ".join(item.interpretations) if not item.fails_required else "required"
+            level = (
+                "pinned " + ", ".join(item.interpretations)
+                if not item.fails_required
+                else "required"
+            )
             clauses = f" [{', '.join(item.clauses)}]" if item.clauses else ""
             out.write(
                 f"  - {section.name} {one_line(item.id)}: {item.outcome} ({level}){clauses}: "
@@ -542,7 +552,9 @@ def named(result: Certification, name: str | None, version: str | None) -> Certi
             if key in implementation:
                 implementation[f"handshake_{key}"] = implementation[key]
             implementation[key] = value
-            implementation[f"{key}_source"] = f"--{'name' if key == 'name' else 'implementation-version'}"
+            implementation[f"{key}_source"] = (
+                f"--{'name' if key == 'name' else 'implementation-version'}"
+            )
     implementation.setdefault("name", spec_name(str(result.adapter.get("spec", ""))))
     implementation.setdefault("version", "unknown")
     implementation.setdefault("language", "unknown")

@@ -686,8 +686,7 @@ def _html_legend() -> list[str]:
     """A short glossary next to the verdict."""
     entries = "".join(f"<dt>{_e(term)}</dt><dd>{_e(text)}</dd>" for term, text in _LEGEND)
     return [
-        '<details class="glossary"><summary>What the verdict, levels and sections mean'
-        "</summary>",
+        '<details class="glossary"><summary>What the verdict, levels and sections mean</summary>',
         f"<dl>{entries}</dl>",
         "<p>Hover a clause or an interpretation ID for its text; the registers are "
         "<code>specs/clauses.md</code> and <code>specs/interpretations.md</code> in the kit.</p>",
@@ -759,8 +758,7 @@ def _html_clause_matrix(report: Mapping[str, Any]) -> list[str]:
             for c in others
         )
         out += [
-            f"<details><summary>{len(others)} clauses of other specs the sections check"
-            "</summary>",
+            f"<details><summary>{len(others)} clauses of other specs the sections check</summary>",
             f"<table><tr><th>clause</th><th>spec</th><th>text</th></tr>{rows}</table>",
             "</details>",
         ]
@@ -855,20 +853,20 @@ def _html_section(
             )
         )
     rows.sort(key=lambda row: row[0])  # what did not pass first
-    shown = _OPEN_ITEMS
+    visible = _OPEN_ITEMS
     if collapse_passed and len(rows) > _OPEN_ITEMS:
-        shown = min(shown, sum(1 for passed, _ in rows if not passed))
+        visible = min(visible, sum(1 for passed, _ in rows if not passed))
     head = (
         "<table><tr><th>item</th><th>outcome</th><th>level</th><th>clauses</th>"
         "<th>message</th></tr>"
     )
-    if shown:
-        out += [head, *(row for _, row in rows[:shown]), "</table>"]
-    if len(rows) > shown:
+    if visible:
+        out += [head, *(row for _, row in rows[:visible]), "</table>"]
+    if len(rows) > visible:
         out += [
-            f"<details><summary>{len(rows) - shown} {'more ' if shown else ''}rows</summary>",
+            f"<details><summary>{len(rows) - visible} {'more ' if visible else ''}rows</summary>",
             head,
-            *(row for _, row in rows[shown:]),
+            *(row for _, row in rows[visible:]),
             "</table></details>",
         ]
     return out

@@ -93,7 +93,9 @@ class TestConsole:
             capsys=capsys,
         )
         fix = out[out.index("what to fix first") : out.index("verdict:")]
-        assert "  - probes receipt:no-content: failed (required) [S6-RCPT-07]: excerpt leaked" in fix
+        assert (
+            "  - probes receipt:no-content: failed (required) [S6-RCPT-07]: excerpt leaked" in fix
+        )
 
     def test_verdict_said_once_and_report_page_named(
         self, corpus: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -186,7 +188,13 @@ def as_a_user(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PYTEST"))}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     return subprocess.run(
-        ["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+        ["bash", "-c", command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
 
 

@@ -47,10 +47,11 @@ def sections() -> dict[str, Section]:
             ),
         ),
     )
-    mutants = tuple(
+    killed = [
         SectionItem(f"mutant-{n:02d}", Outcome.PASSED, ("S6-TRUNC-07",), f"mutant {n}")
         for n in range(30)
-    ) + (SectionItem("survivor", Outcome.FAILED, ("S6-HASH-01",), "not killed"),)
+    ]
+    mutants = (*killed, SectionItem("survivor", Outcome.FAILED, ("S6-HASH-01",), "not killed"))
     strength = Section(
         "suite_strength",
         "Suite strength (mutation gallery)",
