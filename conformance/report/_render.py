@@ -902,7 +902,7 @@ def _html_failing_items(failing: list[tuple[str, Mapping[str, Any]]]) -> list[st
     rows = "".join(
         f"<li><b>{_e(name)} <code>{_e(item['id'])}</code></b> {_e(item['outcome'])} "
         f"({_level_links(_item_level(item))}; {_id_links(item.get('clauses') or [])}): "
-        f"{_e(item.get('message', ''), 400)}</li>"
+        f"{_e(item.get('message', ''), 240)}</li>"
         for name, item in failing
     )
     return [f"<p>{len(failing)} check(s) of the probes and properties failed:</p><ul>{rows}</ul>"]
