@@ -1,8 +1,10 @@
 """Renderings of a ``report.json``: Markdown, one self-contained HTML page, JUnit XML, a badge.
 
-Every function takes the parsed report (a mapping) and returns text; none reads anything else,
-so ``phase6 report`` re-renders them from ``report.json`` alone. Sections added by others are
-rendered generically (title, status, summary, items table).
+Every function takes the parsed report (a mapping) and returns text; none reads anything else
+but the kit's own registers (``specs/clauses.toml``, ``specs/interpretations.toml``), whose
+clause and interpretation text the HTML shows on hover and in-page (no link leaves the page, so
+it reads offline), so ``phase6 report`` re-renders them from ``report.json`` alone. Sections
+added by others are rendered generically (title, status, summary, items table).
 
 Markdown and HTML open with the verdict and "What to fix first" (the top failure signatures,
 required ones first) before any table. Whatever an implementation sent is shown, escaped for
