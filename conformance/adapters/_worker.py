@@ -99,15 +99,23 @@ def python_metadata(module_name: str, contract: str = CONTRACT) -> dict[str, Any
     after its top-level package; under another profile than SPEC-006's, after its module)."""
     top = module_name.split(".", maxsplit=1)[0]
     version = "unknown"
+    source = (
+        f"unknown: {top!r} has no __version__ and belongs to no installed distribution "
+        "(certify --implementation-version names it)"
+    )
     with contextlib.suppress(Exception):
-        version = str(getattr(importlib.import_module(top), "__version__", version))
+        dist = importlib.metadata.packages_distributions().get(top, [])[0]
+        version = importlib.metadata.version(dist)
+        source = f"the installed distribution {dist!r}"
     if version == "unknown":
         with contextlib.suppress(Exception):
-            dist = importlib.metadata.packages_distributions().get(top, [top])[0]
-            version = importlib.metadata.version(dist)
+            found = getattr(importlib.import_module(top), "__version__", None)
+            if isinstance(found, str) and found:
+                version, source = found, f"{top}.__version__"
     return {
         "name": top if contract == CONTRACT else module_name,
         "version": version or "unknown",
+        "version_source": source,
         "language": "python",
         "contract": contract,
         "runtime": f"{sys.implementation.name} {sys.version.split()[0]}",

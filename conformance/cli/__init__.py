@@ -14,8 +14,9 @@
 
 Each subcommand lives in its own small module that registers its parser and its handler
 (:data:`COMMANDS`); ``--help`` works on every level. Exit codes are shared: 0 success or
-compliant, 1 not compliant (or a check failed), 2 usage or harness error (``certify`` adds 3: a
-partial run in which nothing failed).
+compliant, 1 not compliant (or a check failed), 2 usage or harness error; ``certify`` adds 3 (a
+partial run in which nothing failed) and 4 (``compliant-required-only``: every required check
+passed, the failures are readings of ambiguous clauses).
 
 May import anything in the kit; nothing imports it.
 """
@@ -54,7 +55,10 @@ def _parser() -> argparse.ArgumentParser:
         prog="phase6",
         description="Certify implementations of SPEC-006 memory.read (contract phase6-v1).",
         epilog="Exit codes: 0 compliant / success, 1 not compliant / a check failed, "
-        "2 usage or harness error.",
+        "2 usage or harness error; certify adds 3 partial run (a selection, another corpus or "
+        "sections not run) in which nothing failed, 4 compliant-required-only (every required "
+        "check passed; the failures are readings of ambiguous clauses). Each command's --help "
+        "lists its own.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {kit_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

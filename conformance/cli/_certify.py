@@ -19,6 +19,7 @@ with failures that are readings of ambiguous clauses (compliant-required-only).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 from pathlib import Path
 from typing import TextIO
@@ -31,6 +32,7 @@ from conformance.adapters import (
     SANDBOX_MODES,
     reference_adapter_spec,
     sandbox_run,
+    spec_name,
 )
 from conformance.cli._common import (
     ADAPTER_HELP,
@@ -64,6 +66,10 @@ from conformance.report import (
 from conformance.run import (
     SECTION_PROVIDERS,
     Certification,
+    Outcome,
+    Section,
+    SectionItem,
+    Verdict,
     VerdictValue,
     certify,
     default_temp_parent,
@@ -128,6 +134,18 @@ def register(commands: Subparsers) -> None:
         metavar="CMD",
         help="command running the job call read as JSON on stdin and printing its result; "
         "without it, compact and summarize vectors are not run",
+    )
+    parser.add_argument(
+        "--name",
+        metavar="NAME",
+        help="the implementation's name in the console and the report (default: the handshake's; "
+        "an http: service or a python: module names none of its own)",
+    )
+    parser.add_argument(
+        "--implementation-version",
+        metavar="VERSION",
+        help="the implementation's version in the console and the report (default: the "
+        "handshake's; for python: the installed distribution's, when the module belongs to one)",
     )
     parser.add_argument(
         "--select",
@@ -301,6 +319,105 @@ def _report_dir(args: argparse.Namespace) -> Path | None:
     return prepare_report_dir(args.report_dir if args.report_dir else Path("reports"))
 
 
+#: Section items listed per section under "what to fix first".
+_ITEMS = 5
+
+
+def _tally(section: Section) -> str:
+    """``21 passed, 1 skipped``; for a section about the kit (suite strength), its mutants as
+    ``114/114 mutants killed`` (a killed mutant is the suite passing)."""
+    counts: dict[str, int] = {}
+    for item in section.items:
+        counts[item.outcome] = counts.get(item.outcome, 0) + 1
+    if section.name == "suite_strength" and section.items:
+        killed = counts.get(Outcome.PASSED, 0)
+        return f"{killed}/{len(section.items)} mutants killed"
+    return ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items())) or "no items"
+
+
+def _section_line(section: Section) -> str:
+    """One line per section: the implementation's sections by status and tally, a section
+    about the kit itself (``affects_verdict`` false) said to be so."""
+    if not section.affects_verdict:
+        stale = " (computed on another corpus: stale)" if section.data.get("stale") else ""
+        what = (
+            "the kit's own strength"
+            if section.name == "suite_strength"
+            else "an optional capability"
+            if section.optional
+            else "information"
+        )
+        return (
+            f"section {section.name} ({what}, not part of the verdict): {section.status}, "
+            f"{_tally(section)}{stale}"
+        )
+    pinned = section.pinned_interpretations
+    note = f"; pinned-only failures on {', '.join(pinned)}" if pinned else ""
+    return f"section {section.name}: {section.status} ({_tally(section)}{note})"
+
+
+def _failing_items(result: Certification) -> list[tuple[Section, list[SectionItem]]]:
+    """The failed or errored items of each section that counts toward the verdict."""
+    return [
+        (section, bad)
+        for section in result.sections.values()
+        if section.affects_verdict
+        for bad in [[item for item in section.items if item.bad]]
+        if bad
+    ]
+
+
+def _print_fix_first(result: Certification, out: TextIO) -> None:
+    """The top failure signatures, then every failing probe or property by name."""
+    totals = result.totals
+    top = fix_first(result.signatures, _SIGNATURES)
+    failing = _failing_items(result)
+    if not top and not failing:
+        return
+    bad = totals.failed + totals.errored
+    out.write(
+        f"what to fix first: {bad} vector(s) failed or errored, in "
+        f"{len(result.signatures)} signature(s)"
+        + (
+            f"; {sum(len(items) for _, items in failing)} check(s) of the sections"
+            if failing
+            else ""
+        )
+        + ":\n"
+    )
+    for rank, signature in enumerate(top, 1):
+        levels = ", ".join(f"{n} {level}" for level, n in signature.by_level.items())
+        out.write(
+            f"  {rank}. {signature.count} vector(s) ({levels}): {one_line(signature.signature)}\n"
+        )
+        if signature.reading:
+            out.write(f"     a reading: reproduced under {', '.join(signature.reading)}\n")
+        elif signature.unexplained:
+            out.write("     no listed reading explains this: a bug (or an unlisted reading)\n")
+        out.write(
+            f"     example {signature.example}: {one_line(signature.example_message)[:240]}\n"
+        )
+        if signature.reproduce:
+            out.write(f"     reproduce: {one_line(signature.reproduce)}\n")
+    for section, items in failing:
+        for item in items[:_ITEMS]:
+            level = (
+                "pinned " + ", ".join(item.interpretations)
+                if not item.fails_required
+                else "required"
+            )
+            clauses = f" [{', '.join(item.clauses)}]" if item.clauses else ""
+            out.write(
+                f"  - {section.name} {one_line(item.id)}: {item.outcome} ({level}){clauses}: "
+                f"{one_line(item.message)[:240]}\n"
+            )
+        if len(items) > _ITEMS:
+            out.write(f"  - ... and {len(items) - _ITEMS} more {section.name} check(s) (report)\n")
+        reproduce = section.data.get("reproduce")
+        if isinstance(reproduce, str) and reproduce:
+            out.write(f"     reproduce: {one_line(reproduce)}\n")
+
+
 def _print_summary(result: Certification, out: TextIO) -> None:
     totals = result.totals
     out.write(
@@ -309,43 +426,26 @@ def _print_summary(result: Certification, out: TextIO) -> None:
         f"{totals.expected_failure} expected failures, {totals.unexpected_pass} unexpected passes "
         f"({result.duration_s:.1f} s)\n"
     )
-    for name, section in result.sections.items():
-        counts: dict[str, int] = {}
-        for item in section.items:
-            counts[item.outcome] = counts.get(item.outcome, 0) + 1
-        tally = ", ".join(f"{n} {outcome}" for outcome, n in sorted(counts.items()))
-        pinned = section.pinned_interpretations
-        note = f"; pinned-only failures on {', '.join(pinned)}" if pinned else ""
-        out.write(f"section {name}: {section.status} ({tally or 'no items'}{note})\n")
+    for section in result.sections.values():
+        out.write(_section_line(section) + "\n")
     for entry in result.stale_expected_failures:
         out.write(
             f"stale expected-failure entry (line {entry.line}): "
             f"{one_line(entry.pattern)!r} matches no vector\n"
         )
-    top = fix_first(result.signatures, _SIGNATURES)
-    if top:
-        bad = totals.failed + totals.errored
-        out.write(
-            f"what to fix first: {bad} vector(s) failed or errored, in "
-            f"{len(result.signatures)} signature(s):\n"
-        )
-        for rank, signature in enumerate(top, 1):
-            levels = ", ".join(f"{n} {level}" for level, n in signature.by_level.items())
-            out.write(
-                f"  {rank}. {signature.count} vector(s) ({levels}): "
-                f"{one_line(signature.signature)}\n"
-            )
-            if signature.reading:
-                out.write(f"     a reading: reproduced under {', '.join(signature.reading)}\n")
-            elif signature.unexplained:
-                out.write("     no listed reading explains this: a bug (or an unlisted reading)\n")
-            out.write(
-                f"     example {signature.example}: {one_line(signature.example_message)[:240]}\n"
-            )
-            if signature.reproduce:
-                out.write(f"     reproduce: {one_line(signature.reproduce)}\n")
+    _print_fix_first(result, out)
     for fault in result.harness_faults:
         out.write(f"harness fault: {one_line(fault.splitlines()[0])}\n")
+
+
+def verdict_line(verdict: Verdict) -> str:
+    """The verdict once: ``compliant: all 1899 vectors passed``, not ``compliant — compliant:
+    all ...`` (a verdict text that starts by naming its value is not prefixed by it again)."""
+    line = verdict.line
+    doubled = f"{verdict.value.value} — {verdict.value.value}"
+    if doubled in line:
+        line = line.replace(doubled, verdict.value.value, 1)
+    return line
 
 
 def _certify(args: argparse.Namespace, out: TextIO) -> int:
@@ -366,7 +466,7 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
         _require_sandbox(args, box.reason)
         scratch = box.sandbox.scratch if box.sandbox else None
         result = _certify_run(args, adapter, sections, options, scratch)
-    return _finish(result, args, report_dir, out)
+    return _finish(named(result, args.name, args.implementation_version), args, report_dir, out)
 
 
 def _require_sandbox(args: argparse.Namespace, reason: str | None) -> None:
@@ -438,7 +538,27 @@ def _certify_phase2(args: argparse.Namespace, out: TextIO) -> int:
     with sandbox_run(args.sandbox, refused=refused) as box:
         _require_sandbox(args, box.reason)
         result = _certify_phase2_run(args, options)
-    return _finish(result, args, report_dir, out)
+    return _finish(named(result, args.name, args.implementation_version), args, report_dir, out)
+
+
+def named(result: Certification, name: str | None, version: str | None) -> Certification:
+    """``result`` with the implementation named by ``--name`` / ``--implementation-version``
+    (what the handshake said is kept as ``handshake_name`` / ``handshake_version``)."""
+    if name is None and version is None:
+        return result
+    implementation = dict(result.adapter.get("implementation") or {})
+    for key, value in (("name", name), ("version", version)):
+        if value is not None:
+            if key in implementation:
+                implementation[f"handshake_{key}"] = implementation[key]
+            implementation[key] = value
+            implementation[f"{key}_source"] = (
+                f"--{'name' if key == 'name' else 'implementation-version'}"
+            )
+    implementation.setdefault("name", spec_name(str(result.adapter.get("spec", ""))))
+    implementation.setdefault("version", "unknown")
+    implementation.setdefault("language", "unknown")
+    return dataclasses.replace(result, adapter={**result.adapter, "implementation": implementation})
 
 
 def _certify_phase2_run(args: argparse.Namespace, options: dict[str, str]) -> Certification:
@@ -473,7 +593,7 @@ def _finish(
     sandbox = result.adapter.get("sandbox")
     if isinstance(sandbox, dict):
         out.write(f"sandbox: {one_line(str(sandbox.get('summary')))}\n")
-    out.write(f"verdict: {one_line(verdict.line)}\n")
+    out.write(f"verdict: {one_line(verdict_line(verdict))}\n")
     report_failed = False
     if report_dir is not None:
         try:
@@ -487,7 +607,7 @@ def _finish(
                 out.write(f"note: {one_line(note)}\n")
             try:
                 written = write_report(result, target)
-                out.write(f"report: {written['report.json'].parent}/\n")
+                out.write(_report_lines(written))
             except ReportError as exc:
                 out.write(f"report: not complete: {one_line(exc)}\n")
                 report_failed = True
@@ -509,6 +629,15 @@ def _finish(
     if verdict.value is not VerdictValue.COMPLIANT:
         out.write("every failure is a listed expected failure: exit 0 (not compliant)\n")
     return EXIT_OK
+
+
+def _report_lines(written: dict[str, Path]) -> str:
+    """Where the report went: the page to open first, then the directory and its other files."""
+    html = written.get("report.html")
+    others = ", ".join(name for name in written if name != "report.html")
+    lines = f"report: open {html}\n" if html is not None else ""
+    directory = written["report.json"].parent
+    return lines + f"report files: {directory}/ ({others})\n"
 
 
 def _own_report_dir(result: Certification, base: Path, out: TextIO) -> Path:

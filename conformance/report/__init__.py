@@ -6,7 +6,8 @@ JUnit XML and a badge, comparing several reports side by side, and the ``suite_s
 (the kill matrix of the mutation gallery, read from the kit's data).
 
 May import: ``conformance._kit``, ``conformance._errors``, ``conformance._schemas``,
-:mod:`conformance.run` (results, sections, the certification).
+:mod:`conformance.run` (results, sections, the certification), :mod:`conformance.registers` (the
+clause and interpretation text the HTML report shows on hover).
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """Renderings of a ``report.json``: Markdown, one self-contained HTML page, JUnit XML, a badge.
 
-Every function takes the parsed report (a mapping) and returns text; none reads anything else,
-so ``phase6 report`` re-renders them from ``report.json`` alone. Sections added by others are
-rendered generically (title, status, summary, items table).
+Every function takes the parsed report (a mapping) and returns text; none reads anything else
+but the kit's own registers (``specs/clauses.toml``, ``specs/interpretations.toml``), whose
+clause and interpretation text the HTML shows on hover and in-page (no link leaves the page, so
+it reads offline), so ``phase6 report`` re-renders them from ``report.json`` alone. Sections
+added by others are rendered generically (title, status, summary, items table).
 
 Markdown and HTML open with the verdict and "What to fix first" (the top failure signatures,
 required ones first) before any table. Whatever an implementation sent is shown, escaped for
@@ -15,12 +17,14 @@ says ``partial``, never a verdict.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
 
+from conformance.registers import load_clauses, load_interpretations
 from conformance.run import Outcome
 
 __all__ = ["render_badge", "render_html", "render_junit", "render_markdown"]
@@ -136,6 +140,26 @@ def _reading_note(signature: Mapping[str, Any]) -> str:
     return ""
 
 
+def verdict_text(verdict: Mapping[str, Any]) -> str:
+    """The verdict's sentence without repeating its value (``all 1899 vectors passed``, not
+    ``compliant: all ...`` under a heading that says ``compliant``)."""
+    text = str(verdict.get("text", ""))
+    prefix = f"{verdict.get('value')}: "
+    return text[len(prefix) :] if text.startswith(prefix) else text
+
+
+def failing_section_items(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """(section name, item) for each failed or errored item of a section that counts toward
+    the verdict: a failing probe or property, named next to the failure signatures."""
+    return [
+        (name, item)
+        for name, section in (report.get("sections") or {}).items()
+        if section.get("affects_verdict", True)
+        for item in section.get("items") or []
+        if item.get("outcome") in ("failed", "errored")
+    ]
+
+
 def _bad_count(report: Mapping[str, Any]) -> int:
     totals = report["footer"]["totals"]
     return int(totals["failed"]) + int(totals["errored"])
@@ -192,10 +216,25 @@ def _fence(text: str, lang: str = "") -> str:
 # ------------------------------------------------------------------------------ markdown
 
 
+def _md_failing_items(report: Mapping[str, Any]) -> list[str]:
+    """The probes and properties that failed, by name."""
+    failing = failing_section_items(report)
+    if not failing:
+        return []
+    out = [f"{len(failing)} check(s) of the probes and properties failed:", ""]
+    out += [
+        f"- {_md_cell(name)} {_code(item['id'])}: {_md_cell(item['outcome'])} "
+        f"({_md_cell(_item_level(item))}): {_md_cell(item.get('message', ''), 300)}"
+        for name, item in failing
+    ]
+    return [*out, ""]
+
+
 def _md_fix_first(report: Mapping[str, Any]) -> list[str]:
     top = _fix_first(report)
     if not top:
-        return []
+        items = _md_failing_items(report)
+        return ["## What to fix first", "", *items] if items else []
     signatures = report.get("failure_signatures") or []
     bad = _bad_count(report)
     covered = sum(s["count"] for s in top)
@@ -206,6 +245,7 @@ def _md_fix_first(report: Mapping[str, Any]) -> list[str]:
         f"{len(top)} below cover {covered}. One signature is usually one bug: fix its example, "
         "then certify again.",
         "",
+        *_md_failing_items(report),
     ]
     for rank, signature in enumerate(top, 1):
         levels = ", ".join(f"{n} {level}" for level, n in signature["by_level"].items())
@@ -289,11 +329,11 @@ def _markdown(report: Mapping[str, Any]) -> str:
     if partial:
         out += [
             f"**Partial run, no verdict** ({_md_cell('; '.join(partial), 2000)}). On what ran: "
-            f"`{verdict['value']}` — {_md_cell(verdict['text'], 2000)}",
+            f"`{verdict['value']}` — {_md_cell(verdict_text(verdict), 2000)}",
             "",
         ]
     else:
-        out += [f"**Verdict: `{verdict['value']}`** — {_md_cell(verdict['text'], 2000)}", ""]
+        out += [f"**Verdict: `{verdict['value']}`** — {_md_cell(verdict_text(verdict), 2000)}", ""]
     if verdict.get("skipped"):
         out += ["Skipped on this machine: " + _md_cell("; ".join(verdict["skipped"]), 2000), ""]
     for fault in footer.get("harness_faults") or []:
@@ -474,11 +514,75 @@ pre{background:#1e1e1e;color:#eee;padding:8px;border-radius:4px;overflow:auto;fo
 code{background:#eef;padding:0 3px;border-radius:3px}
 .meta td:first-child{width:160px;color:#555}
 .add{color:#8fd18f}.del{color:#f08c8c}
+summary h2{display:inline;margin:0}h3{font-size:15px;margin:18px 0 6px}
+.glossary dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:6px 0}
+.glossary dt{font-weight:600}.glossary dd{margin:0}
+a{color:#1a5fb4}.cell a,.cell{text-decoration:none}
 """
 
 
 def _e(value: Any, limit: int = _SHOWN) -> str:
     return html.escape(_cap(value, limit), quote=True)
+
+
+@functools.cache
+def _registers() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The kit's clause and interpretation registers by ID (empty when they cannot be read:
+    a rendering never fails for want of them)."""
+    try:
+        clauses = {c.id: c for c in load_clauses()}
+        interpretations = {i.id: i for i in load_interpretations()}
+    except Exception:  # the registers are the kit's own data; a report renders without them
+        return {}, {}
+    return clauses, interpretations
+
+
+def clause_text(clause_id: str) -> str:
+    """A clause's register text for a tooltip: its kind, summary and the spec's own words."""
+    clause = _registers()[0].get(clause_id)
+    if clause is None:
+        return clause_id
+    return f"{clause_id} ({clause.kind}): {clause.summary} Spec: \u201c{clause.quote}\u201d"
+
+
+def interpretation_text(interpretation_id: str) -> str:
+    """An interpretation's (or a reading's) register title for a tooltip."""
+    base = interpretation_id.split("/", 1)[0]
+    entry = _registers()[1].get(base)
+    if entry is None:
+        return interpretation_id
+    if base != interpretation_id:
+        return f"{interpretation_id}: an alternative reading of {base} ({entry.title})"
+    return f"{interpretation_id}: {entry.title}"
+
+
+def _anchor(kind: str, identifier: str) -> str:
+    """The in-page anchor of a clause or an interpretation."""
+    return f"{kind}-" + re.sub(r"[^A-Za-z0-9-]", "-", identifier)
+
+
+def _id_links(identifiers: Any) -> str:
+    """Clause and interpretation IDs, each linking to its entry in this page (text on hover)."""
+    links = []
+    for identifier in identifiers:
+        text = str(identifier)
+        if re.fullmatch(r"(P2-)?INT-[0-9]+(/[a-z0-9-]+)?", text):
+            href, title = _anchor("int", text.split("/", 1)[0]), interpretation_text(text)
+        elif re.fullmatch(r"S[0-9]+-[A-Z0-9]+-[0-9]+", text):
+            href, title = _anchor("clause", text), clause_text(text)
+        else:
+            links.append(_e(text))
+            continue
+        links.append(f'<a href="#{href}" title="{_e(title)}">{_e(text)}</a>')
+    return ", ".join(links)
+
+
+def _level_links(level: str) -> str:
+    """``required``, or ``pinned`` with each interpretation linked (:func:`_item_level`)."""
+    word, _, interpretations = level.partition(" ")
+    if not interpretations:
+        return _e(level)
+    return f"{_e(word)} {_id_links(interpretations.split(', '))}"
 
 
 def _bar(counts: Mapping[str, int]) -> str:
@@ -518,12 +622,14 @@ def _html_counts_table(groups: Mapping[str, Mapping[str, int]], label: str) -> l
 
 def _html_fix_first(report: Mapping[str, Any]) -> list[str]:
     top = _fix_first(report)
+    failing = failing_section_items(report)
     if not top:
-        return []
+        return ["<h2>What to fix first</h2>", *_html_failing_items(failing)] if failing else []
     signatures = report.get("failure_signatures") or []
     covered = sum(s["count"] for s in top)
     out = [
         "<h2>What to fix first</h2>",
+        *_html_failing_items(failing),
         f"<p>{_bad_count(report)} vector(s) failed or errored, in {len(signatures)} "
         f"signature(s); the {len(top)} below cover {covered}. One signature is usually one "
         "bug: fix its example, then certify again.</p>",
@@ -532,7 +638,7 @@ def _html_fix_first(report: Mapping[str, Any]) -> list[str]:
     ]
     for rank, signature in enumerate(top, 1):
         levels = ", ".join(f"{n} {level}" for level, n in signature["by_level"].items())
-        shared = ", ".join([*signature.get("clauses", [])[:12], *signature["interpretations"][:12]])
+        shared = _id_links([*signature.get("clauses", [])[:12], *signature["interpretations"][:12]])
         reproduce = (
             f"<br><small>reproduce: <code>{_e(signature['reproduce'])}</code></small>"
             if signature.get("reproduce")
@@ -543,10 +649,265 @@ def _html_fix_first(report: Mapping[str, Any]) -> list[str]:
             f"<small>{_e(levels)}</small></td><td><code>{_e(signature['signature'], 400)}"
             f"</code><br><small>{_e(_reading_note(signature))}</small></td><td><code>{_e(signature['example'])}</code><br><small>"
             f"{_e(signature.get('example_message', ''), 300)}</small>{reproduce}</td>"
-            f"<td>{_e(shared)}</td></tr>"
+            f"<td>{shared}</td></tr>"
         )
     out.append("</table>")
     return out
+
+
+#: What the report's words mean, shown under the verdict (a definition list).
+_LEGEND = (
+    ("compliant", "every required and pinned check passed: vectors, probes and properties."),
+    (
+        "compliant-required-only",
+        "every required check passed; what failed rests only on pinned readings of ambiguous "
+        "clauses (exit 4). The reading profile names the alternative each failure follows.",
+    ),
+    ("non-compliant", "a required check failed, or a failure no listed reading explains (exit 1)."),
+    ("adapter-broken", "the implementation could not be run (handshake, crashes, timeouts)."),
+    ("required", "a check the spec text alone decides: failing it is a bug."),
+    (
+        "pinned",
+        "a check that rests on the kit's reading (an INT-nn interpretation) of an ambiguous "
+        "clause: failing it means the implementation reads the clause another way.",
+    ),
+    (
+        "section",
+        "a block of checks beside the vectors: probes (behaviour over several calls, the clock, "
+        "the store left untouched), properties (generated inputs), audit (an optional "
+        "capability). Suite strength is about the kit, not the implementation.",
+    ),
+    (
+        "signature",
+        "failed vectors that differ the same way: one signature is usually one bug.",
+    ),
+)
+
+
+def _html_legend() -> list[str]:
+    """A short glossary next to the verdict."""
+    entries = "".join(f"<dt>{_e(term)}</dt><dd>{_e(text)}</dd>" for term, text in _LEGEND)
+    return [
+        '<details class="glossary"><summary>What the verdict, levels and sections mean</summary>',
+        f"<dl>{entries}</dl>",
+        "<p>Hover a clause or an interpretation ID for its text; the registers are "
+        "<code>specs/clauses.md</code> and <code>specs/interpretations.md</code> in the kit.</p>",
+        "</details>",
+    ]
+
+
+def _register_clauses(report: Mapping[str, Any]) -> list[Any]:
+    """The register's clauses of the spec this report certifies."""
+    spec = "SPEC-006" if _contract(report) == "phase6-v1" else None
+    clauses = _registers()[0].values()
+    return [c for c in clauses if spec is None or c.spec == spec] if spec else []
+
+
+def _html_clause_matrix(report: Mapping[str, Any]) -> list[str]:
+    """One tile per clause the vectors check (its text on hover), then the clauses verified
+    otherwise (a probe, a property, a test of the kit), which have no tile."""
+    by_clause = report["footer"]["by_clause"]
+    not_passed = sum(1 for counts in by_clause.values() if _clause_status(counts) != "passed")
+    tiles = []
+    for clause, counts in by_clause.items():
+        status = _clause_status(counts)
+        tally = ", ".join(f"{o} {counts[o]}" for o in _OUTCOMES if counts[o])
+        tiles.append(
+            f'<div class="cell" id="{_anchor("clause", clause)}" '
+            f'style="background:{_OUTCOME_COLOURS[status]}" '
+            f'title="{_e(clause_text(clause))}&#10;{status}: {tally}">{_e(clause)}'
+            f"<small>{counts['passed']}/{counts['total']} passed</small></div>"
+        )
+    out = [
+        f"<details open><summary><h2>Clause matrix</h2> {len(by_clause)} clauses checked by "
+        f"vectors, {not_passed} not fully passed</summary>",
+        "<p>One tile per clause the corpus checks, coloured by its worst outcome; hover a tile "
+        "for the clause's text.</p>",
+        '<div class="grid">',
+        *tiles,
+        "</div>",
+    ]
+    untiled = [c for c in _register_clauses(report) if c.id not in by_clause]
+    if untiled:
+        rows = "".join(
+            f'<tr id="{_anchor("clause", c.id)}"><td title="{_e(clause_text(c.id))}">{_e(c.id)}'
+            f"</td><td>{_e(', '.join(c.verified_by))}</td><td>{_e(c.summary)}</td></tr>"
+            for c in untiled
+        )
+        total = len(untiled) + len(by_clause)
+        out += [
+            f"<p>{len(by_clause)} tiles for {total} clauses: the other {len(untiled)} are "
+            "verified by a probe, a property or a test of the kit only (no vector checks "
+            "them), so they have no tile; the probes and properties sections give their "
+            "outcome.</p>",
+            f"<details><summary>The {len(untiled)} clauses without a tile</summary>",
+            f"<table><tr><th>clause</th><th>verified by</th><th>text</th></tr>{rows}</table>",
+            "</details>",
+        ]
+    named = {
+        str(c)
+        for section in (report.get("sections") or {}).values()
+        for item in section.get("items") or []
+        for c in item.get("clauses") or []
+    }
+    anchored = set(by_clause) | {c.id for c in untiled}
+    registers = _registers()[0]
+    others = sorted(c for c in named - anchored if c in registers)
+    if others:
+        rows = "".join(
+            f'<tr id="{_anchor("clause", c)}"><td>{_e(c)}</td><td>{_e(registers[c].spec)}</td>'
+            f"<td>{_e(registers[c].summary)}</td></tr>"
+            for c in others
+        )
+        out += [
+            f"<details><summary>{len(others)} clauses of other specs the sections check</summary>",
+            f"<table><tr><th>clause</th><th>spec</th><th>text</th></tr>{rows}</table>",
+            "</details>",
+        ]
+    out.append("</details>")
+    return out
+
+
+def _referenced_interpretations(report: Mapping[str, Any]) -> list[str]:
+    """Every interpretation ID the report mentions (results, signatures, section items)."""
+    found: set[str] = set()
+    for result in report.get("results") or []:
+        found.update(str(i) for i in result.get("interpretations") or [])
+    for signature in report.get("failure_signatures") or []:
+        found.update(str(i) for i in signature.get("interpretations") or [])
+        found.update(str(i) for i in signature.get("reading") or [])
+    for section in (report.get("sections") or {}).values():
+        for item in section.get("items") or []:
+            found.update(str(i) for i in item.get("interpretations") or [])
+    return sorted({i.split("/", 1)[0] for i in found})
+
+
+def _html_interpretations(report: Mapping[str, Any]) -> list[str]:
+    """The interpretations the report mentions, with their register titles (the targets of
+    the INT links)."""
+    referenced = _referenced_interpretations(report)
+    if not referenced:
+        return []
+    entries = _registers()[1]
+    rows = "".join(
+        f'<tr id="{_anchor("int", i)}"><td>{_e(i)}</td><td>'
+        f"{_e(entries[i].title) if i in entries else ''}</td></tr>"
+        for i in referenced
+    )
+    return [
+        f"<details><summary><h2>Interpretations</h2> the {len(referenced)} this report "
+        "mentions</summary>",
+        "<p>The kit's readings of ambiguous clauses; the whole entries are in "
+        "<code>specs/interpretations.md</code>.</p>",
+        f"<table><tr><th>interpretation</th><th>reading</th></tr>{rows}</table>",
+        "</details>",
+    ]
+
+
+#: A section's item outcomes in its own words: mutants are killed or survive.
+_ITEM_WORDS = {"suite_strength": {"passed": "killed", "failed": "survived"}}
+#: Section items listed before the rest collapse.
+_OPEN_ITEMS = 20
+
+
+def _html_section(
+    name: str, section: Mapping[str, Any], *, collapse_passed: bool = False
+) -> list[str]:
+    """One section: title, status, summary and its items, rows grouped by clause set (the
+    audit's 475 records check the same six clauses), what did not pass first, long lists
+    (and, with ``collapse_passed``, every passed row) collapsed."""
+    words = _ITEM_WORDS.get(name, {})
+    status = str(section["status"])
+    out = [
+        f"<h3>{_e(section['title'])} <small>({_e(name)}: {_e(words.get(status, status))})"
+        "</small></h3>"
+    ]
+    if section.get("summary"):
+        out.append(f"<p>{_e(section['summary'])}</p>")
+    groups: dict[tuple[str, str, tuple[str, ...], str], list[Mapping[str, Any]]] = {}
+    for item in section.get("items") or []:
+        key = (
+            str(item["outcome"]),
+            _item_level(item),
+            tuple(str(c) for c in item.get("clauses") or []),
+            str(item.get("message", "")),
+        )
+        groups.setdefault(key, []).append(item)
+    if not groups:
+        return out
+    rows = []
+    for (outcome, level, clauses, message), items in groups.items():
+        colour = _OUTCOME_COLOURS.get(outcome, "#616161")
+        ids = [str(item["id"]) for item in items]
+        if len(ids) == 1:
+            shown = _e(ids[0])
+        else:
+            listed = ", ".join(_e(i, 200) for i in ids[:_MAX_LISTED])
+            more = f" … and {len(ids) - _MAX_LISTED} more" if len(ids) > _MAX_LISTED else ""
+            shown = f"<details><summary>{len(ids)} items</summary>{listed}{more}</details>"
+        rows.append(
+            (
+                outcome == "passed",
+                f"<tr><td>{shown}</td>"
+                f'<td style="color:{colour}">{_e(words.get(outcome, outcome))}</td>'
+                f"<td>{_level_links(level)}</td><td>{_id_links(clauses)}</td>"
+                f"<td>{_e(message, 2000)}</td></tr>",
+            )
+        )
+    rows.sort(key=lambda row: row[0])  # what did not pass first
+    visible = _OPEN_ITEMS
+    if collapse_passed and len(rows) > _OPEN_ITEMS:
+        visible = min(visible, sum(1 for passed, _ in rows if not passed))
+    head = (
+        "<table><tr><th>item</th><th>outcome</th><th>level</th><th>clauses</th>"
+        "<th>message</th></tr>"
+    )
+    if visible:
+        out += [head, *(row for _, row in rows[:visible]), "</table>"]
+    if len(rows) > visible:
+        out += [
+            f"<details><summary>{len(rows) - visible} {'more ' if visible else ''}rows</summary>",
+            head,
+            *(row for _, row in rows[visible:]),
+            "</table></details>",
+        ]
+    return out
+
+
+def _html_sections(report: Mapping[str, Any]) -> list[str]:
+    """The implementation's sections, then, apart, those that do not affect the verdict
+    (suite strength: the kit's own strength; an optional capability)."""
+    sections = report.get("sections") or {}
+    verdict = {n: s for n, s in sections.items() if s.get("affects_verdict", True)}
+    other = {n: s for n, s in sections.items() if n not in verdict}
+    out = []
+    if verdict:
+        out.append("<h2>Sections of the verdict</h2>")
+        for name, section in verdict.items():
+            out += _html_section(name, section)
+    if other:
+        out += [
+            "<h2>Not part of the verdict</h2>",
+            "<p>These sections do not decide the verdict. Suite strength measures the kit "
+            "itself: how many deliberately broken copies of the reference (mutants) the corpus "
+            "kills.</p>",
+        ]
+        for name, section in other.items():
+            out += _html_section(name, section, collapse_passed=True)
+    return out
+
+
+def _html_failing_items(failing: list[tuple[str, Mapping[str, Any]]]) -> list[str]:
+    """The probes and properties that failed, by name, before the vector signatures."""
+    if not failing:
+        return []
+    rows = "".join(
+        f"<li><b>{_e(name)} <code>{_e(item['id'])}</code></b> {_e(item['outcome'])} "
+        f"({_level_links(_item_level(item))}; {_id_links(item.get('clauses') or [])}): "
+        f"{_e(item.get('message', ''), 240)}</li>"
+        for name, item in failing
+    )
+    return [f"<p>{len(failing)} check(s) of the probes and properties failed:</p><ul>{rows}</ul>"]
 
 
 def render_html(report: Mapping[str, Any]) -> str:
@@ -565,10 +926,10 @@ def _html(report: Mapping[str, Any]) -> str:
     if partial:
         banner = (
             f"<b>partial run, no verdict</b>{_e('; '.join(partial))}<br>on what ran: "
-            f"{_e(verdict['value'])} — {_e(verdict['text'])}"
+            f"{_e(verdict['value'])} — {_e(verdict_text(verdict))}"
         )
     else:
-        banner = f"<b>{_e(verdict['value'])}</b>{_e(verdict['text'])}"
+        banner = f"<b>{_e(verdict['value'])}</b>{_e(verdict_text(verdict))}"
     skipped = (
         f"<p>Skipped on this machine: {_e('; '.join(verdict['skipped']))}</p>"
         if verdict.get("skipped")
@@ -588,6 +949,7 @@ def _html(report: Mapping[str, Any]) -> str:
         f"<div>{_e(_subject(report))} · {_e(language)} · kit {_e(header['kit']['name'])} "
         f"{_e(header['kit']['version'])}</div>",
         f'<div class="verdict" style="background:{colour}">{banner}</div>',
+        *_html_legend(),
         skipped + faults,
         *_html_fix_first(report),
         *_html_readings(report),
@@ -625,18 +987,15 @@ def _html(report: Mapping[str, Any]) -> str:
     )
     out.append("<h2>By level</h2>")
     out += _html_counts_table(footer["by_level"], "level")
-    out.append("<h2>By area</h2>")
-    out += _html_counts_table(footer["by_area"], "area")
-    out.append('<h2>Clause matrix</h2><div class="grid">')
-    for clause, counts in footer["by_clause"].items():
-        status = _clause_status(counts)
-        out.append(
-            f'<div class="cell" style="background:{_OUTCOME_COLOURS[status]}" '
-            f'title="{_e(clause)}: {status}; '
-            + ", ".join(f"{o} {counts[o]}" for o in _OUTCOMES if counts[o])
-            + f'">{_e(clause)}<small>{counts["passed"]}/{counts["total"]} passed</small></div>'
-        )
-    out.append("</div>")
+    areas = footer["by_area"]
+    bad_areas = sum(1 for counts in areas.values() if counts.get("passed") != counts.get("total"))
+    out.append(
+        f"<details{' open' if bad_areas else ''}><summary><h2>By area</h2> {len(areas)} areas, "
+        f"{bad_areas} not fully passed</summary>"
+    )
+    out += _html_counts_table(areas, "area")
+    out.append("</details>")
+    out += _html_clause_matrix(report)
     if footer.get("unexpected_passes") or footer.get("stale_expected_failures"):
         out.append("<h2>Expected-failures list</h2><ul>")
         for vector_id in footer.get("unexpected_passes", []):
@@ -657,29 +1016,8 @@ def _html(report: Mapping[str, Any]) -> str:
             out += _html_result(result)
         if len(bad) > _MAX_LISTED:
             out.append(f"<p>... and {len(bad) - _MAX_LISTED} more (see report.json)</p>")
-    for section_name, section in report.get("sections", {}).items():
-        out.append(
-            f"<h2>{_e(section['title'])} "
-            f"<small>({_e(section_name)}: {_e(section['status'])})</small></h2>"
-        )
-        if section.get("summary"):
-            out.append(f"<p>{_e(section['summary'])}</p>")
-        items = section.get("items", [])
-        if items:
-            out.append(
-                "<table><tr><th>item</th><th>outcome</th><th>level</th><th>clauses</th>"
-                "<th>message</th></tr>"
-            )
-            for item in items[:_MAX_LISTED]:
-                colour_item = _OUTCOME_COLOURS.get(str(item["outcome"]), "#616161")
-                out.append(
-                    f"<tr><td>{_e(item['id'])}</td>"
-                    f'<td style="color:{colour_item}">{_e(item["outcome"])}</td>'
-                    f"<td>{_e(_item_level(item))}</td>"
-                    f"<td>{_e(', '.join(item.get('clauses', [])))}</td>"
-                    f"<td>{_e(item.get('message', ''), 2000)}</td></tr>"
-                )
-            out.append("</table>")
+    out += _html_sections(report)
+    out += _html_interpretations(report)
     out.append(f"<p><small>Generated from report.json ({_e(report['format'])}).</small></p>")
     out.append("</main></body></html>")
     return "\n".join(out) + "\n"
@@ -691,7 +1029,7 @@ def _html_result(result: Mapping[str, Any]) -> list[str]:
     out = [
         f'<details><summary><b style="color:{colour}">{_e(label)}</b> '
         f"<code>{_e(result['id'])}</code> · {_e(result['area'])} · {_e(result['level'])} · "
-        f"{_e(', '.join(result['clauses']))}</summary>"
+        f"{_id_links(result['clauses'])}</summary>"
     ]
     if result.get("signature"):
         out.append(f"<p>signature: <code>{_e(result['signature'])}</code></p>")
@@ -719,7 +1057,7 @@ def _html_result(result: Mapping[str, Any]) -> list[str]:
         if failure.get("diff"):
             out.append(_diff_html(_cap(failure["diff"])))
     if result.get("interpretations"):
-        out.append(f"<p>interpretations: {_e(', '.join(result['interpretations']))}</p>")
+        out.append(f"<p>interpretations: {_id_links(result['interpretations'])}</p>")
     if result.get("reproduce"):
         out.append(f"<p>reproduce: <code>{_e(result['reproduce'])}</code></p>")
     out.append("</details>")

@@ -48,14 +48,14 @@ def suite_strength_section(context: SectionContext) -> Section:
     stale = corpus.get("digest") != context.corpus.digest
     summary = (
         f"{totals.get('killed', 0)} of {totals.get('mutants', 0)} single-fault mutants of the "
-        f"reference fail certification ({totals.get('kill_rate', 0):.1%}); "
+        f"reference killed: each fails certification ({totals.get('kill_rate', 0):.1%}); "
         f"{totals.get('killed_on_target', 0)} on the clause they violate; survivors: "
-        f"{', '.join(matrix.get('survivors', [])) or 'none'}. Matrix"
+        f"{', '.join(matrix.get('survivors', [])) or 'none'}. "
         + (
-            f" on corpus {str(corpus.get('digest'))[:19]}... (STALE: this run's corpus is "
-            f"{context.corpus.digest[:19]}...)"
+            f"The matrix was computed on corpus {str(corpus.get('digest'))[:19]}... (STALE: this "
+            f"run's corpus is {context.corpus.digest[:19]}...)."
             if stale
-            else " on this corpus"
+            else "The matrix was computed on this corpus."
         )
     )
     items = []

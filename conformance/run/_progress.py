@@ -68,10 +68,10 @@ class Progress:
         self.note(f"section {index}/{total} {name}: running")
 
     def section_finished(self, section: Section) -> None:
-        """A report section ended: its name, status and summary."""
+        """A report section ended: how long it took (its status and tally are printed once,
+        in the summary after the run)."""
         elapsed = time.monotonic() - self._section_started
-        summary = one_line(section.summary)[:300]
-        self.note(f"section {section.name}: {section.status} ({elapsed:.1f} s) — {summary}")
+        self.note(f"section {section.name}: done in {elapsed:.1f} s")
 
     def start(self, total: int, label: str) -> None:
         """A phase of ``total`` steps begins."""

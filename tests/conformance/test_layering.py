@@ -26,7 +26,7 @@ ALLOWED: dict[str, frozenset[str]] = {
     "registers": BOTTOM | {"corpus"},
     "adapters": BOTTOM,
     "run": BOTTOM | {"corpus", "adapters", "registers"},
-    "report": BOTTOM | {"corpus", "run"},
+    "report": BOTTOM | {"corpus", "run", "registers"},
     "store": BOTTOM | {"readings"},
     "audit": BOTTOM | {"readings", "adapters", "corpus", "run"},
     "strategies": BOTTOM | {"readings", "corpus"},

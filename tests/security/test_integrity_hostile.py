@@ -268,7 +268,7 @@ class TestReportNeverReplacesAnother:
         assert "wrong_hash.py" in _spec_in(other)
         assert "warning: reports/fake/ holds the report of another adapter" in out
         assert "not replaced" in out
-        assert f"report: reports/{other.name}/" in out
+        assert f"report files: reports/{other.name}/ " in out
 
     def test_same_adapter_replaces_its_own(
         self, paths: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -278,7 +278,7 @@ class TestReportNeverReplacesAnother:
         _certify_cli(paths, "correct")
         _, out = _certify_cli(paths, "correct", "--select", "alpha-one")
         assert "warning" not in out
-        assert "report: reports/fake/" in out
+        assert "report files: reports/fake/ " in out
         assert sorted(d.name for d in (tmp_path / "reports").iterdir()) == ["fake"]
 
     def test_both_names_taken_is_refused(
