@@ -31,6 +31,7 @@ from reference._query import (
 )
 from reference._reader import close_stores, open_stores
 from reference._readings import Readings
+from reference._records import RECORD_TIMESTAMPS
 from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
 from reference._scoring import TAG_BONUS, Scorer
@@ -65,7 +66,7 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
         recency_now_ns=now[1] if recency and now is not None else None,
         half_life_days=request.recency_half_life_days,
         correctly_rounded_pow=readings.correctly_rounded_pow,
-        parse_ts=PARSERS[readings.timestamps],  # INT-20
+        parse_ts=RECORD_TIMESTAMPS[readings.timestamps],  # INT-20
         text=text,
     )
 

@@ -41,6 +41,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from reference._selection import BUDGET_EXHAUSTED, MAX_ITEMS_REACHED
+
 __all__ = ["ALTERNATIVES", "Alternative", "Readings", "UnknownReading"]
 
 
@@ -58,7 +60,7 @@ class Readings:
     #: platform's pow.
     correctly_rounded_pow: bool = True
     #: INT-27: the drop reason of candidates left out by max_items.
-    max_items_reason: str = "max_items_reached"
+    max_items_reason: str = MAX_ITEMS_REACHED
     #: INT-20: which strings are valid UTC timestamps (a key of ``_timestamps.PARSERS``).
     timestamps: str = "profile"
     #: INT-28: dropped in "read" order, or grouped "by-reason".
@@ -178,7 +180,7 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "INT-27/budget-exhausted",
             0,
             "candidates left out by max_items are dropped as budget_exhausted",
-            {"max_items_reason": "budget_exhausted"},
+            {"max_items_reason": BUDGET_EXHAUSTED},
         ),
         Alternative(
             "INT-28/by-reason",

@@ -17,10 +17,11 @@ from typing import Any, Final
 import orjson
 
 from reference._canonical import canonical_bytes, sha256_hex
-from reference._timestamps import Timestamp, parse_utc
+from reference._timestamps import Timestamp, parse_lenient_utc, parse_utc
 
 __all__ = [
     "MAX_DEPTH",
+    "RECORD_TIMESTAMPS",
     "Invalid",
     "NotJSON",
     "Record",
@@ -49,6 +50,9 @@ NotJSON: Final = orjson.JSONDecodeError
 #: A record's ts_utc string -> its normalized timestamp and instant, or None when it is not a
 #: valid UTC timestamp (INT-20, INT-21).  Both passes read record timestamps with this.
 parse_ts: Final = parse_utc
+#: INT-20: which record ts_utc strings are valid timestamps (the pinned reading first; the
+#: alternatives are in ``_readings.py``).
+RECORD_TIMESTAMPS: Final = {"profile": parse_ts, "case-and-minus-zero": parse_lenient_utc}
 
 #: (memory_id, text, normalized tags, timestamp or None, record_hash)
 Record = tuple[str, str, list[str], Timestamp | None, str]
