@@ -43,8 +43,8 @@ def register(commands: Subparsers) -> None:
     )
     collect.add_argument(
         "certify_args",
-        nargs=argparse.REMAINDER,
-        metavar="-- CERTIFY-ARG",
+        nargs="*",
+        metavar="CERTIFY-ARG",
         help="arguments of 'phase6 certify' (e.g. -- --adapter 'cmd:...')",
     )
     collect.set_defaults(handler=_collect)
@@ -66,7 +66,7 @@ def register(commands: Subparsers) -> None:
 
 
 def _collect(args: argparse.Namespace, out: TextIO) -> int:
-    certify_args = [a for a in args.certify_args if a != "--"] if args.certify_args else []
+    certify_args: list[str] = args.certify_args
     if args.report is not None:
         if certify_args:
             raise UsageError("--report takes an existing report: no certify arguments")

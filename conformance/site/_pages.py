@@ -192,7 +192,7 @@ def render_readings(
         )
         row = (
             f'<tr id="{_e(entry.id)}"{" class=disagree" if disagree else ""}>'
-            f'<th class="entry" title="{_e(_entry_hover(entry))}">{_e(entry.id)}<br>'
+            f'<th class="entry" title="{_e(_entry_hover(entry))}">{_e(entry.id)} <br>'
             f"<small>{_e(entry.title)}</small></th>"
             f"<td><ul>{alternatives}</ul></td>{''.join(tds)}</tr>"
         )
