@@ -249,7 +249,7 @@ def run_of(report: Mapping[str, Any], path: Path, report_href: str) -> Run:
         implementation = {}
     contract = str(header.get("contract") or "phase6-v1")
     if contract not in _BY_CONTRACT:
-        raise ReportError(f"a report of contract {contract!r}: the site knows none", path=str(path))
+        raise ReportError(f"{str(path)!r}: a report of contract {contract!r}, which no page shows")
     attribution = footer.get("attribution") or {}
     declared = attribution.get("declared")
     results = report["results"]
