@@ -4,15 +4,17 @@
 
 Synthesizes the reports from one real ``report.json`` of the full corpus (default: the
 reference's, ``nox -s certify``): each implementation gets a name, each version a number and a
-date, a reading profile (one of the executable alternatives, or none) and a few failing vectors
+date, a reading profile (one of the executable alternatives, or none) and up to 150 failing vectors
 (more in early versions, as if fixed over time), with the footer's totals, verdict and
 attribution to match. Then it builds the site (``phase6 site build``) and loads its first page
-and its largest page in headless Chromium from ``file://``, reading the page's own paint timing
-(``first-contentful-paint``) and the wall time of the whole browser run.
+and its largest pages in headless Chromium from ``file://``: the load event on the page's own
+clock, and the wall time of a whole browser run that paints the page into a screenshot (browser
+start-up included; an empty page's run is the baseline).
 
 Targets (issue 24): the build under 60 s on this 2-core machine; the first page painted under
-2 s. Results are printed and written to ``reports/bench/site.json``; ``--check`` turns a missed
-target into exit status 1.
+2 s (checked on the whole screenshot run, browser start-up included). Results are printed
+and written to ``reports/bench/site.json``; ``--check`` turns a missed target into exit
+status 1.
 """
 
 from __future__ import annotations
@@ -36,10 +38,10 @@ from conformance.site import build_site
 
 BUILD_TARGET_S = 60.0
 PAINT_TARGET_MS = 2000.0
-_PAINT_PROBE = (
-    "<script>addEventListener('load',function(){setTimeout(function(){"
-    "var p=performance.getEntriesByType('paint').map(function(e){return e.name+'='+e.startTime});"
-    "document.title='PAINT '+p.join(' ')+' LOAD='+performance.now();},50);});</script>"
+#: Appended to a copy of the page: the load event's time on the page's own clock, in its title.
+_LOAD_PROBE = (
+    "<script>addEventListener('load',function(){"
+    "document.title='LOAD='+performance.now();});</script>"
 )
 
 
@@ -59,18 +61,19 @@ def synthesize(base: dict[str, Any], out: Path, implementations: int, versions: 
                 "language": ("python", "javascript", "go", "rust")[i % 4],
             }
             header["started"] = f"2026-0{1 + j}-01T00:00:00.000Z"
-            failing = {(i * 37 + k * 101) % len(results) for k in range((versions - j) * 3)}
+            failing = {(i * 37 + k * 101) % len(results) for k in range((versions - j) * 30)}
             new_results = []
-            for index, result in enumerate(results):
+            for index, passed in enumerate(results):
+                result = passed
                 if index in failing:
                     result = {
-                        **result,
+                        **passed,
                         "outcome": "failed",
                         "failures": [
                             {
                                 "kind": "mismatch",
                                 "message": f"result differs from the vector: /package: v{j}",
-                                "clauses": result["clauses"],
+                                "clauses": passed["clauses"],
                                 "path": "/package/query/raw",
                                 "expected": '"a"',
                                 "actual": '"b"',
@@ -95,28 +98,35 @@ def synthesize(base: dict[str, Any], out: Path, implementations: int, versions: 
     return written
 
 
-def paint(page: Path, chromium: str) -> dict[str, float]:
-    """The page's first paint (its own performance timeline) and the browser's wall time."""
-    probe = page.with_name(page.stem + ".paint-probe.html")
-    probe.write_text(page.read_text("utf-8").replace("</body>", _PAINT_PROBE + "</body>"), "utf-8")
+def _chromium(chromium: str, *argv: str) -> tuple[float, str]:
+    """Run headless Chromium once: (wall milliseconds, stdout)."""
     with tempfile.TemporaryDirectory(prefix="bench-chromium-") as profile:
         started = time.monotonic()
         done = subprocess.run(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             f"--user-data-dir={profile}", "--dump-dom", probe.as_uri()],
+             f"--user-data-dir={profile}", "--window-size=1400,1000", *argv],
             capture_output=True, text=True, timeout=120, check=False,
         )  # fmt: skip
-        wall = (time.monotonic() - started) * 1000
+        return (time.monotonic() - started) * 1000, done.stdout
+
+
+def paint(page: Path, chromium: str, scratch: Path) -> dict[str, float]:
+    """How fast ``page`` shows from ``file://``: its load event on its own clock (navigation
+    start to load: parsed, styled, images decoded), and the wall time of a whole browser run
+    that paints it into a screenshot, beside the same for an empty page (the browser's own
+    start-up): their difference bounds the time to first paint from above."""
+    probe = page.with_name(page.stem + ".load-probe.html")
+    probe.write_text(page.read_text("utf-8").replace("</body>", _LOAD_PROBE + "</body>"), "utf-8")
+    _, dom = _chromium(chromium, "--dump-dom", probe.as_uri())
     probe.unlink()
-    title = re.search(r"<title>PAINT ([^<]*)</title>", done.stdout)
-    timings = dict(
-        (name, float(value))
-        for name, value in (p.split("=") for p in (title.group(1).split() if title else ()))
-    )
+    load = re.search(r"<title>LOAD=([0-9.]+)</title>", dom)
+    blank, _ = _chromium(chromium, f"--screenshot={scratch / 'blank.png'}", "about:blank")
+    shown, _ = _chromium(chromium, f"--screenshot={scratch / 'page.png'}", page.as_uri())
     return {
-        "first_contentful_paint_ms": timings.get("first-contentful-paint", float("nan")),
-        "load_ms": timings.get("LOAD", float("nan")),
-        "browser_wall_ms": wall,
+        "load_event_ms": float(load.group(1)) if load else float("nan"),
+        "screenshot_wall_ms": round(shown),
+        "blank_screenshot_wall_ms": round(blank),
+        "paint_upper_bound_ms": round(shown - blank),
     }
 
 
@@ -154,14 +164,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         }
         chromium = shutil.which("chromium") or shutil.which("chromium-browser")
         if chromium:
-            for name in ("index.html", "vectors.html", "clauses.html"):
-                result[name] = paint(root / "site" / name, chromium)
+            for name in (
+                "index.html",
+                "readings.html",
+                "clauses.html",
+                "vectors.html",
+                "history.html",
+            ):
+                result[name] = paint(root / "site" / name, chromium, root)
     print(json.dumps(result, indent=1))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1) + "\n", "utf-8")
     missed = result["build_s"] > BUILD_TARGET_S or (
-        "index.html" in result
-        and not result["index.html"]["first_contentful_paint_ms"] < PAINT_TARGET_MS
+        "index.html" in result and not result["index.html"]["screenshot_wall_ms"] < PAINT_TARGET_MS
     )
     return 1 if args.check and missed else 0
 
