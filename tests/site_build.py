@@ -1,6 +1,7 @@
 """The certified site the slow site tests share: the reference, three strangers each following
-one alternative reading (int27, int08, int41) and one with a bug (round2), each certified once
-with ``--no-sections`` through ``phase6 site collect`` and collected again as a second version
+one alternative reading (int27, int08, int41) and one with a bug (round2), and the Phase 2
+reference engine (its pages under ``phase2/``), each certified once with ``--no-sections``
+through ``phase6 site collect`` and collected again as a second version
 (the same report, ``header.adapter.implementation.version`` 2.0.0), then built into a site."""
 
 from __future__ import annotations
@@ -52,13 +53,15 @@ def _wait(process: subprocess.Popen[str]) -> str:
 def certify_and_build(root: Path) -> CertifiedSite:
     """Certify, collect (two versions each) and build under ``root``."""
     first, collection = root / "v1", root / "collection"
-    adapters = {"reference": None} | {
-        variant: "cmd:" + shlex.join([sys.executable, str(FAKES / "stranger.py"), variant])
+    adapters = {"reference": [], "phase2": ["--profile", "phase2-context"]} | {
+        variant: [
+            "--adapter",
+            "cmd:" + shlex.join([sys.executable, str(FAKES / "stranger.py"), variant]),
+        ]
         for variant in STRANGERS
     }
     running = []
-    for variant, adapter in adapters.items():
-        chosen = ["--adapter", adapter] if adapter else []
+    for variant, chosen in adapters.items():
         certify = ["--no-sections", "-q", "-j", "1", "--sandbox", "off", *chosen]
         running.append(_phase6("site", "collect", str(first / variant), "--", *certify))
         if len(running) == 2:  # two cores

@@ -299,33 +299,38 @@ def _colour(verdict: str) -> str:
 
 
 def _chart(implementation: Implementation) -> str:
-    """An SVG line chart: passed vectors per version, each point in its verdict's colour."""
+    """An SVG line chart: passed vectors per version, each point in its verdict's colour. The
+    axis runs from a little below the fewest passed to the most vectors run, so that a few
+    vectors fixed or broken show."""
     runs = implementation.runs
-    width, height, left, bottom = max(240, 90 * len(runs) + 60), 160, 50, 30
-    top = max((r.totals.get("total", 0) for r in runs), default=0) or 1
+    width, height, left, top_pad, bottom = max(240, 90 * len(runs) + 60), 170, 50, 22, 30
+    passed = [r.totals.get("passed", 0) for r in runs]
+    high = max((r.totals.get("total", 0) for r in runs), default=0) or 1
+    low = max(0, min(passed) - max(10, (high - min(passed)) // 5))
+    span = (high - low) or 1
     points = []
-    for index, run in enumerate(runs):
+    for index, (run, count) in enumerate(zip(runs, passed, strict=True)):
         x = left + 20 + index * 90
-        y = 10 + (height - bottom - 10) * (1 - run.totals.get("passed", 0) / top)
-        points.append((x, y, run))
-    line = " ".join(f"{x:.1f},{y:.1f}" for x, y, _ in points)
+        y = top_pad + (height - bottom - top_pad) * (high - count) / span
+        points.append((x, y, run, count))
+    line = " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in points)
     marks = "".join(
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{_colour(r.verdict)}">'
-        f"<title>{_e(r.version)}: {_e(r.verdict)}, {r.totals.get('passed', 0)}/"
+        f"<title>{_e(r.version)}: {_e(r.verdict)}, {count}/"
         f"{r.totals.get('total', 0)} passed</title></circle>"
         f'<text class="version" x="{x:.1f}" y="{height - 10}" text-anchor="middle">'
         f"{_e(r.version, 16)}</text>"
-        f'<text x="{x:.1f}" y="{y - 8:.1f}" text-anchor="middle">{r.totals.get("passed", 0)}</text>'
-        for x, y, r in points
+        f'<text x="{x:.1f}" y="{y - 9:.1f}" text-anchor="middle">{count}</text>'
+        for x, y, r, count in points
     )
+    axis = height - bottom
     return (
         f'<svg class="chart" width="{width}" height="{height}" role="img" '
         f'aria-label="passed vectors per version of {_e(implementation.name)}">'
-        f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" '
-        'stroke="#999"/>'
-        f'<line x1="{left}" y1="10" x2="{left}" y2="{height - bottom}" stroke="#999"/>'
-        f'<text x="{left - 4}" y="14" text-anchor="end">{top}</text>'
-        f'<text x="{left - 4}" y="{height - bottom}" text-anchor="end">0</text>'
+        f'<line x1="{left}" y1="{axis}" x2="{width - 10}" y2="{axis}" stroke="#999"/>'
+        f'<line x1="{left}" y1="{top_pad}" x2="{left}" y2="{axis}" stroke="#999"/>'
+        f'<text x="{left - 4}" y="{top_pad + 4}" text-anchor="end">{high}</text>'
+        f'<text x="{left - 4}" y="{axis}" text-anchor="end">{low}</text>'
         f'<polyline points="{line}" fill="none" stroke="#1565c0" stroke-width="2"/>'
         f"{marks}</svg>"
     )

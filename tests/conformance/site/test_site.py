@@ -204,7 +204,7 @@ class TestCertifiedSite:
         listing = json.loads((api / "implementations.json").read_text("utf-8"))
         assert schema_errors(IMPLEMENTATIONS_SCHEMA, listing) == []
         files = sorted((api / "implementations").glob("*.json"))
-        assert len(files) == len(listing["implementations"]) == 1 + len(STRANGERS)
+        assert len(files) == len(listing["implementations"]) == 2 + len(STRANGERS)
         for path in files:
             assert schema_errors(IMPLEMENTATION_SCHEMA, json.loads(path.read_text("utf-8"))) == []
 
@@ -217,9 +217,12 @@ class TestCertifiedSite:
             [", ".join(row[c]) or "pinned" if c == "profile" else row[c] for c in TABLE_COLUMNS]
             for row in listing["implementations"]
         ]
-        rows = parse(certified_site.out / "index.html").rows
-        assert rows[0][: len(TABLE_COLUMNS)] == list(TABLE_COLUMNS)
-        assert [r[: len(TABLE_COLUMNS)] for r in rows[1:]] == from_api
+        rows = [
+            row[: len(TABLE_COLUMNS)]
+            for profile in PROFILES
+            for row in parse(certified_site.out / profile.directory / "index.html").rows[1:]
+        ]
+        assert rows == from_api
 
     def test_verdicts_and_versions(self, certified_site: CertifiedSite) -> None:
         """Each implementation is listed at its newest version with its verdict and profile."""
@@ -229,6 +232,7 @@ class TestCertifiedSite:
         by_name = {row["name"]: row for row in listing["implementations"]}
         assert by_name[certified_site.names["reference"]]["verdict"] == "compliant"
         assert by_name[certified_site.names["round2"]]["verdict"] == "non-compliant"
+        assert by_name[certified_site.names["phase2"]]["contract"] == "phase2-context/1"
         for variant, reading in STRANGERS.items():
             row = by_name[certified_site.names[variant]]
             assert row["version"] == VERSIONS[-1]
