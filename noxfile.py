@@ -36,6 +36,7 @@ JS_EXAMPLE = CONFORMANCE / "examples" / "javascript"
 MEMORY = ROOT / "adam_os_data" / "memory"
 AUDIT_SAMPLE = ROOT / "adam_os_data" / "audit"
 PHASE2_REPORT = REPORTS / "adamos-phase2-reference-http"
+SITE = REPORTS / "site"
 #: Seconds the Phase 2 reference service gets to accept its first connection.
 PHASE2_START_TIMEOUT = 60.0
 #: Written into a session's venv after `_install`: what was installed (see `_install_stamp`).
@@ -218,6 +219,25 @@ def certify_examples(session: nox.Session) -> None:
 
 
 @nox.session(default=False)
+def site(session: nox.Session) -> None:
+    """Build the interoperability site from the reports under reports/ into reports/site/.
+
+    Every `reports/<name>/report.json` (what `certify`, `certify_phase2` and `certify_examples`
+    write) goes in; open reports/site/index.html (file:// works). Arguments after `--` replace
+    the reports: `nox -s site -- COLLECTION [--history DIR]` builds from a `phase6 site collect`
+    collection instead.
+    """
+    _install(session)
+    reports = [str(p) for p in sorted(REPORTS.glob("*/report.json"))]
+    if not session.posargs and not reports:
+        session.error("no reports/*/report.json: run `nox -s certify` first")
+    session.run(
+        "python", "-m", "conformance", "site", "build", *(session.posargs or reports),
+        "--out", str(SITE),
+    )  # fmt: skip
+
+
+@nox.session(default=False)
 def smoke(session: nox.Session) -> None:
     """Check an adapter quickly: handshake and a few vectors; says "adapter broken" if none work.
 
@@ -366,9 +386,11 @@ def bench(session: nox.Session) -> None:
     against the plain read on the 1M store (target <= 1.3x). The 10M store (~4.2 GB) is generated
     for the run and deleted after. Arguments after `--` go to `python -m tools bench`
     (e.g. `--records 100000 --runs 5`). Then the corpus certified in-process and through the
-    subprocess adapter (targets >= 500 vectors/s, < 30 s). Results go to reports/bench/
-    (git-ignored).
+    subprocess adapter (targets >= 500 vectors/s, < 30 s); then the interoperability site at 20
+    implementations x 5 versions (build < 60 s, first paint < 2 s from file://). Results go to
+    reports/bench/ (git-ignored).
     """
     _install(session, "bench")
     session.run("python", "-m", "tools", "bench", *session.posargs)
     session.run("python", "-m", "tools", "bench-harness")
+    session.run("python", "-m", "tools", "bench-site")

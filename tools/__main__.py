@@ -8,6 +8,7 @@
     python -m tools mutant-equivalence       does every mutant change behaviour at all?
     python -m tools bench [--records N]      the reference against a json.loads baseline
     python -m tools bench-harness            certification throughput
+    python -m tools bench-site               the site at scale: build time, first paint
     python -m tools samples [--check]        the sample stores in adam_os_data/memory/
     python -m tools property-examples [--check]  the stored certification examples
     python -m tools readings [--check]       what each executable alternative changes
@@ -40,6 +41,7 @@ TOOLS: dict[str, tuple[str, str]] = {
     "mutant-equivalence": ("tools.mutants.equivalence", "every mutant deviates (in-process)"),
     "bench": ("tools.bench.reference", "benchmark the reference (json.loads baseline, RSS)"),
     "bench-harness": ("tools.bench.harness", "benchmark certification throughput"),
+    "bench-site": ("tools.bench.site", "the site at 20 implementations x 5 versions: build, paint"),
     "samples": ("tools.samples", "write / check the sample stores in adam_os_data/memory"),
     "readings": (
         "tools.readings",

@@ -7,6 +7,7 @@
     phase6 probes      the behavioural probes alone (also a section of certify)
     phase6 report      re-render md/html/junit/badge from a report.json
     phase6 compare     several reports side by side
+    phase6 site        collect reports; build the static interoperability site
     phase6 vectors     list, show and check the corpus; write the coverage table
     phase6 store       SPEC-005 store check
     phase6 audit       SPEC-003 assembly records: verify one, replaying its read
@@ -39,6 +40,7 @@ from conformance.cli import (
     _reports,
     _rerun,
     _serve,
+    _site,
     _store,
     _vectors,
 )
@@ -47,7 +49,18 @@ from conformance.cli._common import EXIT_OK, EXIT_USAGE
 __all__ = ["COMMANDS", "main"]
 
 #: Registration order = the order ``phase6 --help`` lists the subcommands in.
-COMMANDS = (_certify, _rerun, _properties, _probes, _reports, _vectors, _store, _audit, _serve)
+COMMANDS = (
+    _certify,
+    _rerun,
+    _properties,
+    _probes,
+    _reports,
+    _site,
+    _vectors,
+    _store,
+    _audit,
+    _serve,
+)
 
 
 def _parser() -> argparse.ArgumentParser:

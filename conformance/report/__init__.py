@@ -18,7 +18,14 @@ from conformance.report._compare import (
     render_compare_html,
     render_compare_markdown,
 )
-from conformance.report._render import render_badge, render_html, render_junit, render_markdown
+from conformance.report._render import (
+    badge_fields,
+    escape_html,
+    render_badge,
+    render_html,
+    render_junit,
+    render_markdown,
+)
 from conformance.report._report import (
     MAX_DEPTH,
     REPORT_FILES,
@@ -43,10 +50,12 @@ __all__ = [
     "REPORT_FILES",
     "REPORT_FORMAT",
     "Comparison",
+    "badge_fields",
     "build_report",
     "compare_reports",
     "default_report_dir",
     "dumps_report",
+    "escape_html",
     "load_report",
     "other_adapter",
     "prepare_report_dir",

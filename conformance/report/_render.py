@@ -27,7 +27,14 @@ from typing import Any
 from conformance.registers import load_clauses, load_interpretations
 from conformance.run import Outcome
 
-__all__ = ["render_badge", "render_html", "render_junit", "render_markdown"]
+__all__ = [
+    "badge_fields",
+    "escape_html",
+    "render_badge",
+    "render_html",
+    "render_junit",
+    "render_markdown",
+]
 
 _OUTCOMES = tuple(o.value for o in Outcome)
 _MAX_LISTED = 200
@@ -583,6 +590,12 @@ def _level_links(level: str) -> str:
     if not interpretations:
         return _e(level)
     return f"{_e(word)} {_id_links(interpretations.split(', '))}"
+
+
+def escape_html(value: Any, limit: int = _SHOWN) -> str:
+    """``value`` as HTML text or attribute value: escaped, cut to ``limit`` characters with a
+    note (every page built from reports escapes this way, the site's too)."""
+    return _e(value, limit)
 
 
 def _bar(counts: Mapping[str, int]) -> str:
@@ -1282,9 +1295,10 @@ def _text_width(text: str) -> int:
     return int(sum(7.2 if c.isupper() or c in "mw%" else 6.1 for c in text)) + 10
 
 
-def render_badge(report: Mapping[str, Any]) -> str:
-    """A flat SVG badge: ``<contract> | <verdict>`` (``phase6-v1 | compliant``,
-    ``phase2-context/1 | compliant``); a partial run never shows a verdict."""
+def badge_fields(report: Mapping[str, Any]) -> tuple[str, str, str]:
+    """The badge's ``(label, message, colour)``: the contract, the verdict (``non-compliant``
+    with its pass rate) and its colour; a partial run says ``partial: N/M passed``, never a
+    verdict (the SVG badge and the site's shields.io endpoint JSON say the same)."""
     verdict = report["footer"]["verdict"]["value"]
     totals = report["footer"]["totals"]
     if _partial(report):
@@ -1295,7 +1309,13 @@ def render_badge(report: Mapping[str, Any]) -> str:
         if verdict == "non-compliant":
             value = f"non-compliant {totals['compliance'] * 100:.1f}%"
         colour = _VERDICT_COLOURS.get(verdict, "#616161")
-    label = _contract(report)
+    return _contract(report), value, colour
+
+
+def render_badge(report: Mapping[str, Any]) -> str:
+    """A flat SVG badge: ``<contract> | <verdict>`` (``phase6-v1 | compliant``,
+    ``phase2-context/1 | compliant``); a partial run never shows a verdict."""
+    label, value, colour = badge_fields(report)
     left, right = _text_width(label), _text_width(value)
     width = left + right
     return (

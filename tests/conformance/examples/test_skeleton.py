@@ -136,12 +136,17 @@ class TestSkeletonCertified:
 
 
 class TestRecipes:
-    """The GitHub action and the GitLab template call `phase6 certify` with real options."""
+    """The GitHub action and the GitLab template call `phase6 certify` (and `phase6 site`) with
+    real options."""
 
     @pytest.mark.parametrize("recipe", RECIPES, ids=lambda p: p.name)
     def test_certify_options_exist(self, recipe: Path, tmp_path: Path) -> None:
-        """Every --option a recipe passes to certify is one `certify --help` lists."""
-        usage = _kit("certify", "--help", cwd=tmp_path).stdout
+        """Every --option a recipe passes is one `certify --help` or `site collect|build --help`
+        lists."""
+        usage = "".join(
+            _kit(*command, "--help", cwd=tmp_path).stdout
+            for command in (("certify",), ("site", "collect"), ("site", "build"))
+        )
         text = recipe.read_text("utf-8")
         pip_options = {"--upgrade"}
         options = set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", text)) - pip_options

@@ -1,0 +1,85 @@
+"""The certified site the slow site tests share: the reference, three strangers each following
+one alternative reading (int27, int08, int41) and one with a bug (round2), and the Phase 2
+reference engine (its pages under ``phase2/``), each certified once with ``--no-sections``
+through ``phase6 site collect`` and collected again as a second version
+(the same report, ``header.adapter.implementation.version`` 2.0.0), then built into a site."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from paths import FAKES, REPO
+
+#: stranger variant -> the alternative reading its verdict names (None: none).
+STRANGERS = {
+    "int27": "INT-27/budget-exhausted",
+    "int08": "INT-08/verbatim",
+    "int41": "INT-41/written-integer",
+    "round2": None,
+}
+VERSIONS = ("1.0.0", "2.0.0")
+
+
+@dataclass(frozen=True)
+class CertifiedSite:
+    """The built site and what went into it."""
+
+    collection: Path
+    out: Path
+    names: dict[str, str]
+
+
+def _phase6(*argv: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "conformance", *argv],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def _wait(process: subprocess.Popen[str]) -> str:
+    output, _ = process.communicate(timeout=900)
+    assert process.returncode == 0, output
+    return output
+
+
+def certify_and_build(root: Path) -> CertifiedSite:
+    """Certify, collect (two versions each) and build under ``root``."""
+    first, collection = root / "v1", root / "collection"
+    adapters = {"reference": [], "phase2": ["--profile", "phase2-context"]} | {
+        variant: [
+            "--adapter",
+            "cmd:" + shlex.join([sys.executable, str(FAKES / "stranger.py"), variant]),
+        ]
+        for variant in STRANGERS
+    }
+    running = []
+    for variant, chosen in adapters.items():
+        certify = ["--no-sections", "-q", "-j", "1", "--sandbox", "off", *chosen]
+        running.append(_phase6("site", "collect", str(first / variant), "--", *certify))
+        if len(running) == 2:  # two cores
+            _wait(running.pop(0))
+    for process in running:
+        _wait(process)
+    names = {}
+    for variant in adapters:
+        (report,) = (first / variant).rglob("report.json")
+        document = json.loads(report.read_text("utf-8"))
+        implementation = document["header"]["adapter"]["implementation"]
+        names[variant] = implementation["name"]
+        for version in VERSIONS:
+            implementation["version"] = version
+            copy = root / "versions" / variant / version / "report.json"
+            copy.parent.mkdir(parents=True)
+            copy.write_text(json.dumps(document), "utf-8")
+            _wait(_phase6("site", "collect", str(collection), "--report", str(copy)))
+    out = root / "out"
+    _wait(_phase6("site", "build", str(collection), "--out", str(out)))
+    return CertifiedSite(collection, out, names)
