@@ -53,7 +53,7 @@ def certify_section(context: SectionContext) -> Section:
                 optional=True,
             )
         items = []
-        runs = Workspace(prefix="phase6-audit-section-")
+        runs = Workspace(prefix="tmp")
         try:
             for vector in vectors:
                 name = secrets.token_hex(8)  # unpredictable: nothing can be planted there

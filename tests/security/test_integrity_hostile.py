@@ -170,6 +170,31 @@ class TestFreshRunIsStamped:
         assert {r.outcome for r in result.results} == {Outcome.PASSED}
 
 
+class TestRootsTellNothing:
+    """Vector roots were ``<temp>/phase6-w0-XXXX/<vector id>``: an implementation could tell it
+    was being certified, and which vector (with its public expected answer) it was asked."""
+
+    def test_roots_name_neither_the_kit_nor_the_vector(
+        self, paths: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Every root an implementation is sent is a random name in a ``tmp*`` directory: no
+        ``phase6``, no vector ID; each layout (the same-process runs share one, the
+        fresh-process re-run has its own) is a new name; honest results are unchanged."""
+        log = tmp_path / "roots"
+        monkeypatch.setenv("PHASE6_FAKE_ROOTS", str(log))
+        result = certify_fake(paths, "records_roots", fresh_every=1)
+        assert {r.outcome for r in result.results} == {Outcome.PASSED}
+        roots = log.read_text("utf-8").splitlines()
+        assert len(roots) == 3 * len(result.results)  # two runs and the fresh re-run each
+        assert len(set(roots)) == 2 * len(result.results)
+        ids = [r.id for r in result.results]
+        for root in roots:
+            assert "phase6" not in root
+            assert not any(vector_id in root for vector_id in ids)
+            assert re.fullmatch(r"[0-9a-f]{16}", Path(root).name)
+            assert Path(root).parent.name.startswith("tmp")
+
+
 class TestBreakerCountsCostlyAdapters:
     """The consecutive-failure breaker counted only timeouts and crashes in a row: an internal
     error at 0.95 x timeout, or hanging on 9 vectors of 10, ran a 64-vector run to the end."""
