@@ -49,6 +49,7 @@ from conformance.cli._common import (
     check_paths,
     non_negative_int,
     positive_float,
+    terminate_as_interrupt,
 )
 from conformance.corpus import load_corpus
 from conformance.phase2 import PROFILE as PHASE2_PROFILE
@@ -362,7 +363,10 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
     options = dict(o.partition("=")[::2] for o in args.section_option)
     adapter = args.adapter or reference_adapter_spec()
     report_dir = _report_dir(args)
-    with sandbox_run(args.sandbox, temp_parent=args.temp_dir or default_temp_parent()) as box:
+    with (
+        terminate_as_interrupt(),
+        sandbox_run(args.sandbox, temp_parent=args.temp_dir or default_temp_parent()) as box,
+    ):
         _require_sandbox(args, box.reason)
         scratch = box.sandbox.scratch if box.sandbox else None
         result = _certify_run(args, adapter, sections, options, scratch)

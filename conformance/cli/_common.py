@@ -10,10 +10,13 @@ naming the option and the reason.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import re
-from collections.abc import Callable, Iterable
+import signal
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
@@ -37,6 +40,7 @@ __all__ = [
     "check_paths",
     "non_negative_int",
     "positive_float",
+    "terminate_as_interrupt",
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -169,3 +173,26 @@ def _check_writable(option: str, path: Path) -> None:
         raise UsageError(f"{option} {str(path)!r}: cannot be used: {what}")
     if not os.access(probe, os.W_OK | os.X_OK):
         raise UsageError(f"{option} {str(path)!r}: {str(probe)!r} is not writable")
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM (a CI job cancelled, ``kill PID``) does what Ctrl-C does: it
+    raises :class:`KeyboardInterrupt`, so the run stops through the interrupt path (the
+    workers and adapters stopped, a partial report written, temporary directories removed)
+    instead of dying at once with exit 143 and orphans. Later SIGTERMs are ignored while the
+    run winds down; the previous handler comes back at the end. Outside the main thread (where
+    no handler can be set) it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one interruption; let cleanup run
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -247,7 +247,13 @@ class Executor:
         self._remove(vector)
         name = self._roots[vector.id] = secrets.token_hex(8)
         root = self._workspace.materialize(name, vector)
-        return root, self._workspace.stamp(name)
+        before = self._workspace.stamp(name, budget=self.config.stamp_budget)
+        if before.incomplete is not None:  # the vector's own size, before any run: not the
+            raise CorpusError(  # implementation's doing (it would read as store-mutated)
+                f"the vector is too large for the harness to check for changes "
+                f"({before.incomplete}; a harness-side limit, the stamp budget)"
+            )
+        return root, before
 
     def _remove(self, vector: Vector) -> None:
         name = self._roots.pop(vector.id, None)
