@@ -377,6 +377,14 @@ class SubprocessAdapter(Adapter):
             )
         except (AdapterCrashedError, AdapterTimeoutError, ProtocolError) as exc:
             raise self._fail(type(exc), exc.message, detail=exc.detail) from None
+        if self._process is not None and self._process.more_output():
+            # Left in the pipe, the extra line would be read as the next request's reply and
+            # blame that (innocent) vector with a wrong seq: it is this exchange's fault.
+            raise self._fail(
+                ProtocolError,
+                f"more output after the reply to seq {seq} (a run is answered by exactly one "
+                "line)",
+            )
         if reply.internal_error is not None:
             assert self._process is not None
             raise AdapterInternalError(

@@ -200,3 +200,19 @@ class TestSigterm:
         time.sleep(0.5)
         with pytest.raises(ProcessLookupError):
             os.killpg(process.pid, 0)  # nothing of the run's process group is left
+
+
+class TestTwoReplyLines:
+    """Two reply lines for one run blamed the next, innocent vector (its reply read as the
+    leftover line, a wrong seq)."""
+
+    @pytest.mark.parametrize("repeat", [1, 2])
+    def test_the_run_that_answered_twice_is_blamed(self, tmp_path: Path, repeat: int) -> None:
+        """The vector answered with two lines is the protocol error (in its first run);
+        every other vector, the one after it included, passes."""
+        result = certify_fake(synthetic(tmp_path), "two_replies", repeat=repeat)
+        errored = [r for r in result.results if r.outcome is not Outcome.PASSED]
+        assert [r.id for r in errored] == ["beta-0-trigger"]
+        (vector,) = errored
+        assert vector.error is not None and vector.error.kind is ErrorKind.PROTOCOL
+        assert "more output after the reply" in vector.error.message
