@@ -365,6 +365,14 @@ class SubprocessAdapter(Adapter):
         self.requests += 1
         seq = self._seq
         message = message_for(seq)
+        if seq > 1 and self._process is not None and self._process.more_output():
+            # Written after the previous reply was taken (it was not there yet then): the
+            # previous exchange's fault, named as such rather than read as this one's reply.
+            raise self._fail(
+                ProtocolError,
+                f"more output after the reply to seq {seq - 1}, before seq {seq} was sent (a run "
+                "is answered by exactly one line)",
+            )
         try:
             if self.validate:
                 validate_message("run", loads(message), schemas=self.schemas)
