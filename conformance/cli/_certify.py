@@ -49,6 +49,8 @@ from conformance.cli._common import (
     check_paths,
     non_negative_int,
     positive_float,
+    sandbox_option,
+    sandboxed,
     terminate_as_interrupt,
 )
 from conformance.corpus import load_corpus
@@ -256,6 +258,7 @@ def register(commands: Subparsers) -> None:
         "--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per request"
     )
     smoke_parser.add_argument("--vectors", type=Path, help="corpus directory (default: the kit's)")
+    sandbox_option(smoke_parser, "the adapter")
     smoke_parser.set_defaults(handler=_smoke)
 
 
@@ -535,4 +538,5 @@ def _smoke(args: argparse.Namespace, out: TextIO) -> int:
     check_paths(directories=[("--vectors", args.vectors)])
     adapter = args.adapter or reference_adapter_spec()
     corpus = load_corpus(args.vectors)
-    return smoke(adapter, corpus, out, count=max(1, args.count), timeout=args.timeout)
+    with sandboxed(args.sandbox, out):
+        return smoke(adapter, corpus, out, count=max(1, args.count), timeout=args.timeout)

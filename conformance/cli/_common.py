@@ -18,9 +18,11 @@ import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from conformance._errors import UsageError
+from conformance.adapters import SANDBOX_MODES, SandboxStatus, sandbox_run
+from conformance.run import default_temp_parent
 
 __all__ = [
     "ADAPTER_HELP",
@@ -40,6 +42,8 @@ __all__ = [
     "check_paths",
     "non_negative_int",
     "positive_float",
+    "sandbox_option",
+    "sandboxed",
     "terminate_as_interrupt",
 ]
 
@@ -196,3 +200,30 @@ def terminate_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def sandbox_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add ``--sandbox auto|require|off`` (the modes of ``certify``) to a command that starts
+    ``what``."""
+    parser.add_argument(
+        "--sandbox",
+        choices=SANDBOX_MODES,
+        default=SANDBOX_MODES[0],
+        help=f"run {what} in a bubblewrap sandbox as certify does (auto: when it works here; "
+        "require: exit 2 without one; off: never; default: %(default)s)",
+    )
+
+
+@contextlib.contextmanager
+def sandboxed(mode: str, out: TextIO | None = None) -> Iterator[SandboxStatus]:
+    """The adapters started in the block run sandboxed as ``mode`` asks (their temporary
+    directories in the sandbox's scratch directory); ``require`` without a sandbox is a usage
+    error before anything starts; ``out`` is told how the run is sandboxed."""
+    if mode not in SANDBOX_MODES:
+        raise UsageError(f"--sandbox {mode!r}: expected one of {', '.join(SANDBOX_MODES)}")
+    with sandbox_run(mode, temp_parent=default_temp_parent()) as box:
+        if mode == "require" and box.reason is not None:
+            raise UsageError(f"--sandbox require: no sandbox can be made: {box.reason}")
+        if out is not None:
+            out.write(f"sandbox: {box.summary()}\n")
+        yield box

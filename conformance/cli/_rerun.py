@@ -30,6 +30,8 @@ from conformance.cli._common import (
     Subparsers,
     non_negative_int,
     positive_float,
+    sandbox_option,
+    sandboxed,
 )
 from conformance.corpus import Vector, load_corpus, load_vector_file, select_vectors
 from conformance.report import write_report
@@ -73,6 +75,7 @@ def register(commands: Subparsers) -> None:
     parser.add_argument(
         "--report-dir", type=Path, help="also write a (partial) report there (default: none)"
     )
+    sandbox_option(parser, "the adapter")
     parser.set_defaults(handler=_rerun)
 
 
@@ -138,6 +141,11 @@ def _show(vector: Vector, result: VectorResult, out: TextIO) -> None:
 
 
 def _rerun(args: argparse.Namespace, out: TextIO) -> int:
+    with sandboxed(args.sandbox, out):
+        return _rerun_vectors(args, out)
+
+
+def _rerun_vectors(args: argparse.Namespace, out: TextIO) -> int:
     adapter = args.adapter or reference_adapter_spec()
     importable_cwd(adapter)
     custom = None
