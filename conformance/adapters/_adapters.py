@@ -390,8 +390,7 @@ class SubprocessAdapter(Adapter):
             # blame that (innocent) vector with a wrong seq: it is this exchange's fault.
             raise self._fail(
                 ProtocolError,
-                f"more output after the reply to seq {seq} (a run is answered by exactly one "
-                "line)",
+                f"more output after the reply to seq {seq} (a run is answered by exactly one line)",
             )
         if reply.internal_error is not None:
             assert self._process is not None

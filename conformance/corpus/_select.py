@@ -218,9 +218,7 @@ class ExpectedFailures:
             e
             for e in self.entries
             if ":" not in e.pattern
-            and not (
-                any(regexes[e].match(i) for i in ids) if e.is_glob else e.pattern in known
-            )
+            and not (any(regexes[e].match(i) for i in ids) if e.is_glob else e.pattern in known)
         )
 
 

@@ -16,6 +16,7 @@ probes judging it fail rather than pass on what they could read.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import posixpath
 import re
@@ -139,9 +140,7 @@ def _call(pid: str, line: str) -> Syscall | None:
     if match is None:
         return None
     name, args, result = match.group("name"), match.group("args"), match.group("ret")
-    writes = (
-        any(flag in args for flag in _WRITE_FLAGS) if name in OPENING else name in MODIFYING
-    )
+    writes = any(flag in args for flag in _WRITE_FLAGS) if name in OPENING else name in MODIFYING
     inet = name in NETWORK and any(family in args for family in _INET)
     return Syscall(
         pid, float(match.group("ts")), name, args[:_KEPT_ARGS], result[:_KEPT_ARGS],
@@ -230,10 +229,8 @@ class _Watchdog:
                 # The adapter runs in a session of its own (strace and every tracee): until
                 # ``stop`` returns the adapter is not closed, so the group ID is still its.
                 self._killed.add(pid)
-                try:
+                with contextlib.suppress(OSError):
                     os.killpg(pid, signal.SIGKILL)
-                except OSError:
-                    pass
 
     def stop(self) -> None:
         """End the watch (called before the adapter is closed)."""

@@ -1,6 +1,7 @@
 """Floods its tracer: once it sees a ``TracerPid`` it makes failing 4 KB ``openat`` calls (read
 only, on paths that do not exist) for ``FLOOD_SECONDS`` (default 60) before each answer."""
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -23,10 +24,8 @@ def before(message: dict[str, Any]) -> Any:
     if _traced():
         end = time.monotonic() + float(os.environ.get("FLOOD_SECONDS", "60"))
         while time.monotonic() < end:
-            try:
+            with contextlib.suppress(OSError):
                 os.close(os.open(_PATH, os.O_RDONLY))
-            except OSError:
-                pass
     return message["request"]
 
 

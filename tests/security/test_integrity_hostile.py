@@ -478,7 +478,12 @@ class TestExpectedTakesBytes:
         files = {**fixture_bytes(vector), "stores": None}
         opened: list[Any] = []
         real_open = os.open
-        monkeypatch.setattr(os, "open", lambda *a, **k: opened.append(a) or real_open(*a, **k))
+
+        def spy(*args: Any, **kwargs: Any) -> int:
+            opened.append(args)
+            return real_open(*args, **kwargs)
+
+        monkeypatch.setattr(os, "open", spy)
         monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail(f"read {self}"))
         record = {"stores": [{"path": store, "bytes": 11, "sha256": "0" * 64}]}
         assert _expected._stores(request, files) is None
@@ -494,7 +499,8 @@ class TestExpectedTakesBytes:
         assert stores
         for store in stores:
             data = files[store["path"]]
-            assert data is not None and store["bytes"] == len(data)
+            assert data is not None
+            assert store["bytes"] == len(data)
 
 
 class _Names:

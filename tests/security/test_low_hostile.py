@@ -17,7 +17,7 @@ import pytest
 from harness_corpus import corpus_documents, fake_spec
 from hostile_support import certify_fake, synthetic
 
-from conformance import ErrorKind, Outcome, RegisterError, load_corpus
+from conformance import ErrorKind, ExpectedFailuresError, Outcome, RegisterError, load_corpus
 from conformance.cli import main
 from conformance.corpus import _select, _vectors, load_expected_failures
 from conformance.registers import load_clauses
@@ -84,7 +84,7 @@ class TestExpectedFailureGlobs:
         path = tmp_path / "expected.txt"
         count = _select.MAX_EXPECTED_FAILURE_GLOBS + 1
         path.write_text("".join(f"x{i}-*  # r\n" for i in range(count)))
-        with pytest.raises(_select.ExpectedFailuresError, match="glob entries") as caught:
+        with pytest.raises(ExpectedFailuresError, match="glob entries") as caught:
             load_expected_failures(path)
         assert caught.value.line == count
 
@@ -107,7 +107,9 @@ class TestExpectedFailureGlobs:
         """The index keeps the rule: the first entry listing a vector (glob or ID) gives the
         reason, and a glob that matches nothing is stale."""
         path = tmp_path / "expected.txt"
-        path.write_text("a-*  # glob first\na-1  # exact\nb-1  # exact first\nb-*  # glob\nz-*  # none\n")
+        path.write_text(
+            "a-*  # glob first\na-1  # exact\nb-1  # exact first\nb-*  # glob\nz-*  # none\n"
+        )
         expected = load_expected_failures(path)
         assert expected.reason_for("a-1") == "glob first"
         assert expected.reason_for("b-1") == "exact first"
@@ -157,7 +159,8 @@ class TestManyFilesVector:
         outcomes = {r.id: r for r in result.results}
         big = outcomes.pop(trigger["id"])
         assert big.outcome is Outcome.ERRORED
-        assert big.error is not None and big.error.kind is ErrorKind.CRASH
+        assert big.error is not None
+        assert big.error.kind is ErrorKind.CRASH
         assert big.error.message.startswith(UNPREPARABLE)
         assert "harness-side limit" in big.error.message
         assert not big.failures
@@ -214,7 +217,8 @@ class TestTwoReplyLines:
         errored = [r for r in result.results if r.outcome is not Outcome.PASSED]
         assert [r.id for r in errored] == ["beta-0-trigger"]
         (vector,) = errored
-        assert vector.error is not None and vector.error.kind is ErrorKind.PROTOCOL
+        assert vector.error is not None
+        assert vector.error.kind is ErrorKind.PROTOCOL
         assert "more output after the reply" in vector.error.message
 
 

@@ -15,9 +15,7 @@ from conformance.probes import _tools, run_probes
 from conformance.probes import _trace as trace_module
 from conformance.probes._trace import parse_log
 
-needs_strace = pytest.mark.skipif(
-    not _tools.strace().available, reason="strace cannot trace here"
-)
+needs_strace = pytest.mark.skipif(not _tools.strace().available, reason="strace cannot trace here")
 
 
 class TestStraceFlood:
