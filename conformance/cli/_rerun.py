@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance._errors import HandshakeError, UsageError
-from conformance._kit import one_line, terminal_safe
+from conformance._kit import one_line, read_bounded, terminal_safe
 from conformance._kit import vectors_dir as kit_vectors_dir
 from conformance.adapters import DEFAULT_TIMEOUT, open_adapter, reference_adapter_spec
 from conformance.cli._common import (
@@ -33,7 +33,13 @@ from conformance.cli._common import (
     sandbox_option,
     sandboxed,
 )
-from conformance.corpus import Vector, load_corpus, load_vector_file, select_vectors
+from conformance.corpus import (
+    MAX_VECTOR_FILE_BYTES,
+    Vector,
+    load_corpus,
+    load_vector_file,
+    select_vectors,
+)
 from conformance.report import write_report
 from conformance.run import (
     Executor,
@@ -94,7 +100,12 @@ def find_vectors(ids: list[str], directory: Path | None) -> tuple[Vector, ...]:
     wanted = {i: f'"{i}"'.encode() for i in ids}
     found: dict[str, Vector] = {}
     for path in sorted(p for p in root.rglob("*.json") if p.is_file()):
-        data = path.read_bytes()
+        try:  # a stranger's directory: bounded like the loader's reads
+            data = read_bounded(path, MAX_VECTOR_FILE_BYTES)
+        except OSError as exc:
+            raise UsageError(
+                f"cannot read vector file {str(path)!r}: {exc.strerror or exc}"
+            ) from None
         if b'"phase6-vectors/1"' not in data[:4096]:
             continue
         if not any(needle in data for i, needle in wanted.items() if i not in found):

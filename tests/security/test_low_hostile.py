@@ -138,6 +138,16 @@ class TestLargeVectorFile:
         assert code in (1, 2)
         assert seconds < 10
 
+    def test_rerun_reads_vector_files_bounded(self, tmp_path: Path) -> None:
+        """``rerun`` scanning a directory for an ID reads each file within the cap: a 1 GiB
+        (sparse) file is refused by its size, exit 2, not read whole."""
+        vectors, _ = synthetic(tmp_path)
+        with open(vectors / "alpha.json", "r+b") as handle:
+            handle.truncate(1 << 30)
+        code, _, seconds = cli("rerun", "beta-0-trigger", "--vectors", str(vectors))
+        assert code == 2
+        assert seconds < 5
+
 
 class TestManyFilesVector:
     """A vector of 50,000 files blamed the innocent implementation as store-mutated: the tree
