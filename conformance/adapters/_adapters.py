@@ -365,6 +365,14 @@ class SubprocessAdapter(Adapter):
         self.requests += 1
         seq = self._seq
         message = message_for(seq)
+        if seq > 1 and self._process is not None and self._process.more_output():
+            # Written after the previous reply was taken (it was not there yet then): the
+            # previous exchange's fault, named as such rather than read as this one's reply.
+            raise self._fail(
+                ProtocolError,
+                f"more output after the reply to seq {seq - 1}, before seq {seq} was sent (a run "
+                "is answered by exactly one line)",
+            )
         try:
             if self.validate:
                 validate_message("run", loads(message), schemas=self.schemas)
@@ -377,6 +385,13 @@ class SubprocessAdapter(Adapter):
             )
         except (AdapterCrashedError, AdapterTimeoutError, ProtocolError) as exc:
             raise self._fail(type(exc), exc.message, detail=exc.detail) from None
+        if self._process is not None and self._process.more_output():
+            # Left in the pipe, the extra line would be read as the next request's reply and
+            # blame that (innocent) vector with a wrong seq: it is this exchange's fault.
+            raise self._fail(
+                ProtocolError,
+                f"more output after the reply to seq {seq} (a run is answered by exactly one line)",
+            )
         if reply.internal_error is not None:
             assert self._process is not None
             raise AdapterInternalError(

@@ -137,6 +137,12 @@ class ImplementationProcess:
             self._want_write(bool(pending))
             self._read_ready(wait=left)
 
+    def more_output(self) -> bool:
+        """Whether stdout already holds bytes beyond the line just taken (read without
+        waiting): a second line written with a reply belongs to that reply's exchange."""
+        self._read_ready(wait=0)
+        return bool(self._buffer)
+
     def run_to_end(self, data: bytes, timeout: float, *, what: str, max_bytes: int) -> bytes:
         """A one-shot command: write ``data`` to stdin and close it, then return everything
         the command writes to stdout until it closes stdout or exits (the same poll loop as

@@ -328,7 +328,7 @@ def sandbox_run(
     saved_active = _active
     try:
         if status.reason is None:
-            scratch = tempfile.mkdtemp(prefix="phase6-run-", dir=temp_parent)
+            scratch = tempfile.mkdtemp(prefix="tmp", dir=temp_parent)
             sandbox, why = _find_sandbox(scratch)
             if sandbox is None:
                 status = SandboxStatus(mode, reason=why)

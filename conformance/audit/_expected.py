@@ -10,7 +10,10 @@ vector's record is compared with what the vector itself determines (specs/audit.
   reasons; the selected ones are the manifest's items);
 - from the fixture bytes, computed here: each store's identity (normalized path, byte length,
   SHA-256, INT-53) and the 1-based line numbers of its non-blank lines, which the candidate
-  entries must carry in read order;
+  entries must carry in read order. The bytes are the vector's own (:func:`fixture_bytes`),
+  never read back from a directory: a path of the request is looked up among the fixture's
+  names (INT-12 is lexical), so nothing is followed or opened, an absolute or climbing path
+  names no fixture file, and the sizes are the corpus caps';
 - from the expected error: the failure record's ``error`` (the members the vector names; the
   others must be those of the error the call answered).
 
@@ -21,44 +24,53 @@ determined by a vector: they are checked for shape only (the schema).
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from conformance._schemas import schema_errors
+from conformance.corpus import HasFiles
 from conformance.readings import is_blank, normalize_path, split_lines
 
-__all__ = ["record_problems"]
+__all__ = ["fixture_bytes", "record_problems"]
 
 _SCHEMA = "audit.schema.json"
 
+#: A fixture's files by name: their bytes, ``None`` for a directory.
+Fixture = Mapping[str, "bytes | None"]
 
-def _stores(request: Any, root: Path) -> list[dict[str, Any]] | None:
-    """Each store's identity from the files under ``root`` (None: not regular files)."""
+
+def fixture_bytes(source: HasFiles) -> dict[str, bytes | None]:
+    """The files a vector lays out, by name: their exact bytes (``None``: a directory)."""
+    return {name: spec.content() for name, spec in source.files}
+
+
+def _stores(request: Any, files: Fixture) -> list[dict[str, Any]] | None:
+    """Each store's identity from the fixture's bytes (None: a path names no regular file)."""
     paths = sorted({normalize_path(p) for p in request.get("store_paths", [])})
     out = []
     for path in paths:
-        target = root / path
-        if not target.is_file():
+        data = files.get(path)
+        if data is None:
             return None
-        data = target.read_bytes()
         out.append({"path": path, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()})
     return out
 
 
-def _lines(root: Path, stores: list[dict[str, Any]]) -> list[tuple[int, int]]:
+def _lines(files: Fixture, stores: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """(store index, line number) of every non-blank line, in read order (INT-53, INT-14)."""
     out = []
     for index, store in enumerate(stores):
-        lines = split_lines((root / store["path"]).read_bytes())
+        lines = split_lines(files[store["path"]] or b"")
         out += [(index, number) for number, line in enumerate(lines, 1) if not is_blank(line)]
     return out
 
 
 def record_problems(
-    request: Any, expect: dict[str, Any], result: Any, record: Any, root: Path
+    request: Any, expect: dict[str, Any], result: Any, record: Any, files: Fixture
 ) -> list[str]:
     """What is wrong with ``record`` for a vector (request, expected result, the result the
-    call answered, materialized root); empty when it is what the vector determines."""
+    call answered, the fixture's files from :func:`fixture_bytes`); empty when it is what the
+    vector determines."""
     problems = [f"{pointer or '/'}: {text}" for pointer, text in schema_errors(_SCHEMA, record)]
     if problems:
         return [f"not a phase6-audit/1 record: {problem}" for problem in problems]
@@ -101,10 +113,10 @@ def record_problems(
                     if c["outcome"] == "selected")  # fmt: skip
     if chosen != sorted((m["memory_id"], m["record_hash"]) for m in manifest):
         problems.append("selected candidate entries are not the manifest's items")
-    stores = _stores(request, root)
+    stores = _stores(request, files)
     if stores is not None:
         if record["stores"] != stores:
             problems.append("store identities differ from the fixture bytes (path, bytes, sha256)")
-        elif [(c["store"], c["line"]) for c in candidates] != _lines(root, stores):
+        elif [(c["store"], c["line"]) for c in candidates] != _lines(files, stores):
             problems.append("candidate line numbers are not the stores' non-blank lines")
     return problems

@@ -9,12 +9,10 @@ capability is reported "not declared", and its certification is not partial for 
 
 The implementation runs in roots of a private :class:`~conformance.corpus.Workspace` named at
 random (an implementation cannot plant a symlink where the next root will be). Its record is
-then checked against a second copy of the vector's files that the harness makes after the
-run, in a workspace the implementation is never told of: the store identities and line
-numbers (`_expected`) are computed from the fixture bytes as written by the harness (created
-``O_EXCL | O_NOFOLLOW``, each within the corpus's size caps), never from whatever the
-implementation left in its root (a store swapped for a symlink to a 3 GiB sparse file cost
-3.3 GB when it was read from there).
+then checked against the vector's own bytes: the store identities and line numbers
+(`_expected`) are computed from the files the vector describes (within the corpus's size
+caps), never from a directory, and never from whatever the implementation left in its root (a
+store swapped for a symlink to a 3 GiB sparse file cost 3.3 GB when it was read from there).
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ import secrets
 
 from conformance._errors import AdapterError, CorpusError
 from conformance.adapters import SubprocessAdapter, open_adapter
-from conformance.audit._expected import record_problems
+from conformance.audit._expected import fixture_bytes, record_problems
 from conformance.corpus import Workspace
 from conformance.run import Outcome, Section, SectionContext, SectionItem
 
@@ -55,8 +53,7 @@ def certify_section(context: SectionContext) -> Section:
                 optional=True,
             )
         items = []
-        runs = Workspace(prefix="phase6-audit-section-")
-        checks = Workspace(prefix="phase6-audit-check-")
+        runs = Workspace(prefix="tmp")
         try:
             for vector in vectors:
                 name = secrets.token_hex(8)  # unpredictable: nothing can be planted there
@@ -68,21 +65,14 @@ def certify_section(context: SectionContext) -> Section:
                     continue
                 finally:
                     runs.remove(name)
-                try:  # the fixture's own bytes, laid out by the harness after the run
-                    fixture = checks.materialize(name, vector)
-                    problems = record_problems(
-                        vector.request, vector.expect, result, record, fixture
-                    )
-                except (CorpusError, OSError) as exc:
-                    items.append(SectionItem(vector.id, Outcome.ERRORED, CLAUSES, str(exc)))
-                    continue
-                finally:
-                    checks.remove(name)
+                # the fixture's own bytes, from the vector: nothing is read back from a directory
+                problems = record_problems(
+                    vector.request, vector.expect, result, record, fixture_bytes(vector)
+                )
                 outcome = Outcome.FAILED if problems else Outcome.PASSED
                 items.append(SectionItem(vector.id, outcome, CLAUSES, "; ".join(problems)))
         finally:
             runs.close()
-            checks.close()
     bad = [item for item in items if item.bad]
     status = Outcome.FAILED if bad else Outcome.PASSED
     if any(item.outcome is Outcome.ERRORED for item in bad):

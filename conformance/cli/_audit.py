@@ -14,7 +14,7 @@ from conformance.audit import (
     source_for,
     verify_record,
 )
-from conformance.cli._common import EXIT_FAILED, EXIT_OK, Subparsers
+from conformance.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, sandbox_option, sandboxed
 
 __all__ = ["register"]
 
@@ -53,6 +53,7 @@ def register(commands: Subparsers) -> None:
         help="replay with this implementation ('cmd:...' or 'python:...'; default: the "
         "bundled reference, which also replays the whole record)",
     )
+    sandbox_option(verify, "the --adapter implementation")
     verify.add_argument(
         "--git-rev",
         metavar="REV",
@@ -83,7 +84,11 @@ def _verify(args: argparse.Namespace, out: TextIO) -> int:
     source = source_for(args.root.resolve(), args.git_rev)
     runner = adapter_runner(args.adapter) if args.adapter else None
     limits = Limits(args.max_record_bytes, args.max_store_bytes)
-    verification = verify_record(args.record, source, runner, limits)
+    if runner is None:  # the bundled reference: the kit's own code, run isolated (python -I)
+        verification = verify_record(args.record, source, runner, limits)
+    else:
+        with sandboxed(args.sandbox, None if args.json else out):
+            verification = verify_record(args.record, source, runner, limits)
     if args.json:
         out.write(json.dumps(verification.to_json(), indent=2) + "\n")
     else:

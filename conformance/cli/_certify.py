@@ -51,6 +51,9 @@ from conformance.cli._common import (
     check_paths,
     non_negative_int,
     positive_float,
+    sandbox_option,
+    sandboxed,
+    terminate_as_interrupt,
 )
 from conformance.corpus import load_corpus
 from conformance.phase2 import PROFILE as PHASE2_PROFILE
@@ -273,6 +276,7 @@ def register(commands: Subparsers) -> None:
         "--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per request"
     )
     smoke_parser.add_argument("--vectors", type=Path, help="corpus directory (default: the kit's)")
+    sandbox_option(smoke_parser, "the adapter")
     smoke_parser.set_defaults(handler=_smoke)
 
 
@@ -462,7 +466,10 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
     options = dict(o.partition("=")[::2] for o in args.section_option)
     adapter = args.adapter or reference_adapter_spec()
     report_dir = _report_dir(args)
-    with sandbox_run(args.sandbox, temp_parent=args.temp_dir or default_temp_parent()) as box:
+    with (
+        terminate_as_interrupt(),
+        sandbox_run(args.sandbox, temp_parent=args.temp_dir or default_temp_parent()) as box,
+    ):
         _require_sandbox(args, box.reason)
         scratch = box.sandbox.scratch if box.sandbox else None
         result = _certify_run(args, adapter, sections, options, scratch)
@@ -660,4 +667,5 @@ def _smoke(args: argparse.Namespace, out: TextIO) -> int:
     check_paths(directories=[("--vectors", args.vectors)])
     adapter = args.adapter or reference_adapter_spec()
     corpus = load_corpus(args.vectors)
-    return smoke(adapter, corpus, out, count=max(1, args.count), timeout=args.timeout)
+    with sandboxed(args.sandbox, out):
+        return smoke(adapter, corpus, out, count=max(1, args.count), timeout=args.timeout)

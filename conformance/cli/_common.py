@@ -10,14 +10,19 @@ naming the option and the reason.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import re
-from collections.abc import Callable, Iterable
+import signal
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from conformance._errors import UsageError
+from conformance.adapters import SANDBOX_MODES, SandboxStatus, sandbox_run
+from conformance.run import default_temp_parent
 
 __all__ = [
     "ADAPTER_HELP",
@@ -37,6 +42,9 @@ __all__ = [
     "check_paths",
     "non_negative_int",
     "positive_float",
+    "sandbox_option",
+    "sandboxed",
+    "terminate_as_interrupt",
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -169,3 +177,53 @@ def _check_writable(option: str, path: Path) -> None:
         raise UsageError(f"{option} {str(path)!r}: cannot be used: {what}")
     if not os.access(probe, os.W_OK | os.X_OK):
         raise UsageError(f"{option} {str(path)!r}: {str(probe)!r} is not writable")
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM (a CI job cancelled, ``kill PID``) does what Ctrl-C does: it
+    raises :class:`KeyboardInterrupt`, so the run stops through the interrupt path (the
+    workers and adapters stopped, a partial report written, temporary directories removed)
+    instead of dying at once with exit 143 and orphans. Later SIGTERMs are ignored while the
+    run winds down; the previous handler comes back at the end. Outside the main thread (where
+    no handler can be set) it does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one interruption; let cleanup run
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def sandbox_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add ``--sandbox auto|require|off`` (the modes of ``certify``) to a command that starts
+    ``what``."""
+    parser.add_argument(
+        "--sandbox",
+        choices=SANDBOX_MODES,
+        default=SANDBOX_MODES[0],
+        help=f"run {what} in a bubblewrap sandbox as certify does (auto: when it works here; "
+        "require: exit 2 without one; off: never; default: %(default)s)",
+    )
+
+
+@contextlib.contextmanager
+def sandboxed(mode: str, out: TextIO | None = None) -> Iterator[SandboxStatus]:
+    """The adapters started in the block run sandboxed as ``mode`` asks (their temporary
+    directories in the sandbox's scratch directory); ``require`` without a sandbox is a usage
+    error before anything starts; ``out`` is told how the run is sandboxed."""
+    if mode not in SANDBOX_MODES:
+        raise UsageError(f"--sandbox {mode!r}: expected one of {', '.join(SANDBOX_MODES)}")
+    with sandbox_run(mode, temp_parent=default_temp_parent()) as box:
+        if mode == "require" and box.reason is not None:
+            raise UsageError(f"--sandbox require: no sandbox can be made: {box.reason}")
+        if out is not None:
+            out.write(f"sandbox: {box.summary()}\n")
+        yield box

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance._errors import HandshakeError, UsageError
-from conformance._kit import one_line, terminal_safe
+from conformance._kit import one_line, read_bounded, terminal_safe
 from conformance._kit import vectors_dir as kit_vectors_dir
 from conformance.adapters import DEFAULT_TIMEOUT, open_adapter, reference_adapter_spec
 from conformance.cli._common import (
@@ -30,8 +30,16 @@ from conformance.cli._common import (
     Subparsers,
     non_negative_int,
     positive_float,
+    sandbox_option,
+    sandboxed,
 )
-from conformance.corpus import Vector, load_corpus, load_vector_file, select_vectors
+from conformance.corpus import (
+    MAX_VECTOR_FILE_BYTES,
+    Vector,
+    load_corpus,
+    load_vector_file,
+    select_vectors,
+)
 from conformance.report import write_report
 from conformance.run import (
     Executor,
@@ -73,6 +81,7 @@ def register(commands: Subparsers) -> None:
     parser.add_argument(
         "--report-dir", type=Path, help="also write a (partial) report there (default: none)"
     )
+    sandbox_option(parser, "the adapter")
     parser.set_defaults(handler=_rerun)
 
 
@@ -91,7 +100,12 @@ def find_vectors(ids: list[str], directory: Path | None) -> tuple[Vector, ...]:
     wanted = {i: f'"{i}"'.encode() for i in ids}
     found: dict[str, Vector] = {}
     for path in sorted(p for p in root.rglob("*.json") if p.is_file()):
-        data = path.read_bytes()
+        try:  # a stranger's directory: bounded like the loader's reads
+            data = read_bounded(path, MAX_VECTOR_FILE_BYTES)
+        except OSError as exc:
+            raise UsageError(
+                f"cannot read vector file {str(path)!r}: {exc.strerror or exc}"
+            ) from None
         if b'"phase6-vectors/1"' not in data[:4096]:
             continue
         if not any(needle in data for i, needle in wanted.items() if i not in found):
@@ -138,6 +152,11 @@ def _show(vector: Vector, result: VectorResult, out: TextIO) -> None:
 
 
 def _rerun(args: argparse.Namespace, out: TextIO) -> int:
+    with sandboxed(args.sandbox, out):
+        return _rerun_vectors(args, out)
+
+
+def _rerun_vectors(args: argparse.Namespace, out: TextIO) -> int:
     adapter = args.adapter or reference_adapter_spec()
     importable_cwd(adapter)
     custom = None

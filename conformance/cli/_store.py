@@ -7,10 +7,11 @@ import json
 import sys
 from typing import TextIO
 
-from conformance.cli._common import EXIT_OK, EXIT_USAGE, Subparsers
+from conformance.cli._common import EXIT_OK, EXIT_USAGE, Subparsers, non_negative_int
 from conformance.store import (
     CODES,
     MAX_LINE_BYTES,
+    MAX_LISTED_LINES,
     Options,
     codes_json,
     render_codes,
@@ -73,6 +74,15 @@ def register(commands: Subparsers) -> None:
         help=f"longest line read (default {MAX_LINE_BYTES}); a longer one is reported "
         "line-too-long, unread",
     )
+    check.add_argument(
+        "--list",
+        type=non_negative_int,
+        default=MAX_LISTED_LINES,
+        metavar="N",
+        dest="max_listed",
+        help=f"lines of a store listed finding by finding in the text report (default "
+        f"{MAX_LISTED_LINES}; 0: all); the counts always include every line",
+    )
     check.set_defaults(handler=_check)
     codes = actions.add_parser("codes", help="list the finding codes and their levels")
     codes.add_argument("--json", action="store_true", help="print the table as JSON")
@@ -87,7 +97,14 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         )
         return EXIT_USAGE
     options = Options(frozenset(args.ignore), args.strict, args.max_line_bytes)
-    return run_check(args.paths, options, out, as_json=args.json, every_line=args.all)
+    return run_check(
+        args.paths,
+        options,
+        out,
+        as_json=args.json,
+        every_line=args.all,
+        max_listed=args.max_listed,
+    )
 
 
 def _codes(args: argparse.Namespace, out: TextIO) -> int:

@@ -13,7 +13,7 @@ import json
 import os
 import shlex
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,19 +157,23 @@ def ask(adapter: SubprocessAdapter, request: ProbeRequest, root: Path) -> Reply:
 def run_requests(
     launcher: Launcher,
     condition: str,
-    plan: Sequence[tuple[ProbeRequest, Path]],
+    plan: Iterable[tuple[ProbeRequest, Path]],
     *,
     prefix: Sequence[str] = (),
     env: Mapping[str, str | None] | None = None,
     during: Callable[[SubprocessAdapter, int], Mapping[str, Any]] | None = None,
+    watch: Callable[[SubprocessAdapter], Callable[[], None]] | None = None,
 ) -> Replies:
     """Start one adapter process under a condition, send ``plan`` in order, stop it.
 
     ``during(adapter, index)`` is called after each request (e.g. to read memory counters);
-    what it returns is merged into :attr:`Replies.extra`.
+    what it returns is merged into :attr:`Replies.extra`. ``watch(adapter)`` is called before
+    the adapter starts and returns the function that ends the watch, called before the
+    adapter is closed (a tracer's watchdog).
     """
     adapter = launcher.adapter(prefix=prefix, env=env)
     extra: dict[str, Any] = {}
+    unwatch = watch(adapter) if watch is not None else None
     try:
         try:
             adapter.start()
@@ -184,6 +188,8 @@ def run_requests(
             if during is not None:
                 extra.update(during(adapter, index))
     finally:
+        if unwatch is not None:
+            unwatch()
         adapter.close()
     return Replies(condition, tuple(replies), started_at=started_at, extra=extra)
 

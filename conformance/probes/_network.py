@@ -69,7 +69,8 @@ def run(context: ProbeContext) -> Iterator[CheckResult]:
         NAME,
         "no-sockets",
         CLAUSES,
-        [f"network call while serving requests: {call}" for call in during],
+        trace.flood_problems()
+        + [f"network call while serving requests: {call}" for call in during],
         f"no internet socket, connect or send while serving {len(trace.replies.replies)} "
         "requests (strace)",
         clock,

@@ -132,16 +132,15 @@ def _traced(context: ProbeContext) -> Iterator[CheckResult]:
         yield errored(NAME, "no-exec", ("S6-SEC-05",), message, clock)
         return
     problems, noted = _write_problems(trace)
-    opens = sum(1 for call in trace.calls if call.name.startswith("open"))
     yield judge(
         NAME,
         "write-opens",
         ("S6-SEC-03", "S6-INPUT-13", "S6-SEC-01"),
-        problems,
-        f"{opens} opens traced: none for writing in the workspace, no file written while "
+        trace.flood_problems() + problems,
+        f"{trace.opens} opens traced: none for writing in the workspace, no file written while "
         "serving requests",
         clock,
-        details={"startup_writes_outside_workspace": noted[:20], "calls": len(trace.calls)},
+        details={"startup_writes_outside_workspace": noted[:20], "calls": trace.total},
     )
     clock = Clock()
     executed = [call.show() for call in trace.after_start() if call.name in EXECUTING]
@@ -149,7 +148,8 @@ def _traced(context: ProbeContext) -> Iterator[CheckResult]:
         NAME,
         "no-exec",
         ("S6-SEC-05",),
-        [f"runs a program while serving requests: {call}" for call in executed],
+        trace.flood_problems()
+        + [f"runs a program while serving requests: {call}" for call in executed],
         "no program executed while serving requests (strace)",
         clock,
     )

@@ -131,7 +131,7 @@ class Probe:
         self.timeout = timeout
         self._reference = reference
         self._fresh: Adapter | None = None
-        self._workspace = Workspace(temp_parent or default_temp_parent(), prefix="phase6-props-")
+        self._workspace = Workspace(temp_parent or default_temp_parent(), prefix="tmp")
         self.requests = 0
 
     # -- lifecycle

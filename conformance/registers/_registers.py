@@ -75,6 +75,8 @@ def read_register(path: Path, expected_format: str) -> dict[str, Any]:
         raise RegisterError(f"not UTF-8 text (byte {exc.start})", path=str(path)) from exc
     except tomllib.TOMLDecodeError as exc:
         raise RegisterError(f"not valid TOML: {exc}", path=str(path)) from exc
+    except RecursionError:  # tomllib recurses per nesting level: ``a=[[[[...`` 100,000 deep
+        raise RegisterError("nested too deeply to be read as TOML", path=str(path)) from None
     if document.get("format") != expected_format:
         raise RegisterError(
             f"format is {document.get('format')!r}, expected {expected_format!r}", path=str(path)

@@ -79,6 +79,10 @@ REPORT_FILES = {
 #: Deeper than this, a value is stored as its JSON text (a string): report.json, its loaders
 #: and its renderers never recurse without bound on what an implementation sent.
 MAX_DEPTH = 48
+#: The largest report.json read back (``report``, ``compare``): a full certification's is a
+#: few megabytes; only regular files are read, so a FIFO is never waited on and a device
+#: (``/dev/zero``) never read.
+MAX_REPORT_BYTES = 256 * 1024 * 1024
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -265,7 +269,7 @@ def load_report(path: Path | str) -> dict[str, Any]:
     if path.is_dir():
         path = path / "report.json"
     try:
-        report = loads(path.read_bytes())
+        report = loads(read_bounded(path, MAX_REPORT_BYTES))
     except (OSError, ValueError, RecursionError) as exc:
         raise ReportError(f"cannot read report {str(path)!r}: {exc}") from exc
     validate_report(report)
@@ -320,7 +324,7 @@ def _adapter_identity(spec: str) -> str:
 
 
 #: The largest report.json read to learn which adapter it was written for.
-_MAX_OWNED_REPORT = 256 * 1024 * 1024
+_MAX_OWNED_REPORT = MAX_REPORT_BYTES
 
 
 def other_adapter(directory: Path | str, spec: str) -> str | None:
@@ -370,7 +374,7 @@ def previous_run(directory: Path | str, report: Mapping[str, Any]) -> str | None
     if not target.is_file() or target.is_symlink():
         return None
     try:
-        old = loads(target.read_bytes())
+        old = loads(read_bounded(target, MAX_REPORT_BYTES))
         header, footer = old["header"], old["footer"]
         before = (
             tuple(header["selection"]["patterns"]),

@@ -2,10 +2,11 @@
 
 For each vector (:meth:`Executor.run_vector`):
 
-1. materialize its files under a fresh directory ``<worker temp root>/<vector id>`` and stamp
-   every entry (content hash, size, mode, mtime, ctime, inode, links); the worker temp root is
-   a :class:`~conformance.corpus.Workspace`, worked in by descriptor, so what an implementation
-   does to it between requests cannot redirect the files;
+1. materialize its files under a fresh directory ``<worker temp root>/<16 random hex digits>``
+   and stamp every entry (content hash, size, mode, mtime, ctime, inode, links); the worker
+   temp root is a :class:`~conformance.corpus.Workspace` (named like any ``tmp*`` directory),
+   worked in by descriptor, so what an implementation does to it between requests cannot
+   redirect the files; no name tells the implementation it is certified, or which vector runs;
 2. run the request (``repeat`` times, default 2, in the same adapter process); after each run
    re-stamp the tree within a budget (only regular files are read, only those whose size did
    not change, in bounded time): any change, a root removed, or a tree too large to check, is
@@ -29,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -227,8 +229,11 @@ class Executor:
             max_line_bytes=config.max_line_bytes,
         )
         self.sample = sample
+        self.name = name
         parent = config.temp_dir or default_temp_parent()
-        self._workspace = Workspace(parent, prefix=f"phase6-{name}-")
+        self._workspace = Workspace(parent, prefix="tmp")
+        #: The current root of each vector being run: a random name, new for every layout.
+        self._roots: dict[str, str] = {}
         self._baselines: dict[str, tuple[Vector, Baseline]] = {}
 
     def close(self) -> None:
@@ -239,12 +244,26 @@ class Executor:
             self._workspace.close()
 
     def _fresh_root(self, vector: Vector) -> tuple[Path, TreeStamps]:
-        root = self._workspace.materialize(vector.id, vector)
-        return root, self._workspace.stamp(vector.id)
+        self._remove(vector)
+        name = self._roots[vector.id] = secrets.token_hex(8)
+        root = self._workspace.materialize(name, vector)
+        before = self._workspace.stamp(name, budget=self.config.stamp_budget)
+        if before.incomplete is not None:  # the vector's own size, before any run: not the
+            raise CorpusError(  # implementation's doing (it would read as store-mutated)
+                f"the vector is too large for the harness to check for changes "
+                f"({before.incomplete}; a harness-side limit, the stamp budget)"
+            )
+        return root, before
+
+    def _remove(self, vector: Vector) -> None:
+        name = self._roots.pop(vector.id, None)
+        if name is not None:
+            self._workspace.remove(name)
 
     def _after(self, vector: Vector, before: TreeStamps) -> list[str]:
         """What a run changed under the vector's root (bounded: see the module docstring)."""
-        after = self._workspace.stamp(vector.id, budget=self.config.stamp_budget, like=before)
+        name = self._roots[vector.id]
+        after = self._workspace.stamp(name, budget=self.config.stamp_budget, like=before)
         return changes(before, after)
 
     def run_vector(self, vector: Vector) -> VectorResult:
@@ -318,7 +337,7 @@ class Executor:
                             )
                         )
         finally:
-            self._workspace.remove(vector.id)
+            self._remove(vector)
         if error is None and vector.id in self.sample:
             self._baselines[vector.id] = (vector, Baseline.of(first))
         return judged(
@@ -332,7 +351,7 @@ class Executor:
 
     def _unpreparable(self, vector: Vector, exc: Exception, started: float) -> VectorResult:
         """The vector's files could not be laid out (a harness-side problem, named)."""
-        self._workspace.remove(vector.id)
+        self._remove(vector)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         detail = ErrorDetail(
             kind=ErrorKind.CRASH,
@@ -364,7 +383,7 @@ class Executor:
                 except (CorpusError, OSError):
                     continue  # the files could not be laid out again: no fresh evidence
                 finally:
-                    self._workspace.remove(vector.id)
+                    self._remove(vector)
                 found: list[Failure] = []
                 if changed:
                     found.append(

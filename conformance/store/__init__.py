@@ -33,6 +33,7 @@ from conformance.store._forms import FORMS, HashForm
 from conformance.store._lines import Finding
 from conformance.store._read import MAX_LINE_BYTES, PathError
 from conformance.store._render import (
+    MAX_LISTED_LINES,
     codes_json,
     render_codes,
     render_json,
@@ -47,6 +48,7 @@ __all__ = [
     "FORMS",
     "LEVELS",
     "MAX_LINE_BYTES",
+    "MAX_LISTED_LINES",
     "PATH_ERRORS",
     "S5_CLAUSES",
     "CheckReport",

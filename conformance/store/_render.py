@@ -32,6 +32,7 @@ from conformance.store._read import PathError
 from conformance.store._rules import CODES
 
 __all__ = [
+    "MAX_LISTED_LINES",
     "JsonSink",
     "Sink",
     "TextSink",
@@ -43,6 +44,10 @@ __all__ = [
 ]
 
 _TITLES: Final = {form.name: form.title for form in FORMS}
+#: Lines of one store the text report lists finding by finding (0: all); past them the
+#: per-store counts and the run's per-code totals still count every finding. A store with a
+#: violation on every line printed 157 times its size as text.
+MAX_LISTED_LINES: Final = 1000
 
 
 class Sink(Protocol):
@@ -56,10 +61,18 @@ class Sink(Protocol):
 
 
 def run_check(
-    paths: Sequence[str], options: Options, out: TextIO, *, as_json: bool, every_line: bool
+    paths: Sequence[str],
+    options: Options,
+    out: TextIO,
+    *,
+    as_json: bool,
+    every_line: bool,
+    max_listed: int = MAX_LISTED_LINES,
 ) -> int:
     """Check `paths` in order, streaming the report to `out`; returns the exit status."""
-    sink: Sink = JsonSink(out) if as_json else TextSink(out, every_line=every_line)
+    sink: Sink = (
+        JsonSink(out) if as_json else TextSink(out, every_line=every_line, max_listed=max_listed)
+    )
     sink.begin(options)
     stores = []
     for path in paths:
@@ -213,9 +226,14 @@ class TextSink:
     """The human report: per store a table of violations (every line with `every_line`),
     then its counts, its hash forms and each notice code once; then the run's totals."""
 
-    def __init__(self, out: TextIO, *, every_line: bool = False) -> None:
+    def __init__(
+        self, out: TextIO, *, every_line: bool = False, max_listed: int = MAX_LISTED_LINES
+    ) -> None:
         self.out = out
         self.every_line = every_line
+        self.max_listed = max_listed
+        self._listed = 0
+        self._unlisted = 0
         self._header = False
         self.options = Options()
 
@@ -232,6 +250,7 @@ class TextSink:
             return
         self._say(f"{path} ({size} bytes)")
         self._header = False
+        self._listed = self._unlisted = 0
 
     def _row(self, result: LineResult, finding: Finding | None) -> None:
         if not self._header:
@@ -252,6 +271,12 @@ class TextSink:
 
     def line(self, result: LineResult) -> None:
         shown = result.violations + (result.notices if self.every_line else ())
+        if not shown and not self.every_line:
+            return
+        if self.max_listed and self._listed >= self.max_listed:
+            self._unlisted += 1
+            return
+        self._listed += 1
         for finding in shown:
             self._row(result, finding)
         if self.every_line and not shown:
@@ -260,6 +285,11 @@ class TextSink:
     def store_end(self, store: StoreReport) -> None:
         if store.error is not None:
             return
+        if self._unlisted:
+            self._say(
+                f"  ... and {self._unlisted} more line(s) not listed (the first "
+                f"{self.max_listed} are; the counts below include them; --list 0 lists all)"
+            )
         summary = store.summary
         verdicts = dict(summary.spec006)
         unchecked = f", {verdicts['unchecked']} unchecked" if verdicts["unchecked"] else ""

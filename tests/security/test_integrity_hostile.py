@@ -23,6 +23,8 @@ from hostile_support import certify_fake, synthetic, written
 from conformance import ErrorKind, FailureKind, Outcome, ProtocolError, VerdictValue
 from conformance.adapters import open_adapter, parse_line
 from conformance.adapters._protocol import MAX_REPLY_CONTAINERS
+from conformance.audit import _expected
+from conformance.audit._expected import fixture_bytes, record_problems
 from conformance.audit._section import certify_section as audit_section
 from conformance.cli import main
 from conformance.corpus import TextFile, load_corpus
@@ -166,6 +168,31 @@ class TestFreshRunIsStamped:
         """A correct adapter re-run in a fresh process still passes every vector."""
         result = certify_fake(paths, "correct", fresh_every=1)
         assert {r.outcome for r in result.results} == {Outcome.PASSED}
+
+
+class TestRootsTellNothing:
+    """Vector roots were ``<temp>/phase6-w0-XXXX/<vector id>``: an implementation could tell it
+    was being certified, and which vector (with its public expected answer) it was asked."""
+
+    def test_roots_name_neither_the_kit_nor_the_vector(
+        self, paths: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Every root an implementation is sent is a random name in a ``tmp*`` directory: no
+        ``phase6``, no vector ID; each layout (the same-process runs share one, the
+        fresh-process re-run has its own) is a new name; honest results are unchanged."""
+        log = tmp_path / "roots"
+        monkeypatch.setenv("PHASE6_FAKE_ROOTS", str(log))
+        result = certify_fake(paths, "records_roots", fresh_every=1)
+        assert {r.outcome for r in result.results} == {Outcome.PASSED}
+        roots = log.read_text("utf-8").splitlines()
+        assert len(roots) == 3 * len(result.results)  # two runs and the fresh re-run each
+        assert len(set(roots)) == 2 * len(result.results)
+        ids = [r.id for r in result.results]
+        for root in roots:
+            assert "phase6" not in root
+            assert not any(vector_id in root for vector_id in ids)
+            assert re.fullmatch(r"[0-9a-f]{16}", Path(root).name)
+            assert Path(root).parent.name.startswith("tmp")
 
 
 class TestBreakerCountsCostlyAdapters:
@@ -391,8 +418,8 @@ class TestAuditSectionHashesTheFixture:
     def test_swapped_stores_are_never_read(
         self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
-        """Records are checked against the fixture's bytes laid out by the harness: the link
-        target is never opened, and the reference's records still pass."""
+        """Records are checked against the vector's own bytes: the link target is never
+        opened, no store is read back from any directory, and the reference's records pass."""
         target = tmp_path / "outside" / "sparse.bin"
         target.parent.mkdir()
         with open(target, "wb") as handle:
@@ -428,8 +455,52 @@ class TestAuditSectionHashesTheFixture:
         section = audit_section(context)
         assert [item.outcome for item in section.items] == [Outcome.PASSED] * len(vectors)
         assert str(target) not in opened
-        assert read
-        assert all(target.parent not in path.parents for path in read)
+        assert not read
+
+
+class TestExpectedTakesBytes:
+    """``audit/_expected.py`` hashed stores by following paths from a directory: an absolute
+    or climbing store path of the request, or a symlink in the root, was read whole wherever
+    it led."""
+
+    @pytest.mark.parametrize("store", ["{outside}", "../outside/secret", "stores/link"])
+    def test_paths_name_only_fixture_files(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, store: str
+    ) -> None:
+        """A store path is looked up among the fixture's own files by name: an absolute or
+        climbing path names none, nothing is opened, and no identity is computed for it."""
+        secret = tmp_path / "outside" / "secret"
+        secret.parent.mkdir()
+        secret.write_bytes(b"0600 bytes\n")
+        secret.chmod(0o600)
+        vector = next(v for v in load_corpus().vectors if "package" in v.expect)
+        request = {**vector.request, "store_paths": [store.format(outside=secret)]}
+        files = {**fixture_bytes(vector), "stores": None}
+        opened: list[Any] = []
+        real_open = os.open
+
+        def spy(*args: Any, **kwargs: Any) -> int:
+            opened.append(args)
+            return real_open(*args, **kwargs)
+
+        monkeypatch.setattr(os, "open", spy)
+        monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail(f"read {self}"))
+        record = {"stores": [{"path": store, "bytes": 11, "sha256": "0" * 64}]}
+        assert _expected._stores(request, files) is None
+        assert record_problems(request, vector.expect, None, record, files)
+        assert opened == []
+
+    def test_identity_is_the_vectors_bytes(self) -> None:
+        """The identity is computed from the bytes the vector describes (path, length,
+        SHA-256), without a directory."""
+        vector = next(v for v in load_corpus().vectors if "package" in v.expect)
+        files = fixture_bytes(vector)
+        stores = _expected._stores(vector.request, files)
+        assert stores
+        for store in stores:
+            data = files[store["path"]]
+            assert data is not None
+            assert store["bytes"] == len(data)
 
 
 class _Names:

@@ -340,3 +340,50 @@ class TestModes:
         assert sandbox["mode"] is None
         assert "not requested" in sandbox["reason"]
         assert sys.executable in adapter.spec
+
+
+class TestOtherCommands:
+    """``smoke``, ``rerun`` and ``audit verify --adapter`` started the adapter unsandboxed: a
+    stranger's code ran with the user's rights there, whatever certify did."""
+
+    @needs_sandbox
+    @pytest.mark.parametrize("command", ["smoke", "rerun"])
+    def test_write_outside_is_stopped(
+        self, paths: tuple[Path, Path], outside: Path, command: str
+    ) -> None:
+        """Under ``--sandbox require`` the adapter's write outside its root fails and the
+        command says it was sandboxed; with ``--sandbox off`` (the control) the file appears."""
+        spec = fake_spec("sandbox_escape", paths[1], "write", str(outside))
+        which = ["--count", "100"] if command == "smoke" else ["beta-0-trigger"]
+        for mode in ("require", "off"):
+            out = io.StringIO()
+            argv = [command, *which, "--adapter", spec, "--vectors", str(paths[0])]
+            code = main([*argv, "--sandbox", mode], out)
+            assert code == 1 if mode == "require" else code in (0, 1), out.getvalue()
+            written = (outside / "PWNED.txt").exists()
+            assert written is (mode == "off"), out.getvalue()
+            shown = "bubblewrap" if mode == "require" else "none"
+            assert out.getvalue().startswith(f"sandbox: {shown}")
+
+    def test_require_without_a_sandbox_is_a_usage_error(
+        self,
+        paths: tuple[Path, Path],
+        monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        """``--sandbox require`` where none can be made: exit 2 before the adapter starts
+        (smoke, rerun, and audit verify with --adapter)."""
+        from conformance.adapters import _sandbox
+
+        monkeypatch.setattr(_sandbox, "_find_sandbox", lambda scratch: (None, "no bwrap here"))
+        spec = fake_spec("correct", paths[1])
+        vectors = str(paths[0])
+        for argv in (
+            ["smoke", "--adapter", spec, "--vectors", vectors],
+            ["rerun", "beta-0-trigger", "--adapter", spec, "--vectors", vectors],
+            ["audit", "verify", str(paths[1]), "--adapter", spec],
+        ):
+            assert main([*argv, "--sandbox", "require"], io.StringIO()) == 2, argv
+            assert "--sandbox require: no sandbox can be made: no bwrap here" in (
+                capsys.readouterr().err
+            )

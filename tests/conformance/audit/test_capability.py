@@ -12,7 +12,7 @@ import pytest
 from harness_corpus import fake_spec
 
 from conformance.adapters import reference_adapter_spec
-from conformance.audit._expected import record_problems
+from conformance.audit._expected import fixture_bytes, record_problems
 from conformance.audit._section import certify_section
 from conformance.corpus import Vector, load_corpus, materialize
 from conformance.run import Outcome, SectionContext
@@ -43,13 +43,13 @@ class TestExpectedRecord:
         """The reference's record of a package vector has no problem."""
         result, record = _run(PACKAGE_VECTOR, vector_root)
         assert record_problems(PACKAGE_VECTOR.request, PACKAGE_VECTOR.expect, result, record,
-                               vector_root) == []  # fmt: skip
+                               fixture_bytes(PACKAGE_VECTOR)) == []  # fmt: skip
 
     def test_failure_record_matches(self, vector_root: Path) -> None:
         """The reference's failure record of an error vector has no problem."""
         result, record = _run(ERROR_VECTOR, vector_root)
         assert record_problems(ERROR_VECTOR.request, ERROR_VECTOR.expect, result, record,
-                               vector_root) == []  # fmt: skip
+                               fixture_bytes(ERROR_VECTOR)) == []  # fmt: skip
 
     @pytest.mark.parametrize(
         ("member", "change", "problem"),
@@ -73,7 +73,7 @@ class TestExpectedRecord:
         tampered = copy.deepcopy(record)
         tampered[member] = change(tampered[member])
         problems = record_problems(PACKAGE_VECTOR.request, PACKAGE_VECTOR.expect, result,
-                                   tampered, vector_root)  # fmt: skip
+                                   tampered, fixture_bytes(PACKAGE_VECTOR))  # fmt: skip
         assert any(problem in text for text in problems), problems
 
 
