@@ -37,7 +37,7 @@ from __future__ import annotations
 import shlex
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -265,6 +265,22 @@ def attribute(
         if _attributable(r) and r.id in by_id and r.actual is not None
     ]
     faults: list[str] = []
+    passed = [by_id[r.id] for r in results if r.ok and r.id in by_id]
+    seen: dict[str, tuple[str, ...]] = {}
+
+    def changes(alternative: str) -> tuple[str, ...]:
+        """The passing vectors ``alternative`` changes (computed once each)."""
+        if alternative not in seen:
+            outputs = _outputs([alternative], passed, timeout, faults)
+            seen[alternative] = tuple(
+                sorted(
+                    vector_id
+                    for vector_id, output in outputs.items()
+                    if compare_result(by_id[vector_id].expect, output) is not None
+                )
+            )
+        return seen[alternative]
+
     single: dict[str, set[str]] = {}
     if candidates:
         for alternative in tried:
@@ -278,7 +294,7 @@ def attribute(
             f"declares two readings of {entry}" for entry, n in entries.items() if n > 1
         ]
     else:
-        profile = _fewest(single)
+        profile = _fewest(single, lambda alternative: len(changes(alternative)))
     explained: dict[str, tuple[str, ...]] = {}
     for alternative in profile:
         for vector_id in single.get(alternative, ()):
@@ -298,15 +314,9 @@ def attribute(
                 )
     # 5. one consistent reading per entry: a vector the profile's reading changes must not be
     # answered the pinned way.
-    passed = [by_id[r.id] for r in results if r.ok and r.id in by_id]
     inconsistent: dict[str, tuple[str, ...]] = {}
     for alternative in profile:
-        outputs = _outputs([alternative], passed, timeout, faults)
-        changed = sorted(
-            vector_id
-            for vector_id, output in outputs.items()
-            if compare_result(by_id[vector_id].expect, output) is not None
-        )
+        changed = changes(alternative)
         if changed:
             inconsistent[alternative] = tuple(changed)
             said = " although it declares it" if declared is not None else ""
@@ -329,10 +339,12 @@ def attribute(
     )
 
 
-def _fewest(single: Mapping[str, set[str]]) -> tuple[str, ...]:
+def _fewest(single: Mapping[str, set[str]], inconsistency: Callable[[str], int]) -> tuple[str, ...]:
     """The fewest alternatives (one per entry) that explain the failures any explains: take
     the one explaining the most failures not yet explained, until none explains another (an
-    alternative that only repeats what others explain is not a reading the evidence needs)."""
+    alternative that only repeats what others explain is not a reading the evidence needs).
+    Between alternatives that explain as much, the one the implementation follows most
+    consistently wins (``inconsistency``: how many passing vectors it would change)."""
     chosen: list[str] = []
     entries: set[str] = set()
     left = set().union(*single.values()) if single else set()
@@ -342,7 +354,13 @@ def _fewest(single: Mapping[str, set[str]]) -> tuple[str, ...]:
             for alternative, reproduced in single.items()
             if alternative.split("/", 1)[0] not in entries
         }
-        best = max(gains, key=lambda a: (gains[a], len(single[a]), a), default=None)
+        top = max(gains.values(), default=0)
+        tied = [a for a, gain in gains.items() if gain == top]
+        best = (
+            min(tied, key=lambda a: (inconsistency(a) if len(tied) > 1 else 0, -len(single[a]), a))
+            if tied
+            else None
+        )
         if best is None or gains[best] == 0:
             break
         chosen.append(best)

@@ -52,6 +52,7 @@ from reference import (
     _ordering,
     _paths,
     _query,
+    _records,
     _scoring,
     _text,
     _timestamps,
@@ -157,7 +158,8 @@ def _lenient_utc(text: str) -> Any:
 def int20(request: Any) -> Result:
     """ts_utc and now_utc in any RFC 3339 UTC form."""
     _lenient_everywhere()
-    _timestamps.PARSERS["profile"] = _lenient_utc  # the table the controller picks from
+    _timestamps.PARSERS["profile"] = _lenient_utc  # the tables the controller picks from
+    _records.RECORD_TIMESTAMPS["profile"] = _lenient_utc
     return reference.memory_read(request)
 
 
