@@ -1,13 +1,15 @@
-"""The certified site the slow site tests share: the reference, three strangers each following
-one alternative reading (int27, int08, int41) and one with a bug (round2), and the Phase 2
-reference engine (its pages under ``phase2/``), each certified once with ``--no-sections``
-through ``phase6 site collect`` and collected again as a second version
-(the same report, ``header.adapter.implementation.version`` 2.0.0), then built into a site."""
+"""The certified site the slow site tests share: the reference, the JavaScript example (when
+Node.js is on PATH), three strangers each following one alternative reading (int27, int08,
+int41) and one with a bug (round2), and the Phase 2 reference engine (its pages under
+``phase2/``), each certified once with ``--no-sections`` through ``phase6 site collect`` and
+collected again as a second version (the same report, ``header.adapter.implementation.version``
+2.0.0), then built into a site."""
 
 from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -23,6 +25,11 @@ STRANGERS = {
     "round2": None,
 }
 VERSIONS = ("1.0.0", "2.0.0")
+#: Node.js, for the JavaScript example (None: it is left out, and its test says why).
+NODE = shutil.which("node")
+JS_ADAPTER = REPO / "conformance" / "examples" / "javascript" / "adapter.js"
+#: The SPEC-006 implementations besides the strangers (the Phase 2 engine has its own pages).
+OTHERS = ("reference", *(("javascript",) if NODE else ()))
 
 
 @dataclass(frozen=True)
@@ -53,7 +60,10 @@ def _wait(process: subprocess.Popen[str]) -> str:
 def certify_and_build(root: Path) -> CertifiedSite:
     """Certify, collect (two versions each) and build under ``root``."""
     first, collection = root / "v1", root / "collection"
-    adapters = {"reference": [], "phase2": ["--profile", "phase2-context"]} | {
+    adapters: dict[str, list[str]] = {"reference": [], "phase2": ["--profile", "phase2-context"]}
+    if NODE:
+        adapters["javascript"] = ["--adapter", "cmd:" + shlex.join([NODE, str(JS_ADAPTER)])]
+    adapters |= {
         variant: [
             "--adapter",
             "cmd:" + shlex.join([sys.executable, str(FAKES / "stranger.py"), variant]),

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from paths import REPO
-from site_build import STRANGERS, VERSIONS, CertifiedSite, certify_and_build
+from site_build import NODE, OTHERS, STRANGERS, VERSIONS, CertifiedSite, certify_and_build
 
 from conformance._schemas import schema_errors
 from conformance.site import (
@@ -204,7 +204,7 @@ class TestCertifiedSite:
         listing = json.loads((api / "implementations.json").read_text("utf-8"))
         assert schema_errors(IMPLEMENTATIONS_SCHEMA, listing) == []
         files = sorted((api / "implementations").glob("*.json"))
-        assert len(files) == len(listing["implementations"]) == 2 + len(STRANGERS)
+        assert len(files) == len(listing["implementations"]) == 1 + len(OTHERS) + len(STRANGERS)
         for path in files:
             assert schema_errors(IMPLEMENTATION_SCHEMA, json.loads(path.read_text("utf-8"))) == []
 
@@ -239,6 +239,18 @@ class TestCertifiedSite:
             assert row["versions"] == list(VERSIONS)
             assert row["profile"] == ([reading] if reading else [])
 
+    @pytest.mark.skipif(NODE is None, reason="node (Node.js) is not on PATH: no JavaScript example")
+    def test_javascript_example_is_listed(self, certified_site: CertifiedSite) -> None:
+        """The JavaScript example is on the site, compliant, following no alternative reading."""
+        listing = json.loads(
+            (certified_site.out / "api" / "v1" / "implementations.json").read_text("utf-8")
+        )
+        by_name = {row["name"]: row for row in listing["implementations"]}
+        row = by_name[certified_site.names["javascript"]]
+        assert row["verdict"] == "compliant"
+        assert row["profile"] == []
+        assert row["versions"] == list(VERSIONS)
+
     def test_readings_matrix_shows_each_alternative(self, certified_site: CertifiedSite) -> None:
         """Each fake's column names its alternative on its entry's row; those rows come first."""
         rows = parse(certified_site.out / "readings.html").rows
@@ -264,7 +276,7 @@ class TestCertifiedSite:
         """The history chart of every implementation plots both versions."""
         page = (certified_site.out / "history.html").read_text("utf-8")
         charts = re.findall(r'<svg class="chart".*?</svg>', page)
-        assert len(charts) == 1 + len(STRANGERS)
+        assert len(charts) == len(OTHERS) + len(STRANGERS)
         for chart in charts:
             labels = re.findall(r'<text class="version"[^>]*>([^<]*)</text>', chart)
             assert labels == list(VERSIONS)
@@ -385,7 +397,7 @@ class TestInBrowser:
         """Every implementation's chart labels both versions."""
         with browser.checking("history.html"):
             charts = re.findall(r'<svg class="chart".*?</svg>', browser.dom("history.html"), re.S)
-            assert len(charts) == 1 + len(STRANGERS)
+            assert len(charts) == len(OTHERS) + len(STRANGERS)
             for chart in charts:
                 assert re.findall(r'class="version"[^>]*>([^<]*)<', chart) == list(VERSIONS)
 
