@@ -41,6 +41,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -145,12 +146,25 @@ class Sandbox:
             "--tmpfs",
             "/tmp",  # the sandbox's private /tmp
         ]
-        # The private /tmp hides the host's: the working directory and the files the command
-        # line names there (a script, its data) are bound back, read-only.
-        shown = [where, *(word for word in argv if os.path.isabs(word))]
-        for path in dict.fromkeys(os.path.normpath(p) for p in shown):
-            if _under(path, "/tmp") and path != "/tmp" and os.path.exists(path):
-                command += ["--ro-bind", path, path]
+        # The private /tmp hides the host's: the working directory, the files the command line
+        # names there (a script, its data), and the kit's own Python (its environment and its
+        # source, when a checkout or a CI clone lives under /tmp) are bound back, read-only.
+        # A path inside one already bound is not bound again (bwrap cannot mount onto a
+        # symlink inside a read-only bind: a venv's bin/python is one).
+        shown = [
+            where,
+            sys.prefix,
+            str(Path(__file__).resolve().parents[2]),
+            *(word for word in argv if os.path.isabs(word)),
+        ]
+        bound: list[str] = []
+        for path in sorted({os.path.normpath(p) for p in shown}, key=len):  # outermost first
+            if not (_under(path, "/tmp") and path != "/tmp" and os.path.exists(path)):
+                continue
+            if not any(_under(path, outer) for outer in bound):
+                bound.append(path)
+        for path in bound:
+            command += ["--ro-bind", path, path]
         command += ["--bind", self.scratch, self.scratch, "--chdir", where]
         command += ["--unsetenv", ENV, "--", self.prlimit, *self.limits.prlimit_options(), "--"]
         return command + list(argv)

@@ -12,6 +12,7 @@ import io
 import json
 import os
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -387,3 +388,27 @@ class TestOtherCommands:
             assert "--sandbox require: no sandbox can be made: no bwrap here" in (
                 capsys.readouterr().err
             )
+
+
+@needs_sandbox
+class TestCheckoutUnderTmp:
+    """A checkout (and its venv) under /tmp, as a CI clone may be: the private /tmp must not hide
+    it, and a venv's ``bin/python`` symlink inside the bound checkout is not bound again."""
+
+    def test_symlinked_python_inside_the_working_directory(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """``CHECKOUT/.venv/bin/python -c ...`` starts in the sandbox, run from CHECKOUT."""
+        checkout = tmp_path / "clone"
+        (checkout / ".venv" / "bin").mkdir(parents=True)
+        python = checkout / ".venv" / "bin" / "python"
+        python.symlink_to(os.path.realpath(sys.executable))
+        monkeypatch.chdir(checkout)
+        with sandbox_run("require") as status:
+            assert status.sandbox is not None, status.reason
+            argv = status.sandbox.command([str(python), "-c", "print('inside')"], cwd=str(checkout))
+            binds = [argv[i + 1] for i, word in enumerate(argv) if word == "--ro-bind"]
+            assert str(python) not in binds  # inside the bound checkout already
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "inside"
