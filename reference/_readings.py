@@ -38,16 +38,13 @@ attribution): a failure one of them reproduces is that reading, shown by its ID.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Final
 
+from reference._alternatives import Alternative, UnknownReading, applied, followed
 from reference._selection import BUDGET_EXHAUSTED, MAX_ITEMS_REACHED
 
 __all__ = ["ALTERNATIVES", "Alternative", "Readings", "UnknownReading"]
-
-
-class UnknownReading(ValueError):
-    """An alternative ID that is not executable here (not in :data:`ALTERNATIVES`)."""
 
 
 @dataclass(frozen=True)
@@ -85,50 +82,13 @@ class Readings:
     def of(cls, ids: list[str] | tuple[str, ...]) -> Readings:
         """The pinned readings with the alternatives ``ids`` switched on (UnknownReading for
         an ID that is not executable, ValueError for two alternatives of one entry)."""
-        readings = cls()
-        entries: dict[str, str] = {}
-        for alternative_id in ids:
-            alternative = ALTERNATIVES.get(alternative_id)
-            if alternative is None:
-                known = ", ".join(sorted(ALTERNATIVES))
-                raise UnknownReading(
-                    f"no executable alternative {alternative_id!r} (known: {known})"
-                )
-            if alternative.entry in entries:
-                raise ValueError(
-                    f"{alternative_id!r} and {entries[alternative.entry]!r} are two readings of "
-                    f"{alternative.entry}: choose one"
-                )
-            entries[alternative.entry] = alternative_id
-            readings = replace(readings, **alternative.values)
+        readings, _ = applied(cls(), ids, ALTERNATIVES)
         return readings
 
     @property
     def ids(self) -> tuple[str, ...]:
         """The alternatives this value follows (empty for the pinned readings)."""
-        pinned = Readings()
-        return tuple(
-            alternative.id
-            for alternative in ALTERNATIVES.values()
-            if all(getattr(self, name) == value for name, value in alternative.values.items())
-            and any(getattr(pinned, name) != value for name, value in alternative.values.items())
-        )
-
-
-@dataclass(frozen=True)
-class Alternative:
-    """One executable alternative of a register entry: its ID, the register's own words for it
-    (``alternatives[index]`` of the entry), and the :class:`Readings` values it sets."""
-
-    id: str
-    index: int
-    summary: str
-    values: dict[str, Any]
-
-    @property
-    def entry(self) -> str:
-        """The register entry (``INT-08``)."""
-        return self.id.split("/", 1)[0]
+        return tuple(followed(self, Readings(), ALTERNATIVES))
 
 
 #: Every executable alternative, by ID. ``index`` points into the entry's ``alternatives``.

@@ -32,8 +32,10 @@ reference runs with that text (``serve-protocol --policy-text TEXT``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from dataclasses import dataclass, replace
+from typing import Final
+
+from reference._alternatives import Alternative, UnknownReading, applied, followed
 
 __all__ = [
     "ALTERNATIVES",
@@ -52,10 +54,6 @@ POLICY_SNIPPET: Final = (
 )
 #: The alternative whose value is the implementation's own policy text (a parameter).
 POLICY_ALTERNATIVE: Final = "P2-INT-04/implementation-text"
-
-
-class UnknownReading(ValueError):
-    """An alternative ID that is not executable here (not in :data:`ALTERNATIVES`)."""
 
 
 @dataclass(frozen=True)
@@ -81,22 +79,7 @@ class Readings:
         that alternative is implied). UnknownReading for an ID that is not executable,
         ValueError for two alternatives of one entry or a parameter without its value.
         """
-        readings = cls()
-        entries: dict[str, str] = {}
-        for alternative_id in ids:
-            alternative = ALTERNATIVES.get(alternative_id)
-            if alternative is None:
-                known = ", ".join(sorted(ALTERNATIVES))
-                raise UnknownReading(
-                    f"no executable alternative {alternative_id!r} (known: {known})"
-                )
-            if alternative.entry in entries:
-                raise ValueError(
-                    f"{alternative_id!r} and {entries[alternative.entry]!r} are two readings of "
-                    f"{alternative.entry}: choose one"
-                )
-            entries[alternative.entry] = alternative_id
-            readings = replace(readings, **alternative.values)
+        readings, entries = applied(cls(), ids, ALTERNATIVES)
         if POLICY_ALTERNATIVE in entries.values() and policy is None:
             raise ValueError(f"{POLICY_ALTERNATIVE} needs the policy text (a parameter)")
         if policy is not None:
@@ -107,13 +90,7 @@ class Readings:
     def ids(self) -> tuple[str, ...]:
         """The alternatives this value follows (empty for the pinned readings)."""
         pinned = Readings()
-        found = [
-            alternative.id
-            for alternative in ALTERNATIVES.values()
-            if alternative.values
-            and all(getattr(self, name) == value for name, value in alternative.values.items())
-            and any(getattr(pinned, name) != value for name, value in alternative.values.items())
-        ]
+        found = followed(self, pinned, ALTERNATIVES)
         if self.policy != pinned.policy:
             found.append(POLICY_ALTERNATIVE)
         return tuple(sorted(found))
@@ -121,23 +98,6 @@ class Readings:
 
 #: The pinned readings: every stage's default.
 PINNED: Final = Readings()
-
-
-@dataclass(frozen=True)
-class Alternative:
-    """One executable alternative of a register entry: its ID, the register's own words for it
-    (``alternatives[index]`` of the entry), and the :class:`Readings` values it sets (none for
-    a parameter, whose value the implementation supplies)."""
-
-    id: str
-    index: int
-    summary: str
-    values: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def entry(self) -> str:
-        """The register entry (``P2-INT-08``)."""
-        return self.id.split("/", 1)[0]
 
 
 #: Every executable alternative, by ID. ``index`` points into the entry's ``alternatives``.
