@@ -53,6 +53,7 @@ from conformance.corpus._vectors import (
     canonical_digest,
     load_corpus,
     load_vector_file,
+    vector_from_json,
 )
 
 __all__ = [
@@ -91,4 +92,5 @@ __all__ = [
     "name_problem",
     "select_vectors",
     "stamp_tree",
+    "vector_from_json",
 ]

@@ -205,40 +205,12 @@ def load_vector_file(
     stem = path.stem
     if stem != area and not stem.startswith(area + "-"):
         raise CorpusError(f"file name must be {area}.json or {area}-<family>.json", path=rel)
-    vectors = []
-    for index, raw in enumerate(document["vectors"]):
-        pointer = f"/vectors/{index}/input/files"
-        try:
-            names = raw["input"]["files"]
-            files = tuple((name, file_spec_from_json(spec)) for name, spec in sorted(names.items()))
-            for _, spec in files:
-                spec.content()  # a lone surrogate cannot be written as UTF-8: say so now
-        except UnicodeEncodeError as exc:
-            message = f"text is not valid Unicode ({exc.reason}); write such bytes as base64"
-            raise VectorSchemaError(message, path=rel, pointer=pointer) from None
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise VectorSchemaError(f"bad file entry: {exc}", path=rel, pointer=pointer) from None
-        collisions = name_collisions((n, isinstance(f, DirectorySpec)) for n, f in files)
-        if collisions:
-            raise VectorSchemaError(
-                f"files cannot coexist: {collisions[0]}", path=rel, pointer=pointer
-            )
-        vectors.append(
-            Vector(
-                id=raw["id"],
-                description=raw["description"],
-                comment=raw.get("comment"),
-                clauses=tuple(raw["clauses"]),
-                interpretations=tuple(raw["interpretations"]),
-                level=raw["level"],
-                area=area,
-                file=rel,
-                source=document["source"],
-                files=files,
-                request_json=dumps(raw["input"]["request"]),
-                expect_json=dumps(raw["expect"]),
-            )
+    vectors = [
+        vector_from_json(
+            raw, area=area, file=rel, source=document["source"], pointer=f"/vectors/{index}"
         )
+        for index, raw in enumerate(document["vectors"])
+    ]
     return VectorFile(
         path=rel,
         area=area,
@@ -264,6 +236,39 @@ def _check_names(document: Any, rel: str) -> None:
                     path=rel,
                     pointer=f"/vectors/{index}/input/files",
                 )
+
+
+def vector_from_json(raw: Any, *, area: str, file: str, source: str, pointer: str = "") -> Vector:
+    """One vector of the file format as a :class:`Vector` (its files checked: valid Unicode,
+    names that can coexist); VectorSchemaError, at ``pointer``, when they are not."""
+    where = f"{pointer}/input/files"
+    try:
+        names = raw["input"]["files"]
+        files = tuple((name, file_spec_from_json(spec)) for name, spec in sorted(names.items()))
+        for _, spec in files:
+            spec.content()  # a lone surrogate cannot be written as UTF-8: say so now
+    except UnicodeEncodeError as exc:
+        message = f"text is not valid Unicode ({exc.reason}); write such bytes as base64"
+        raise VectorSchemaError(message, path=file, pointer=where) from None
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise VectorSchemaError(f"bad file entry: {exc}", path=file, pointer=where) from None
+    collisions = name_collisions((n, isinstance(f, DirectorySpec)) for n, f in files)
+    if collisions:
+        raise VectorSchemaError(f"files cannot coexist: {collisions[0]}", path=file, pointer=where)
+    return Vector(
+        id=raw["id"],
+        description=raw["description"],
+        comment=raw.get("comment"),
+        clauses=tuple(raw["clauses"]),
+        interpretations=tuple(raw["interpretations"]),
+        level=raw["level"],
+        area=area,
+        file=file,
+        source=source,
+        files=files,
+        request_json=dumps(raw["input"]["request"]),
+        expect_json=dumps(raw["expect"]),
+    )
 
 
 def load_corpus(directory: Path | str | None = None, *, validate: bool = True) -> Corpus:

@@ -44,7 +44,7 @@ from typing import Any
 from conformance._errors import AdapterError, CorpusError
 from conformance._kit import dumps, loads
 from conformance.adapters import open_adapter
-from conformance.corpus import Vector, Workspace, file_spec_from_json
+from conformance.corpus import Vector, Workspace, vector_from_json
 from conformance.registers import load_interpretations
 from conformance.run._compare import compare_result
 from conformance.run._results import FailureKind, Outcome, VectorResult
@@ -378,22 +378,7 @@ def _tuple(values: Sequence[str] | None) -> tuple[str, ...] | None:
 
 def _counterexample_vector(raw: Mapping[str, Any]) -> Vector:
     """A counterexample vector (the corpus format, as a section keeps it) as a Vector."""
-    files = tuple(
-        (name, file_spec_from_json(spec)) for name, spec in sorted(raw["input"]["files"].items())
-    )
-    return Vector(
-        id=str(raw["id"]),
-        description=str(raw.get("description", "")),
-        clauses=tuple(raw.get("clauses", ())),
-        interpretations=tuple(raw.get("interpretations", ())),
-        level=raw.get("level", "pinned"),
-        area="counterexamples",
-        file="",
-        source="properties",
-        files=files,
-        request_json=dumps(raw["input"]["request"]),
-        expect_json=dumps(raw["expect"]),
-    )
+    return vector_from_json(raw, area="counterexamples", file="", source="properties")
 
 
 def _implementation_outputs(spec: str, vectors: Sequence[Vector], timeout: float) -> dict[str, Any]:
