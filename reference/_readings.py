@@ -7,25 +7,9 @@ that has one, the value the stage it belongs to consults. The defaults are the p
 so ``memory_read(request)`` and ``memory_read(request, readings=Readings())`` are the same bytes.
 
 The stages take the value, not a flag to branch on in several places (STYLE: "an alternative
-reading is a value the code takes"):
-
-==============================  ============================  ==================================
-alternative                     stage                         value
-==============================  ============================  ==================================
-``INT-04/platform-pow``         ``_scoring.Scorer``           ``correctly_rounded_pow = False``
-``INT-05/python``               ``_text.WHITESPACE``          ``whitespace = "python"``
-``INT-05/ecmascript``           ``_text.WHITESPACE``          ``whitespace = "ecmascript"``
-``INT-07/utf-16-units``         ``_query.TERM_LENGTHS``       ``term_length = "utf-16-units"``
-``INT-08/verbatim``             ``_controller._scorer``       ``query_terms = "verbatim"``
-``INT-20/case-and-minus-zero``  ``_timestamps.PARSERS``       ``timestamps``
-``INT-27/budget-exhausted``     ``_selection.Budget``         ``max_items_reason``
-``INT-28/by-reason``            ``_controller`` (the package) ``dropped_order = "by-reason"``
-``INT-36/half-life-when-...``   ``_request.validate_request``  ``recency``
-``INT-36/ignore-invalid-now``   ``_request.validate_request``  ``recency``
-``INT-38/ignore-missing``       ``_trust.load_trust_filter``  ``missing_snapshot = "no-filter"``
-``INT-39/both-keys``            ``_trust.load_trust_filter``  ``trust_match = "both"``
-``INT-41/written-integer``      ``_request.INTEGERS``         ``integers = "written-integer"``
-==============================  ============================  ==================================
+reading is a value the code takes"). Fields and alternatives are grouped by the stage that
+consults them, in register order within a group; each field's comment names its entry.
+``specs/readings-coverage.md`` lists every alternative with the vectors it changes.
 
 ``INT-28/by-reason`` changes only the order of a finished package: the streaming path writes
 the pinned order, and under this reading the package is assembled whole, reordered and hashed
@@ -51,32 +35,41 @@ __all__ = ["ALTERNATIVES", "Alternative", "Readings", "UnknownReading"]
 class Readings:
     """The readings one run follows; every default is the register's pinned reading."""
 
-    #: INT-08: supplied scoring.query_terms are "normalized" (pinned) or used "verbatim".
-    query_terms: str = "normalized"
+    # -- canonical JSON, hashing and numbers (INT-01..04, INT-17)
     #: INT-04: the recency weight is the correctly rounded 2**-exponent (pinned), or the
     #: platform's pow.
     correctly_rounded_pow: bool = True
-    #: INT-27: the drop reason of candidates left out by max_items.
-    max_items_reason: str = MAX_ITEMS_REACHED
+
+    # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
+    #: INT-05: whitespace is Unicode "white-space", or what "python"'s str.split()/strip()
+    #: or "ecmascript"'s trim() and /\s/ treat as whitespace.
+    whitespace: str = "white-space"
+    #: INT-07: a derived term's length in "code-points", or "utf-16-units" (JavaScript).
+    term_length: str = "code-points"
+    #: INT-08: supplied scoring.query_terms are "normalized" (pinned) or used "verbatim".
+    query_terms: str = "normalized"
+
+    # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
+
+    # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     #: INT-20: which strings are valid UTC timestamps (a key of ``_timestamps.PARSERS``).
     timestamps: str = "profile"
+
+    # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
+    #: INT-27: the drop reason of candidates left out by max_items.
+    max_items_reason: str = MAX_ITEMS_REACHED
     #: INT-28: dropped in "read" order, or grouped "by-reason".
     dropped_order: str = "read"
+    #: INT-36: the recency members are "always" validated, or the half-life only when recency
+    #: is enabled ("half-life-when-enabled"), or an invalid now_utc disables recency
+    #: ("ignore-invalid-now").
+    recency: str = "always"
     #: INT-38: a trust snapshot path with nothing there is an "error", or "no-filter".
     missing_snapshot: str = "error"
     #: INT-39: an entry naming both keys matches a candidate equal on "either", or "both".
     trust_match: str = "either"
     #: INT-41: an int is any "integral" number, or only a "written-integer" (no 10.0, 1e1).
     integers: str = "integral"
-    #: INT-07: a derived term's length in "code-points", or "utf-16-units" (JavaScript).
-    term_length: str = "code-points"
-    #: INT-36: the recency members are "always" validated, or the half-life only when recency
-    #: is enabled ("half-life-when-enabled"), or an invalid now_utc disables recency
-    #: ("ignore-invalid-now").
-    recency: str = "always"
-    #: INT-05: whitespace is Unicode "white-space", or what "python"'s str.split()/strip()
-    #: or "ecmascript"'s trim() and /\s/ treat as whitespace.
-    whitespace: str = "white-space"
 
     @classmethod
     def of(cls, ids: list[str] | tuple[str, ...]) -> Readings:
@@ -95,6 +88,7 @@ class Readings:
 ALTERNATIVES: Final[dict[str, Alternative]] = {
     alternative.id: alternative
     for alternative in (
+        # -- canonical JSON, hashing and numbers (INT-01..04, INT-17)
         Alternative(
             "INT-04/platform-pow",
             0,
@@ -102,6 +96,7 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "2**-exponent",
             {"correctly_rounded_pow": False},
         ),
+        # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
         Alternative(
             "INT-05/python",
             1,
@@ -130,12 +125,15 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "exact duplicates removed",
             {"query_terms": "verbatim"},
         ),
+        # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
+        # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
         Alternative(
             "INT-20/case-and-minus-zero",
             4,
             "ts_utc and now_utc may also use a lower-case 't'/'z' or the offset '-00:00'",
             {"timestamps": "case-and-minus-zero"},
         ),
+        # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
         Alternative(
             "INT-27/budget-exhausted",
             0,

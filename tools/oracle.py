@@ -146,11 +146,20 @@ class Choices:
     """The readings one oracle run follows, as the values its steps take; every default is the
     register's pinned reading."""
 
+    # -- canonical JSON, hashing and numbers (INT-01..04, INT-17)
     weight: Callable[[float], float] = pow_half  # INT-04: pow(0.5, exponent)
+
+    # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
     whitespace: Whitespace = "white-space"  # INT-05: trim, collapse, split, strip
     term_length: TermLength = "code-points"  # INT-07: a derived term's length
     terms: SuppliedTerms = "normalized"  # INT-08: supplied query_terms
+
+    # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
+
+    # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
+
+    # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     max_items_reason: str = "max_items_reached"  # INT-27: left out by max_items
     dropped_order: str = "read"  # INT-28: the order of dropped
     recency: RecencyReading = "always"  # INT-36: the recency members validated
@@ -180,9 +189,11 @@ class Choices:
 #: The register's executable alternatives (specs/interpretations.toml, ``executable``), each
 #: with the register's words for it and the :class:`Choices` values it sets.
 ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
+    # -- canonical JSON, hashing and numbers (INT-01..04, INT-17)
     # INT-04 alternatives[0]: "Use the platform pow (then package_hash differs between runtimes
     # for ~10% of recency inputs)."
     "INT-04/platform-pow": {"weight": platform_pow_half},
+    # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
     # INT-05 alternatives[1]: "Python str.split() / str.strip() semantics."
     "INT-05/python": {"whitespace": "python"},
     # INT-05 alternatives[2]: "ECMAScript String.prototype.trim and /\s+/."
@@ -191,10 +202,13 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-07/utf-16-units": {"term_length": "utf-16-units"},
     # INT-08 alternatives[0]: "Use supplied terms verbatim."
     "INT-08/verbatim": {"terms": "verbatim"},
+    # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
+    # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     # INT-20 alternatives[4]: "Accept what RFC 3339 section 5.6 allows for UTC beyond the
     # profile, and nothing more: a lower-case 't' and 'z', and the offset '-00:00' (normalized
     # as INT-21 says)."
     "INT-20/case-and-minus-zero": {"ts_grammar": "case-and-minus-zero"},
+    # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     # INT-27 alternatives[0]: "Reuse budget_exhausted."
     "INT-27/budget-exhausted": {"max_items_reason": "budget_exhausted"},
     # INT-28 alternatives[1]: "Grouped by reason."
