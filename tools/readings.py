@@ -11,8 +11,14 @@ compared with the vector's ``expect`` exactly as a certification compares (``com
   its ``interpretations``: the labels are checked against what the readings actually do, so a
   vector's list of interpretations is derived, not trusted. A missing label fails the check.
 
+- Every alternative of the register is executable, or ``not_executable`` with a reason of a
+  fixed kind (it changes no memory.read output, belongs to another contract, or cannot be
+  reproduced by running it): an undecided one fails the check (issue 21: "every alternative
+  that changes an output is executable; CI fails on one that is not"). ``rejected`` (a reading
+  that contradicts a MUST) names a clause; ``runtimes`` names the entry's own alternatives.
+
 The table goes to ``specs/readings-coverage.md`` (``--check``: fail when it is stale, or on
-either problem above).
+any problem above).
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ import tempfile
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from conformance.corpus import Vector, load_corpus, materialize
+from conformance.registers import NOT_EXECUTABLE_KINDS, RUNTIMES, load_clauses
 from conformance.run import compare_result
 from reference import ALTERNATIVES, Readings, memory_read
 
@@ -72,16 +80,81 @@ def missing_labels(found: dict[str, list[Vector]]) -> list[str]:
     ]
 
 
-def not_executable() -> list[tuple[str, str]]:
-    """``(ID, register text)`` of every alternative the reference cannot run yet."""
-    register = tomllib.loads((ROOT / "specs" / "interpretations.toml").read_text("utf-8"))
-    found = []
-    for entry in register["entry"]:
-        runs = set((entry.get("executable") or {}).values())
-        for index, text in enumerate(entry.get("alternatives", [])):
-            if index not in runs:
-                found.append((f"{entry['id']}/{entry['alternative_ids'][index]}", text))
-    return found
+def _register() -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = tomllib.loads(
+        (ROOT / "specs" / "interpretations.toml").read_text("utf-8")
+    )["entry"]
+    return entries
+
+
+def _alternative_ids(entry: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(ID, register text)`` of every alternative of ``entry``, in register order."""
+    ids = entry.get("alternative_ids", [])
+    return [
+        (f"{entry['id']}/{ids[index]}" if index < len(ids) else f"{entry['id']}/#{index}", text)
+        for index, text in enumerate(entry.get("alternatives", []))
+    ]
+
+
+def undecided() -> list[tuple[str, str]]:
+    """``(ID, register text)`` of every alternative neither executable nor declared
+    ``not_executable`` with a reason."""
+    return [
+        (alternative_id, text)
+        for entry in _register()
+        for alternative_id, text in _alternative_ids(entry)
+        if alternative_id not in (entry.get("executable") or {})
+        and alternative_id not in (entry.get("not_executable") or {})
+    ]
+
+
+def register_problems(entries: list[dict[str, Any]] | None = None) -> list[str]:
+    """What is wrong with the register's alternative tables (issue 21: every alternative that
+    changes an output is executable, and CI fails on one that is not).
+
+    Every alternative is either executable (the reference runs it) or ``not_executable`` with a
+    reason of a fixed kind (:data:`NOT_EXECUTABLE_KINDS`); ``rejected`` names a clause of
+    ``specs/clauses.toml``; ``runtimes`` maps a known runtime to ``"pinned"`` or one of the
+    entry's own alternatives.
+    """
+    clauses = {clause.id for clause in load_clauses()}
+    problems = []
+    for entry in _register() if entries is None else entries:
+        ids = {alternative_id for alternative_id, _ in _alternative_ids(entry)}
+        runs = entry.get("executable") or {}
+        not_run = entry.get("not_executable") or {}
+        for alternative_id, text in _alternative_ids(entry):
+            if alternative_id in runs and alternative_id in not_run:
+                problems.append(f"{alternative_id}: both executable and not_executable")
+            elif alternative_id not in runs and alternative_id not in not_run:
+                words = " ".join(text.split())[:60]
+                problems.append(
+                    f"{alternative_id}: not executable and no not_executable reason ({words})"
+                )
+        for alternative_id, why in not_run.items():
+            kind = why.split(":", 1)[0]
+            if alternative_id not in ids:
+                problems.append(f"{entry['id']}: not_executable names unknown {alternative_id}")
+            elif kind not in NOT_EXECUTABLE_KINDS or not why.split(":", 1)[1:]:
+                kinds = ", ".join(NOT_EXECUTABLE_KINDS)
+                problems.append(f"{alternative_id}: not_executable must be '<kind>: why' ({kinds})")
+        for alternative_id, why in (entry.get("rejected") or {}).items():
+            clause = why.split(":", 1)[0]
+            if alternative_id not in ids:
+                problems.append(f"{entry['id']}: rejected names unknown {alternative_id}")
+            elif clause not in clauses:
+                problems.append(
+                    f"{alternative_id}: rejected must start with a clause ID, not {clause!r}"
+                )
+        for runtime, reading in (entry.get("runtimes") or {}).items():
+            if runtime not in RUNTIMES:
+                problems.append(f"{entry['id']}: runtimes names unknown runtime {runtime!r}")
+            elif reading != "pinned" and reading not in ids:
+                problems.append(
+                    f"{entry['id']}: runtimes.{runtime} is {reading!r}, not 'pinned' or one of "
+                    "the entry's alternatives"
+                )
+    return problems
 
 
 def render(found: dict[str, list[Vector]]) -> str:
@@ -104,23 +177,96 @@ def render(found: dict[str, list[Vector]]) -> str:
         more = f" and {len(vectors) - 5} more" if len(vectors) > 5 else ""
         summary = ALTERNATIVES[alternative].summary.replace("|", "\\|")
         lines.append(f"| `{alternative}` | {summary} | {len(vectors)} | {ids}{more} |")
-    waiting = not_executable()
+    entries = _register()
+    rejected = {a: why for entry in entries for a, why in (entry.get("rejected") or {}).items()}
+    if rejected:
+        lines += [
+            "",
+            f"## Rejected readings ({len(rejected)})",
+            "",
+            "These alternatives contradict a MUST of SPEC-006. `certify` still runs the "
+            "executable ones, so a failure they reproduce is named, but it is not a reading the "
+            "kit certifies: the implementation is non-compliant, and the report says which "
+            "clause it breaks.",
+            "",
+            "| alternative | executable | contradicts |",
+            "|---|---|---|",
+        ]
+        for alternative_id, why in rejected.items():
+            runs = "yes" if alternative_id in ALTERNATIVES else "no"
+            lines.append(f"| `{alternative_id}` | {runs} | {_cell(why)} |")
+    by_kind = [
+        (alternative_id, why.split(":", 1)[0], why.split(":", 1)[-1], text)
+        for entry in entries
+        for alternative_id, text in _alternative_ids(entry)
+        for why in [(entry.get("not_executable") or {}).get(alternative_id)]
+        if why is not None
+    ]
     lines += [
         "",
-        f"## Not executable yet ({len(waiting)} of {len(waiting) + len(found)} alternatives)",
+        f"## Not executable, and why ({len(by_kind)})",
         "",
-        "Every alternative of the register has an ID. These the reference cannot run yet, so a "
-        'failure that follows one of them is reported as "no listed reading explains this" '
-        '(non-compliant). CONTRIBUTING.md, "Proposing a reading", says how to make one '
-        "executable.",
+        "An alternative stays out of the reference only for one of these reasons (checked: any "
+        "other alternative must be executable): "
+        + "; ".join(f"`{kind}`: {text}" for kind, text in NOT_EXECUTABLE_KINDS.items())
+        + ".",
         "",
-        "| alternative | register text |",
-        "|---|---|",
+        "| alternative | kind | why | register text |",
+        "|---|---|---|---|",
     ]
-    for alternative_id, text in waiting:
-        cell = " ".join(text.split()).replace("|", "\\|")
-        lines.append(f"| `{alternative_id}` | {cell} |")
+    for alternative_id, kind, why, text in sorted(
+        by_kind, key=lambda row: (row[1], _order(row[0]))
+    ):
+        lines.append(f"| `{alternative_id}` | {kind} | {_cell(why)} | {_cell(text)} |")
+    waiting = undecided()
+    if waiting:
+        lines += [
+            "",
+            f"## Not decided yet ({len(waiting)}: `--check` fails)",
+            "",
+            'A failure that follows one of these is reported as "no listed reading explains '
+            'this" (non-compliant). CONTRIBUTING.md, "Proposing a reading", says how to make '
+            "one executable.",
+            "",
+            "| alternative | register text |",
+            "|---|---|",
+        ]
+        lines += [f"| `{alternative_id}` | {_cell(text)} |" for alternative_id, text in waiting]
+    surveyed = [entry for entry in entries if entry.get("runtimes")]
+    if surveyed:
+        lines += [
+            "",
+            "## What the obvious code does, per runtime",
+            "",
+            "For the entries whose answer depends on a standard library: the reading an "
+            "implementer's obvious code follows in each runtime (`pinned`, or an alternative, "
+            "which is executable or says why not). Empty: not recorded.",
+            "",
+            "| entry | " + " | ".join(RUNTIMES) + " | the obvious code |",
+            "|---|" + "---|" * len(RUNTIMES) + "---|",
+        ]
+        for entry in surveyed:
+            cells = [
+                _short(entry["id"], (entry.get("runtimes") or {}).get(runtime, ""))
+                for runtime in RUNTIMES
+            ]
+            note = _cell(entry.get("runtimes_note", ""))
+            lines.append(f"| {entry['id']} | " + " | ".join(cells) + f" | {note} |")
     return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _order(alternative_id: str) -> tuple[int, str]:
+    entry, _, name = alternative_id.partition("/")
+    return int(entry.removeprefix("INT-")), name
+
+
+def _short(entry: str, reading: str) -> str:
+    """A runtimes cell: ``pinned``, or the alternative's name without its entry."""
+    return f"`{reading.removeprefix(entry + '/')}`" if reading else ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -131,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     found = changed_by()
     problems = [f"{a}: changes no vector's expected output" for a, v in found.items() if not v]
     problems += [f"label missing: {line}" for line in missing_labels(found)]
+    problems += [f"register: {problem}" for problem in register_problems()]
     text = render(found)
     if args.check:
         if not OUT.exists() or OUT.read_text("utf-8") != text:

@@ -394,7 +394,12 @@ def _print_fix_first(result: Certification, out: TextIO) -> None:
         out.write(
             f"  {rank}. {signature.count} vector(s) ({levels}): {one_line(signature.signature)}\n"
         )
-        if signature.reading:
+        if signature.rejected:
+            out.write(
+                f"     reproduced under {', '.join(signature.reading or ())}, a reading the "
+                "register rejects (it contradicts a MUST): a fault\n"
+            )
+        elif signature.reading:
             out.write(f"     a reading: reproduced under {', '.join(signature.reading)}\n")
         elif signature.unexplained:
             out.write("     no listed reading explains this: a bug (or an unlisted reading)\n")

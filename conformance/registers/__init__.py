@@ -22,6 +22,8 @@ from conformance.registers._coverage import (
 from conformance.registers._docs import render_clauses_markdown, render_interpretations_markdown
 from conformance.registers._registers import (
     MAX_REGISTER_BYTES,
+    NOT_EXECUTABLE_KINDS,
+    RUNTIMES,
     Clause,
     Interpretation,
     load_clauses,
@@ -32,6 +34,8 @@ from conformance.registers._registers import (
 __all__ = [
     "MAX_REGISTER_BYTES",
     "MIN_VECTORS",
+    "NOT_EXECUTABLE_KINDS",
+    "RUNTIMES",
     "Clause",
     "ClauseCoverage",
     "Coverage",

@@ -20,6 +20,26 @@ __all__ = ["render_clauses_markdown", "render_interpretations_markdown"]
 _SHOWN = 12
 
 
+def _alternative_line(
+    entry: dict[str, Any], runs: dict[int, str], ids: list[str], index: int, text: str
+) -> str:
+    """One alternative: its ID, whether the reference runs it (or why not), whether the
+    register rejects it, and the register's words."""
+    if index >= len(ids):
+        return f"- {text}"
+    alternative_id = runs.get(index, f"{entry['id']}/{ids[index]}")
+    if index in runs:
+        status = "executable: the reference runs it, and `certify` tries it on every failure"
+    elif alternative_id in (entry.get("not_executable") or {}):
+        status = f"not executable, {entry['not_executable'][alternative_id]}"
+    else:
+        status = "not executable yet"
+    rejected = (entry.get("rejected") or {}).get(alternative_id)
+    if rejected:
+        status += f"; **rejected**, contradicts {rejected}"
+    return f"- `{alternative_id}` ({status}) {text}"
+
+
 def _vector_list(ids: Sequence[str]) -> str:
     if not ids:
         return "**none**"
@@ -81,14 +101,19 @@ def render_interpretations_markdown(register: Path, coverage: Coverage) -> str:
             runs = {index: key for key, index in (entry.get("executable") or {}).items()}
             ids = entry.get("alternative_ids") or []
             lines += [
-                f"- `{runs[index]}` (executable: the reference runs it, and `certify` tries it on "
-                f"every failure) {alternative}"
-                if index in runs
-                else f"- `{entry['id']}/{ids[index]}` (not executable yet) {alternative}"
-                if index < len(ids)
-                else f"- {alternative}"
+                _alternative_line(entry, runs, ids, index, alternative)
                 for index, alternative in enumerate(entry["alternatives"])
             ]
+            if entry.get("runtimes"):
+                said = ", ".join(
+                    f"{runtime}: `{reading}`" for runtime, reading in entry["runtimes"].items()
+                )
+                note = (
+                    f" ({' '.join(entry['runtimes_note'].split())})"
+                    if entry.get("runtimes_note")
+                    else ""
+                )
+                lines.append(f"- *What the obvious code does, per runtime:* {said}{note}")
             lines.append("")
         vectors = pinned.get(entry["id"], ())
         if vectors or not entry.get("verified_by"):

@@ -4,7 +4,7 @@ register (``specs/interpretations.toml``, ``phase6-interpretations/1``), read-on
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,8 @@ from conformance._kit import read_bounded, specs_dir
 
 __all__ = [
     "MAX_REGISTER_BYTES",
+    "NOT_EXECUTABLE_KINDS",
+    "RUNTIMES",
     "Clause",
     "Interpretation",
     "load_clauses",
@@ -58,6 +60,29 @@ class Interpretation:
     #: The IDs of its executable alternatives (``INT-08/verbatim``): readings the reference
     #: runs, which the certifier tries on every failure (``reference/_readings.py``).
     executable: tuple[str, ...] = ()
+    #: Alternatives that contradict a MUST of the spec -> the clause and the words they
+    #: contradict. The certifier names such a reading when it reproduces a failure, but a
+    #: failure it explains still makes the implementation non-compliant.
+    rejected: dict[str, str] = field(default_factory=dict, hash=False)
+    #: Alternatives the reference does not run -> ``"<kind>: why"`` (kinds:
+    #: :data:`NOT_EXECUTABLE_KINDS`): none of them changes a memory.read output the kit could
+    #: reproduce by running it.
+    not_executable: dict[str, str] = field(default_factory=dict, hash=False)
+    #: Runtime (python, javascript, go, rust, java) -> "pinned" or the alternative its
+    #: standard library's obvious code follows.
+    runtimes: dict[str, str] = field(default_factory=dict, hash=False)
+
+
+#: Why an alternative of the register may stay out of the reference (``not_executable``).
+NOT_EXECUTABLE_KINDS: dict[str, str] = {
+    "no-output": "changes no memory.read result, receipt or error code",
+    "other-contract": "concerns the SPEC-005 store writer or the SPEC-003 assembly record, "
+    "checked by `phase6 store check` / `phase6 audit verify`, not memory.read",
+    "nondeterministic": "its output depends on the machine, clock or file-system state, not on "
+    "the request and the store bytes, so no run can reproduce it",
+}
+#: The runtimes whose standard-library behaviour the register records (``runtimes``).
+RUNTIMES: tuple[str, ...] = ("python", "javascript", "go", "rust", "java")
 
 
 #: The largest register file read (``--specs`` may name anyone's directory).
@@ -122,6 +147,9 @@ def load_interpretations(path: Path | str | None = None) -> tuple[Interpretation
                 bool(raw.get("erratum", False)),
                 tuple(raw.get("verified_by", ())),
                 tuple(raw.get("executable", ())),
+                dict(raw.get("rejected", {})),
+                dict(raw.get("not_executable", {})),
+                dict(raw.get("runtimes", {})),
             )
             for raw in document.get("entry", [])
         )

@@ -122,12 +122,13 @@ def _partial(report: Mapping[str, Any]) -> list[str]:
 
 
 def _fix_first(report: Mapping[str, Any], limit: int = _FIX_FIRST) -> list[Mapping[str, Any]]:
-    """The top failure signatures: those no listed reading explains (bugs) first, then those
-    holding a required vector, then readings, each by count."""
+    """The top failure signatures: those no listed reading explains (bugs) and readings the
+    register rejects first, then those holding a required vector, then readings, each by
+    count."""
     signatures = list(report.get("failure_signatures") or [])
     signatures.sort(
         key=lambda s: (
-            s.get("reading") != [],
+            s.get("reading") != [] and not s.get("rejected"),
             not s.get("by_level", {}).get("required"),
             bool(s.get("reading")),
             -s["count"],
@@ -140,6 +141,11 @@ def _fix_first(report: Mapping[str, Any], limit: int = _FIX_FIRST) -> list[Mappi
 def _reading_note(signature: Mapping[str, Any]) -> str:
     """What attribution says of a signature (empty without attribution)."""
     reading = signature.get("reading")
+    if signature.get("rejected"):
+        return (
+            f"reproduced by the reference under {', '.join(reading or ())}, a reading the "
+            "register rejects (it contradicts a MUST): a fault, see the verdict"
+        )
     if reading:
         return f"a reading: reproduced by the reference under {', '.join(reading)}"
     if reading == []:

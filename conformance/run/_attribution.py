@@ -58,6 +58,7 @@ __all__ = [
     "explain_section",
     "keep_actual",
     "reading_reference_spec",
+    "rejected_alternatives",
 ]
 
 #: The largest reply kept as evidence for one failing vector (larger: not attributed).
@@ -74,6 +75,11 @@ def keep_actual(actual: Any) -> bytes | None:
     except (TypeError, ValueError):
         return None
     return data if len(data) <= MAX_KEPT_ACTUAL else None
+
+
+def rejected_alternatives() -> dict[str, str]:
+    """Alternative ID -> the clause it contradicts, for the register's rejected readings."""
+    return {alt: why for entry in load_interpretations() for alt, why in entry.rejected.items()}
 
 
 def executable_alternatives() -> tuple[str, ...]:

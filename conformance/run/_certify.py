@@ -45,7 +45,12 @@ from conformance.corpus import (
     load_expected_failures,
     select_vectors,
 )
-from conformance.run._attribution import Attribution, attribute, explain_section
+from conformance.run._attribution import (
+    Attribution,
+    attribute,
+    explain_section,
+    rejected_alternatives,
+)
 from conformance.run._executor import RunConfig
 from conformance.run._judge import (
     broken_adapter_result,
@@ -221,6 +226,7 @@ class Certification:
             skipped=self.skipped_checks,
             explained=self.attribution.explained if self.attribution.examined else None,
             contradictions=self.attribution.contradictions,
+            rejected=rejected_alternatives(),
         )
 
     @property
@@ -408,6 +414,7 @@ def certify(
         size=lambda vector_id: _size(by_id[vector_id]),
         reproduce=lambda vector_id: reproduce_command(spec, vector_id, vectors_dir=corpus_arg),
         explained=attribution.explained if attribution.examined else None,
+        rejected=rejected_alternatives(),
     )
     finished = utc_now()
     return Certification(

@@ -389,6 +389,7 @@ def compute_verdict(
     skipped: Iterable[str] = (),
     explained: Mapping[str, tuple[str, ...]] | None = None,
     contradictions: Iterable[str] = (),
+    rejected: Mapping[str, str] | None = None,
 ) -> Verdict:
     """The verdict over ``results`` (and the sections that affect it).
 
@@ -410,6 +411,11 @@ def compute_verdict(
     a bug (or a reading the register does not list, which is not certified), whatever its
     level: non-compliant. Without ``explained`` (no attribution ran: the Phase 2 profile),
     pinned failures are attributed from the vectors' labels (:func:`pinned_cover`).
+
+    ``rejected``: alternatives the register lists but rejects (``rejected`` in the register:
+    the clause each contradicts). A failure one of them reproduces is named by its ID, and it
+    makes the implementation non-compliant: the register considered that reading and found it
+    breaks a MUST.
     """
     evidence = explained is not None
     explained = dict(explained or {})
@@ -475,6 +481,12 @@ def compute_verdict(
                 f"{len(bugs)} pinned vector(s) failed in a way no listed reading reproduces "
                 "(a bug, or a reading the register does not list yet: propose it as an "
                 "executable alternative, CONTRIBUTING.md)"
+            )
+    for alternative in reproduced:
+        if alternative in (rejected or {}):
+            reasons.append(
+                f"follows {alternative}, a reading the register rejects: it contradicts "
+                f"{(rejected or {})[alternative]}"
             )
     # Readings followed only in part, or against the implementation's own declaration.
     reasons.extend(f"readings: {contradiction}" for contradiction in contradictions)

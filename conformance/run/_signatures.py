@@ -199,11 +199,19 @@ class FailureSignature:
     #: With attribution: the alternative readings that reproduce every vector of the group
     #: (empty: no listed reading explains it); None without attribution.
     reading: tuple[str, ...] | None = None
+    #: Of ``reading``, the alternatives the register rejects (they contradict a MUST): the
+    #: group is a fault all the same, and listed with the bugs.
+    rejected: tuple[str, ...] = ()
 
     @property
     def unexplained(self) -> bool:
         """Attribution ran and no listed reading explains this group: a bug."""
         return self.reading is not None and not self.reading
+
+    @property
+    def fault(self) -> bool:
+        """A bug, or a reading the register rejects: either makes the run non-compliant."""
+        return self.unexplained or bool(self.rejected)
 
     @property
     def count(self) -> int:
@@ -232,6 +240,7 @@ class FailureSignature:
             "reproduce": self.reproduce,
             "vectors": list(self.vectors),
             "reading": None if self.reading is None else list(self.reading),
+            "rejected": list(self.rejected),
         }
 
 
@@ -261,14 +270,17 @@ def failure_signatures(
     size: Callable[[str], int] | None = None,
     reproduce: Callable[[str], str] | None = None,
     explained: Mapping[str, tuple[str, ...]] | None = None,
+    rejected: Iterable[str] = (),
 ) -> tuple[FailureSignature, ...]:
     """Group failed and errored results by signature, by count (descending), then signature.
 
     ``size(vector_id)`` picks each group's example (the smallest vector; default:
     the first by ID); ``reproduce(vector_id)`` gives its command. ``explained`` (attribution:
     vector ID -> the alternatives reproducing it) splits groups by reading and names it;
-    a group without one is "no listed reading explains this".
+    a group without one is "no listed reading explains this". ``rejected``: the alternatives
+    the register rejects (a group they explain says so, :attr:`FailureSignature.rejected`).
     """
+    refused = set(rejected)
     groups: dict[tuple[str, tuple[str, ...]], list[VectorResult]] = {}
     parts: dict[str, tuple[str, str, str]] = {}
     for result in results:
@@ -303,6 +315,7 @@ def failure_signatures(
                 example_message=_message(example),
                 reproduce=reproduce(example.id) if reproduce else example.reproduce,
                 reading=None if explained is None else reading,
+                rejected=tuple(a for a in reading if a in refused),
             )
         )
     out.sort(key=lambda s: (-s.count, s.signature))
@@ -312,11 +325,11 @@ def failure_signatures(
 def fix_first(
     signatures: Iterable[FailureSignature], limit: int = 5
 ) -> tuple[FailureSignature, ...]:
-    """What to fix first: signatures no listed reading explains (bugs), then those holding a
-    required vector (the spec text alone decides them), then the rest (readings), each by
-    count; at most ``limit``."""
+    """What to fix first: signatures no listed reading explains (bugs) and readings the
+    register rejects, then those holding a required vector (the spec text alone decides them),
+    then the rest (readings), each by count; at most ``limit``."""
     ordered = sorted(
         signatures,
-        key=lambda s: (not s.unexplained, not s.required, bool(s.reading), -s.count, s.signature),
+        key=lambda s: (not s.fault, not s.required, bool(s.reading), -s.count, s.signature),
     )
     return tuple(ordered[:limit])

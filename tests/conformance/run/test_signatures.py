@@ -195,6 +195,28 @@ class TestGrouping:
         assert [s.count for s in fix_first(signatures)] == [1, 5]
         assert by_count[5].to_json()["reading"] == ["INT-27/budget-exhausted"]
 
+    def test_a_rejected_reading_is_named_and_listed_with_the_bugs(self) -> None:
+        """A group a rejected alternative reproduces names it, says it is rejected, and comes
+        before a larger group of a reading the register accepts."""
+        same = mismatch("/package/package_hash", '"a"', '"b"')
+        accepted = [result(f"a{i}", failure=same) for i in range(5)]
+        refused = [result(f"x{i}", failure=same) for i in range(2)]
+        explained = {
+            **{f"a{i}": ("INT-27/budget-exhausted",) for i in range(5)},
+            **{f"x{i}": ("INT-04/exclude-score",) for i in range(2)},
+        }
+        signatures = failure_signatures(
+            [*accepted, *refused], explained=explained, rejected=["INT-04/exclude-score"]
+        )
+        by_count = {s.count: s for s in signatures}
+        assert by_count[2].rejected == ("INT-04/exclude-score",)
+        assert by_count[2].fault
+        assert not by_count[2].unexplained
+        assert by_count[5].rejected == ()
+        assert not by_count[5].fault
+        assert [s.count for s in fix_first(signatures)] == [2, 5]
+        assert by_count[2].to_json()["rejected"] == ["INT-04/exclude-score"]
+
     def test_without_attribution_no_reading_is_claimed(self) -> None:
         """Without attribution a signature names no reading and claims no bug."""
         (signature,) = failure_signatures([result("v", failure=mismatch("/x", "1", "2"))])

@@ -1,0 +1,86 @@
+"""The register's alternative tables (tools/readings.py ``register_problems``): every
+alternative is executable or says, with a reason of a fixed kind, why not; ``rejected`` names a
+clause; ``runtimes`` names the entry's own alternatives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tools.readings import register_problems
+
+
+def entry(**extra: Any) -> dict[str, Any]:
+    """A register entry with two alternatives, the first executable."""
+    return {
+        "id": "INT-99",
+        "alternatives": ["One way.", "Another way."],
+        "alternative_ids": ["one", "another"],
+        "executable": {"INT-99/one": 0},
+        **extra,
+    }
+
+
+class TestRegisterProblems:
+    def test_a_decided_entry_passes(self) -> None:
+        """Executable or not_executable with a known kind, a clause-led rejection, runtimes
+        naming the entry's alternatives: no problem."""
+        problems = register_problems(
+            [
+                entry(
+                    not_executable={"INT-99/another": "nondeterministic: reads the clock"},
+                    rejected={"INT-99/one": "S6-HASH-01: the hash MUST cover it"},
+                    runtimes={"python": "pinned", "go": "INT-99/one"},
+                )
+            ]
+        )
+        assert problems == []
+
+    def test_an_undecided_alternative_fails(self) -> None:
+        """Neither executable nor not_executable: the check fails, naming it."""
+        (problem,) = register_problems([entry()])
+        assert problem.startswith("INT-99/another: not executable and no not_executable")
+
+    @pytest.mark.parametrize(
+        ("extra", "words"),
+        [
+            ({"not_executable": {"INT-99/another": "too hard: later"}}, "must be '<kind>: why'"),
+            ({"not_executable": {"INT-99/another": "no-output"}}, "must be '<kind>: why'"),
+            (
+                {
+                    "not_executable": {
+                        "INT-99/another": "no-output: x",
+                        "INT-99/one": "no-output: y",
+                    }
+                },
+                "both executable and not_executable",
+            ),
+            (
+                {
+                    "not_executable": {"INT-99/another": "no-output: x"},
+                    "rejected": {"INT-99/one": "breaks the spec"},
+                },
+                "must start with a clause ID",
+            ),
+            (
+                {
+                    "not_executable": {"INT-99/another": "no-output: x"},
+                    "runtimes": {"cobol": "pinned"},
+                },
+                "unknown runtime",
+            ),
+            (
+                {
+                    "not_executable": {"INT-99/another": "no-output: x"},
+                    "runtimes": {"rust": "INT-98/other"},
+                },
+                "not 'pinned' or one of the entry's alternatives",
+            ),
+        ],
+    )
+    def test_malformed_tables_fail(self, extra: dict[str, Any], words: str) -> None:
+        """A reason of no known kind, a double decision, a rejection without a clause, an
+        unknown runtime or another entry's alternative is a problem the check names."""
+        problems = register_problems([entry(**extra)])
+        assert any(words in problem for problem in problems), problems
