@@ -103,6 +103,21 @@ class Adapter(abc.ABC):
         self.handshake: Handshake | None = None
         self.requests = 0
         self.restarts = 0
+        #: Output found after a reply was taken: ``(seq of the exchange it belongs to, the
+        #: error)``, kept for the caller to blame (:meth:`take_late_output`).
+        self._late: list[tuple[int, AdapterError]] = []
+
+    @property
+    def last_seq(self) -> int:
+        """The ``seq`` of the last request sent (0: none)."""
+        return 0
+
+    def take_late_output(self) -> list[tuple[int, AdapterError]]:
+        """``(seq, error)`` for output found since the last call that an earlier exchange
+        wrote after its reply was taken (``seq``: the reply it repeats names it, else the
+        exchange before the one that found it), and forget them."""
+        late, self._late = self._late, []
+        return late
 
     @abc.abstractmethod
     def start(self) -> Handshake:
@@ -150,6 +165,9 @@ class Adapter(abc.ABC):
 
 
 # ---------------------------------------------------------------------------- subprocess
+
+#: The ``seq`` a (repeated) run reply names, read from its first bytes without parsing it.
+_SEQ = re.compile(rb'"seq"\s*:\s*([0-9]{1,18})')
 
 
 class SubprocessAdapter(Adapter):
@@ -200,6 +218,28 @@ class SubprocessAdapter(Adapter):
 
     def _argv(self, spec: str) -> list[str]:
         return shlex.split(spec.removeprefix("cmd:"))
+
+    @property
+    def last_seq(self) -> int:
+        """The ``seq`` of the last request sent (0: none)."""
+        return self._seq
+
+    def _stale(self, data: bytes, default: int, where: str) -> None:
+        """Note output an earlier exchange wrote after its reply: the exchange whose ``seq``
+        the line names (a repeated reply), else ``default``."""
+        named = _SEQ.search(data)
+        seq = int(named.group(1)) if named and 0 < int(named.group(1)) <= self._seq else default
+        process = self._process
+        self._late.append(
+            (
+                seq,
+                ProtocolError(
+                    f"more output after the reply to seq {seq}, {where} (a run is answered by "
+                    "exactly one line)",
+                    stderr_tail=process.stderr_tail() if process else "",
+                ),
+            )
+        )
 
     @property
     def pid(self) -> int | None:
@@ -300,10 +340,26 @@ class SubprocessAdapter(Adapter):
             return
         try:
             if not self._busy:
-                line = process.exchange(stop_message(), _STOP_GRACE, what="stop reply")
-                check_stop_reply(parse_line(line, what="stop reply"), validate=self.validate)
+                reply = parse_line(
+                    process.exchange(stop_message(), _STOP_GRACE, what="stop reply"),
+                    what="stop reply",
+                )
+                if type(reply.get("seq")) is int and 0 < reply["seq"] <= self._seq:
+                    # A run reply written after the last one was taken: that exchange's fault.
+                    self._stale(
+                        b'"seq":%d' % reply["seq"],
+                        self._seq,
+                        "read while waiting for the stop reply",
+                    )
+                    reply = parse_line(
+                        process.exchange(b"", _STOP_GRACE, what="stop reply"), what="stop reply"
+                    )
+                check_stop_reply(reply, validate=self.validate)
                 process.close_stdin()
                 process.exit_status(wait=_STOP_GRACE)
+                left = process.dropped_output or process.pending_output()
+                if self._seq and left:  # written after the last run's reply
+                    self._stale(left, self._seq, "found when the process stopped")
         except (OSError, AdapterError):
             pass  # a sloppy shutdown is not a conformance failure
         finally:
@@ -359,6 +415,20 @@ class SubprocessAdapter(Adapter):
         (restarting first if needed): the one request exchange of every profile."""
         return self._exchange_reply(message_for, audit=False).result
 
+    def _reply_to(self, message: bytes, seq: int) -> dict[str, Any]:
+        """Send ``message`` and read the reply to ``seq``, passing over one line an earlier
+        exchange wrote after its reply was taken (it names that exchange's seq): that line is
+        the earlier exchange's fault (:meth:`take_late_output`), not this one's reply."""
+        what = f"reply to seq {seq}"
+        reply = self._exchange(message, self.timeout, what=what)
+        got = reply.get("seq")
+        if type(got) is int and 0 < got < seq:
+            self._stale(
+                b'"seq":%d' % got, seq - 1, f"read while waiting for the reply to seq {seq}"
+            )
+            reply = self._exchange(b"", self.timeout, what=what)
+        return reply
+
     def _exchange_reply(self, message_for: Callable[[int], bytes], *, audit: bool) -> RunReply:
         self._ensure_started()
         self._seq += 1
@@ -366,18 +436,17 @@ class SubprocessAdapter(Adapter):
         seq = self._seq
         message = message_for(seq)
         if seq > 1 and self._process is not None and self._process.more_output():
-            # Written after the previous reply was taken (it was not there yet then): the
-            # previous exchange's fault, named as such rather than read as this one's reply.
-            raise self._fail(
-                ProtocolError,
-                f"more output after the reply to seq {seq - 1}, before seq {seq} was sent (a run "
-                "is answered by exactly one line)",
-            )
+            # Written after the previous reply was taken (it was not there yet then): an
+            # earlier exchange's fault, kept for the caller to blame on it; this request goes
+            # to a fresh process and is judged on its own reply.
+            self._stale(self._process.pending_output(), seq - 1, f"found before seq {seq} was sent")
+            self._fail(ProtocolError, "restarted after output nobody asked for")
+            self._ensure_started()
         try:
             if self.validate:
                 validate_message("run", loads(message), schemas=self.schemas)
             reply = check_run_reply(
-                self._exchange(message, self.timeout, what=f"reply to seq {seq}"),
+                self._reply_to(message, seq),
                 seq,
                 validate=self.validate,
                 schemas=self.schemas,
@@ -385,19 +454,28 @@ class SubprocessAdapter(Adapter):
             )
         except (AdapterCrashedError, AdapterTimeoutError, ProtocolError) as exc:
             raise self._fail(type(exc), exc.message, detail=exc.detail) from None
+        tail = self.stderr_tail()
         if self._process is not None and self._process.more_output():
-            # Left in the pipe, the extra line would be read as the next request's reply and
-            # blame that (innocent) vector with a wrong seq: it is this exchange's fault.
-            raise self._fail(
-                ProtocolError,
-                f"more output after the reply to seq {seq} (a run is answered by exactly one line)",
-            )
+            pending = self._process.pending_output()
+            named = _SEQ.search(pending)
+            if named and 0 < int(named.group(1)) < seq:
+                # A repeat of an earlier reply, written late: that exchange's fault; this
+                # reply stands, and the process restarts before the next request.
+                self._stale(pending, seq - 1, f"read with the reply to seq {seq}")
+                self._fail(ProtocolError, "restarted after output nobody asked for")
+            else:
+                # Left in the pipe, the extra line would be read as the next request's reply
+                # and blame that (innocent) vector with a wrong seq: this exchange's fault.
+                raise self._fail(
+                    ProtocolError,
+                    f"more output after the reply to seq {seq} (a run is answered by exactly "
+                    "one line)",
+                )
         if reply.internal_error is not None:
-            assert self._process is not None
             raise AdapterInternalError(
                 f"implementation reported an internal error: {reply.internal_error['message']}",
                 detail=str(reply.internal_error.get("traceback", "")),
-                stderr_tail=self._process.stderr_tail(),
+                stderr_tail=tail,
             )
         return reply
 

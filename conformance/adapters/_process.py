@@ -89,6 +89,8 @@ class ImplementationProcess:
             self._poll.register(self._pidfd, select.POLLIN)
         self._writing = False
         self._buffer = bytearray()
+        #: The first bytes stdout held while waiting for the exit (nobody asked for them).
+        self.dropped_output = b""
         self._scanned = 0
         self._out_open = True
         self._err_open = True
@@ -136,6 +138,11 @@ class ImplementationProcess:
                 )
             self._want_write(bool(pending))
             self._read_ready(wait=left)
+
+    def pending_output(self) -> bytes:
+        """The first bytes (at most 4 KiB) stdout holds beyond the line just taken."""
+        self._read_ready(wait=0)
+        return bytes(self._buffer[:4096])
 
     def more_output(self) -> bool:
         """Whether stdout already holds bytes beyond the line just taken (read without
@@ -311,7 +318,9 @@ class ImplementationProcess:
                 return None
             self._want_write(False)
             self._read_ready(wait=left)
-            self._buffer.clear()  # nobody is waiting for a reply any more
+            if self._buffer:  # nobody is waiting for a reply any more: dropped, but noted
+                self.dropped_output = self.dropped_output or bytes(self._buffer[:4096])
+                self._buffer.clear()
         return self.popen.returncode if self.popen.returncode is not None else self._peek_status()
 
     def _peek_status(self) -> int | None:

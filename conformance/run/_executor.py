@@ -7,10 +7,13 @@ For each vector (:meth:`Executor.run_vector`):
    temp root is a :class:`~conformance.corpus.Workspace` (named like any ``tmp*`` directory),
    worked in by descriptor, so what an implementation does to it between requests cannot
    redirect the files; no name tells the implementation it is certified, or which vector runs;
-2. run the request (``repeat`` times, default 2, in the same adapter process); after each run
-   re-stamp the tree within a budget (only regular files are read, only those whose size did
-   not change, in bounded time): any change, a root removed, or a tree too large to check, is
-   a ``store-mutated`` failure (S6-SEC-01, S6-ACC-04; the tree is rebuilt before the next run);
+2. run the request (``repeat`` times, default 2, in the same adapter process), each run on
+   a freshly materialized root with a new random name; in a certification a vector's repeat
+   comes after a random number of other vectors' first runs (:meth:`Executor.submit`), so the
+   order of requests does not say which run is which; after each run re-stamp the tree within
+   a budget (only regular files are read, only those whose size did not change, in bounded
+   time): any change, a root removed, or a tree too large to check, is a ``store-mutated``
+   failure (S6-SEC-01, S6-ACC-04);
 3. compare the first result with ``expect`` (INT-48; first differing JSON Pointer kept); compare
    every later run with the first exactly (``determinism``, S6-ACC-01);
 4. for a deterministic sample (every ``fresh_every``-th vector by sorted ID) run once more in a
@@ -30,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import secrets
 import time
 from collections.abc import Iterator, Sequence
@@ -206,6 +210,37 @@ def _difference_failure(
     )
 
 
+#: How many recent exchanges late output can still be blamed on (by ``seq``).
+_SEQS_KEPT = 1024
+#: How many other vectors' first runs may come between a run and its repeat (:meth:`submit`).
+INTERLEAVE = 4
+
+
+@dataclass(eq=False)
+class _Attempts:
+    """What the runs of one vector found so far (the repeat may come later: :meth:`submit`)."""
+
+    vector: Vector
+    tried: int = 0
+    runs: int = 0
+    first: Any = None
+    kept: bytes | None = None
+    failures: list[Failure] = field(default_factory=list)
+    error: ErrorDetail | None = None
+    unpreparable: Exception | None = None
+    duration_s: float = 0.0
+    #: Other vectors' first runs still to come before the next run of this one.
+    gap: int = 0
+    #: Whether its result was returned (a later fault then amends it).
+    judged: bool = False
+
+    def done(self, repeat: int) -> bool:
+        """Whether every run is over (or one errored, or the files could not be laid out)."""
+        return (
+            self.tried >= max(1, repeat) or self.error is not None or self.unpreparable is not None
+        )
+
+
 def _shape(vector: Vector) -> str:
     return "error" if vector.expects_error else "package"
 
@@ -235,11 +270,20 @@ class Executor:
         #: The current root of each vector being run: a random name, new for every layout.
         self._roots: dict[str, str] = {}
         self._baselines: dict[str, tuple[Vector, Baseline]] = {}
+        #: Vectors whose repeats are still to run (:meth:`submit`), at most INTERLEAVE + 1.
+        self._waiting: list[_Attempts] = []
+        self._random = random.SystemRandom()
+        #: The recent exchanges' vectors by ``seq`` (output written after a reply is that
+        #: exchange's fault), and faults found after a vector's result was returned.
+        self._by_seq: dict[int, _Attempts] = {}
+        self._amends: list[tuple[str, ErrorDetail]] = []
 
     def close(self) -> None:
-        """Stop the adapter and remove the temp root."""
+        """Stop the adapter and remove the temp root (output found while stopping is the last
+        exchange's fault: :meth:`take_amends` after closing)."""
         try:
             self.adapter.close()
+            self._blame_late()
         finally:
             self._workspace.close()
 
@@ -267,89 +311,161 @@ class Executor:
         return changes(before, after)
 
     def run_vector(self, vector: Vector) -> VectorResult:
-        """Run ``vector`` ``repeat`` times and judge it (expected failures are applied later)."""
-        started = time.perf_counter()
-        expect = vector.expect
-        failures: list[Failure] = []
-        error: ErrorDetail | None = None
-        first: Any = None
-        kept: bytes | None = None
-        runs = 0
+        """Run ``vector`` ``repeat`` times in a row and judge it (expected failures are applied
+        later); :meth:`submit` interleaves the runs of several vectors instead."""
+        attempts = _Attempts(vector)
+        while not attempts.done(self.config.repeat):
+            self._attempt(attempts)
+        return self._judge(attempts)
+
+    def submit(self, vector: Vector) -> list[VectorResult]:
+        """Run ``vector``'s first run now and its repeats later, among other vectors' runs;
+        return the results of the vectors finished meanwhile (:meth:`drain` the rest).
+
+        The repeat of a run comes after a random number (0 to :data:`INTERLEAVE` - 1) of other
+        vectors' first runs, on a new root with a new random name: the order of requests does
+        not tell an implementation which run is a vector's first (compared with the vector)
+        and which its repeat (compared with the first), nor that a request will be repeated.
+        """
+        attempts = _Attempts(vector)
+        self._attempt(attempts)
+        finished = []
+        due = []
+        for waiting in self._waiting:
+            waiting.gap -= 1
+            if waiting.gap < 0:
+                due.append(waiting)
+        for waiting in due:
+            self._attempt(waiting)
+            waiting.gap = self._random.randrange(INTERLEAVE)
+        self._waiting.append(attempts)
+        attempts.gap = self._random.randrange(INTERLEAVE)
+        for waiting in list(self._waiting):
+            if waiting.done(self.config.repeat):
+                self._waiting.remove(waiting)
+                finished.append(self._judge(waiting))
+        return finished
+
+    def drain(self) -> list[VectorResult]:
+        """Run every repeat still waiting (in a random order) and return those results."""
+        finished = []
+        while self._waiting:
+            waiting = self._waiting.pop(self._random.randrange(len(self._waiting)))
+            while not waiting.done(self.config.repeat):
+                self._attempt(waiting)
+            finished.append(self._judge(waiting))
+        return finished
+
+    def _attempt(self, attempts: _Attempts) -> None:
+        """One run of ``attempts.vector`` on a fresh root, judged as run ``attempts.runs + 1``:
+        the first against the vector, the others exactly against the first."""
+        vector = attempts.vector
+        attempt = attempts.tried
+        attempts.tried += 1
         try:
-            root, before = self._fresh_root(vector)
-        except (CorpusError, OSError) as exc:
-            return self._unpreparable(vector, exc, started)
-        mutated_clauses = FAILURE_CLAUSES[FailureKind.STORE_MUTATED][_shape(vector)]
-        determinism_clauses = FAILURE_CLAUSES[FailureKind.DETERMINISM][_shape(vector)]
-        try:
-            for attempt in range(max(1, self.config.repeat)):
-                if (
-                    attempt
-                    and error is None
-                    and any(f.kind is FailureKind.STORE_MUTATED for f in failures)
-                ):
-                    try:
-                        root, before = self._fresh_root(vector)
-                    except (CorpusError, OSError) as exc:
-                        return self._unpreparable(vector, exc, started)
-                try:
-                    actual = self.adapter.run(vector.request_json, root)
-                except AdapterError as exc:
-                    error = error_detail(exc, context=f"run {attempt + 1}: " if attempt else "")
-                    break
-                runs += 1
-                changed = self._after(vector, before)
-                if changed:
-                    failures.append(
-                        Failure(
-                            FailureKind.STORE_MUTATED,
-                            f"run {attempt + 1} changed the vector's files: "
-                            + "; ".join(changed[:10]),
-                            mutated_clauses,
+            try:
+                root, before = self._fresh_root(vector)
+            except (CorpusError, OSError) as exc:
+                attempts.unpreparable = exc
+                return
+            started = time.perf_counter()
+            sent = self.adapter.last_seq
+            try:
+                actual = self.adapter.run(vector.request_json, root)
+            except AdapterError as exc:
+                attempts.error = error_detail(
+                    exc, context=f"run {attempt + 1}: " if attempt else ""
+                )
+                return
+            finally:  # the implementation's time: laying out and checking files is the kit's
+                attempts.duration_s += time.perf_counter() - started
+                if self.adapter.last_seq != sent:
+                    self._by_seq[self.adapter.last_seq] = attempts
+                    if len(self._by_seq) > _SEQS_KEPT:
+                        del self._by_seq[next(iter(self._by_seq))]
+                self._blame_late()
+            attempts.runs += 1
+            changed = self._after(vector, before)
+            if changed:
+                attempts.failures.append(
+                    Failure(
+                        FailureKind.STORE_MUTATED,
+                        f"run {attempt + 1} changed the vector's files: " + "; ".join(changed[:10]),
+                        FAILURE_CLAUSES[FailureKind.STORE_MUTATED][_shape(vector)],
+                    )
+                )
+            if attempt == 0:
+                attempts.first = actual
+                diff = compare_result(vector.expect, actual)
+                if diff is not None:
+                    attempts.kept = keep_actual(actual)
+                    attempts.failures.append(
+                        _difference_failure(
+                            FailureKind.MISMATCH,
+                            "result differs from the vector",
+                            vector.clauses,
+                            diff,
+                            whole=(vector.expect, actual),
                         )
                     )
-                if attempt == 0:
-                    first = actual
-                    diff = compare_result(expect, actual)
-                    if diff is not None:
-                        kept = keep_actual(actual)
-                        failures.append(
-                            _difference_failure(
-                                FailureKind.MISMATCH,
-                                "result differs from the vector",
-                                vector.clauses,
-                                diff,
-                                whole=(expect, actual),
-                            )
+            else:
+                diff = first_difference(attempts.first, actual, strict=True)
+                if diff is not None and not any(
+                    f.kind is FailureKind.DETERMINISM for f in attempts.failures
+                ):
+                    attempts.failures.append(
+                        _difference_failure(
+                            FailureKind.DETERMINISM,
+                            f"run {attempt + 1} in the same process differs from run 1",
+                            FAILURE_CLAUSES[FailureKind.DETERMINISM][_shape(vector)],
+                            diff,
+                            whole=(attempts.first, actual),
                         )
-                else:
-                    diff = first_difference(first, actual, strict=True)
-                    if diff is not None and not any(
-                        f.kind is FailureKind.DETERMINISM for f in failures
-                    ):
-                        failures.append(
-                            _difference_failure(
-                                FailureKind.DETERMINISM,
-                                f"run {attempt + 1} in the same process differs from run 1",
-                                determinism_clauses,
-                                diff,
-                                whole=(first, actual),
-                            )
-                        )
+                    )
         finally:
             self._remove(vector)
-        if error is None and vector.id in self.sample:
-            self._baselines[vector.id] = (vector, Baseline.of(first))
-        return judged(
-            vector,
-            failures=tuple(failures),
-            error=error,
-            duration_s=time.perf_counter() - started,
-            runs=runs,
-            actual=kept,
-        )
 
-    def _unpreparable(self, vector: Vector, exc: Exception, started: float) -> VectorResult:
+    def _blame_late(self) -> None:
+        """Blame output an exchange wrote after its reply on that exchange's vector (the
+        adapter names it by ``seq``), not on the vector whose request found it: an error of
+        that vector, folded into its result later (:meth:`take_amends`) when it was already
+        returned."""
+        for seq, exc in self.adapter.take_late_output():
+            writer = self._by_seq.get(seq)
+            if writer is None:
+                continue
+            detail = error_detail(exc, context="after its reply: ")
+            if writer.judged:
+                self._amends.append((writer.vector.id, detail))
+            elif writer.error is None:
+                writer.error = detail
+
+    def take_amends(self) -> list[tuple[str, ErrorDetail]]:
+        """``(vector ID, error)`` for faults found after the vector's result was returned (its
+        reply was followed by more output): fold each into that result, and forget them."""
+        amends, self._amends = self._amends, []
+        return amends
+
+    def _judge(self, attempts: _Attempts) -> VectorResult:
+        """The result of a vector whose runs are over."""
+        vector = attempts.vector
+        attempts.judged = True
+        if attempts.unpreparable is not None:
+            return self._unpreparable(vector, attempts.unpreparable, attempts.duration_s)
+        if attempts.error is None and vector.id in self.sample:
+            self._baselines[vector.id] = (vector, Baseline.of(attempts.first))
+        result = judged(
+            vector,
+            failures=tuple(attempts.failures),
+            error=attempts.error,
+            duration_s=attempts.duration_s,
+            runs=attempts.runs,
+            actual=attempts.kept,
+        )
+        attempts.first = attempts.kept = None  # kept by seq for blame only: hold no reply
+        return result
+
+    def _unpreparable(self, vector: Vector, exc: Exception, duration_s: float) -> VectorResult:
         """The vector's files could not be laid out (a harness-side problem, named)."""
         self._remove(vector)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
@@ -357,7 +473,7 @@ class Executor:
             kind=ErrorKind.CRASH,
             message=unicode_safe(f"{UNPREPARABLE}: {reason}"),
         )
-        return judged(vector, error=detail, duration_s=time.perf_counter() - started)
+        return judged(vector, error=detail, duration_s=duration_s)
 
     def run_fresh_sample(self) -> Iterator[tuple[str, tuple[Failure, ...], ErrorDetail | None]]:
         """Re-run the sampled vectors this executor ran, in a fresh adapter process.

@@ -20,13 +20,14 @@ internal error or a protocol error answered quickly does not count: the adapter 
 from __future__ import annotations
 
 import collections
+import itertools
 import math
 import multiprocessing
 import queue
 import signal
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +37,7 @@ from conformance.corpus import Vector
 from conformance.run._executor import UNPREPARABLE, Executor, RunConfig, fresh_sample
 from conformance.run._judge import skipped_result, with_fresh_process_check
 from conformance.run._progress import NullProgress, Progress
-from conformance.run._results import ErrorKind, Outcome, VectorResult
+from conformance.run._results import ErrorDetail, ErrorKind, Outcome, VectorResult
 
 __all__ = ["Breaker", "RunOutput", "run_vectors"]
 
@@ -153,6 +154,18 @@ class _Outcome:
     stopped_reason: str | None = None
 
 
+def _amend(results: dict[str, VectorResult], amends: list[tuple[str, ErrorDetail]]) -> None:
+    """Fold faults found after a result was returned into it (output after its reply)."""
+    for vector_id, error in amends:
+        if vector_id in results:
+            results[vector_id] = with_fresh_process_check(results[vector_id], (), error)
+
+
+def _lazy(produce: Callable[[], list[VectorResult]]) -> Iterator[VectorResult]:
+    """The results ``produce`` returns, produced only when first asked for."""
+    yield from produce()
+
+
 def _run_serial(
     vectors: Sequence[Vector],
     config: RunConfig,
@@ -164,9 +177,10 @@ def _run_serial(
     breaker = Breaker(config.max_consecutive_failures, timeout=config.timeout)
     executor = Executor(config, adapter, sample=sample)
     try:
-        for vector in vectors:
-            result = executor.run_vector(vector)
-            outcome.results[vector.id] = result
+        finished = (result for vector in vectors for result in executor.submit(vector))
+        for result in itertools.chain(finished, _lazy(executor.drain)):
+            outcome.results[result.id] = result
+            _amend(outcome.results, executor.take_amends())
             on_result(result)
             outcome.stopped_reason = breaker.observe(result)
             if outcome.stopped_reason is not None:
@@ -180,6 +194,7 @@ def _run_serial(
     finally:
         outcome.requests, outcome.restarts = executor.adapter.requests, executor.adapter.restarts
         executor.close()
+        _amend(outcome.results, executor.take_amends())
     return outcome
 
 
@@ -206,7 +221,14 @@ def _worker_main(
             if chunk is None:
                 break
             for vector in chunk:
-                out.put(("result", name, executor.run_vector(vector)))
+                for result in executor.submit(vector):
+                    out.put(("result", name, result))
+                for amend in executor.take_amends():
+                    out.put(("amend", name, amend))
+        for result in executor.drain():
+            out.put(("result", name, result))
+        for amend in executor.take_amends():
+            out.put(("amend", name, amend))
         for vector_id, found, error in executor.run_fresh_sample():
             out.put(("fresh-check", name, (vector_id, found, error)))
     except _Stopped:
@@ -218,6 +240,8 @@ def _worker_main(
         if executor is not None:
             stats = (executor.adapter.requests, executor.adapter.restarts)
             executor.close()
+            for amend in executor.take_amends():
+                out.put(("amend", name, amend))
         out.put(("done", name, stats))
 
 
@@ -266,6 +290,8 @@ def _run_parallel(
                 outcome.stopped_reason = breaker.observe(payload)
                 if outcome.stopped_reason is not None:
                     break
+            elif kind == "amend":
+                _amend(outcome.results, [payload])
             elif kind == "fresh-check":
                 vector_id, found, error = payload
                 result = outcome.results[vector_id]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 import json
 import os
 import re
@@ -178,21 +179,42 @@ class TestRootsTellNothing:
         self, paths: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         """Every root an implementation is sent is a random name in a ``tmp*`` directory: no
-        ``phase6``, no vector ID; each layout (the same-process runs share one, the
-        fresh-process re-run has its own) is a new name; honest results are unchanged."""
+        ``phase6``, no vector ID; every run (both same-process runs and the fresh-process
+        re-run) gets a new name; honest results are unchanged."""
         log = tmp_path / "roots"
         monkeypatch.setenv("PHASE6_FAKE_ROOTS", str(log))
         result = certify_fake(paths, "records_roots", fresh_every=1)
         assert {r.outcome for r in result.results} == {Outcome.PASSED}
-        roots = log.read_text("utf-8").splitlines()
+        roots = [line.split(" ")[0] for line in log.read_text("utf-8").splitlines()]
         assert len(roots) == 3 * len(result.results)  # two runs and the fresh re-run each
-        assert len(set(roots)) == 2 * len(result.results)
+        assert len(set(roots)) == len(roots)
         ids = [r.id for r in result.results]
         for root in roots:
             assert "phase6" not in root
             assert not any(vector_id in root for vector_id in ids)
             assert re.fullmatch(r"[0-9a-f]{16}", Path(root).name)
             assert Path(root).parent.name.startswith("tmp")
+
+    def test_the_order_of_requests_does_not_say_which_run_is_which(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A vector's two same-process runs were always back to back (the first compared with
+        the vector, the second with the first): now the repeat comes after a random number of
+        other vectors' first runs, so a request is not always followed by itself."""
+        log = tmp_path / "roots"
+        monkeypatch.setenv("PHASE6_FAKE_ROOTS", str(log))
+        many = synthetic(tmp_path / "corpus", copies=20)
+        result = certify_fake(many, "records_roots", fresh_every=0)
+        assert {r.outcome for r in result.results} == {Outcome.PASSED}
+        requests = [line.split(" ")[1] for line in log.read_text("utf-8").splitlines()]
+        assert len(requests) == 2 * len(result.results)
+        positions: dict[str, list[int]] = {}
+        for index, request in enumerate(requests):
+            positions.setdefault(request, []).append(index)
+        gaps = [b - a for runs in positions.values() for a, b in itertools.pairwise(runs)]
+        assert len(gaps) == len(result.results) >= 20  # all gaps 1 by chance: (1/4)**20
+        assert any(gap > 1 for gap in gaps)
+        assert max(gaps) <= 2 * 4 + 2  # bounded by the interleaving window
 
 
 class TestBreakerCountsCostlyAdapters:
@@ -220,7 +242,13 @@ class TestBreakerCountsCostlyAdapters:
         paths = synthetic(tmp_path / "corpus", copies=60)
         started = time.monotonic()
         result = certify_fake(
-            paths, "mostly_hangs", "3", timeout=0.3, max_consecutive_failures=4, fresh_every=0
+            paths,
+            "mostly_hangs",
+            "3",
+            timeout=0.3,
+            max_consecutive_failures=4,
+            fresh_every=0,
+            repeat=1,  # one run each: the results come in the hanging pattern's order
         )
         assert time.monotonic() - started < 20
         assert result.verdict.value is VerdictValue.ADAPTER_BROKEN

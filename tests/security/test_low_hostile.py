@@ -231,6 +231,24 @@ class TestTwoReplyLines:
         assert vector.error.kind is ErrorKind.PROTOCOL
         assert "more output after the reply" in vector.error.message
 
+    @pytest.mark.parametrize(("repeat", "copies"), [(1, 0), (2, 0), (1, 10), (2, 10)])
+    def test_a_late_line_is_blamed_on_the_run_that_wrote_it(
+        self, tmp_path: Path, repeat: int, copies: int
+    ) -> None:
+        """A copy of the reply written 50 ms after it (after the vector's last run with
+        ``--repeat 1``) is the writer's protocol error, whether it is found before the next
+        request is sent, read while waiting for the next reply, or found when the process
+        stops (the trigger ran last: no copies); the vectors after it pass."""
+        paths = synthetic(tmp_path, copies=copies)
+        result = certify_fake(paths, "late_reply", repeat=repeat, fresh_every=0)
+        errored = [r for r in result.results if r.outcome is not Outcome.PASSED]
+        assert [r.id for r in errored] == ["beta-0-trigger"]
+        (vector,) = errored
+        assert vector.error is not None
+        assert vector.error.kind is ErrorKind.PROTOCOL
+        assert "more output after the reply" in vector.error.message
+        assert vector.error.message.startswith("after its reply: ")
+
 
 class TestStoreCheckOutput:
     """`store check` printed 157 times its input as text: every finding of every line."""
