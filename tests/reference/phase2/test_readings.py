@@ -23,6 +23,7 @@ from reference.phase2 import (
     UnknownReading,
     run_vector_call,
 )
+from tools import readings as readings_tool_module
 from tools.generate.phase2.build import ANOTHER_POLICY, alternative_changes, read_corpus
 from tools.phase2_oracle import oracle_expect
 
@@ -239,6 +240,35 @@ class TestCoverage:
         """The reference under the alternative expects something else on at least one vector
         (else no certification could tell it from the pinned reading)."""
         assert changes[alternative], f"{alternative} changes no vector's expected output"
+
+    @pytest.mark.parametrize(
+        "alternative",
+        [alt for entry in REGISTER["entry"] for alt in entry.get("executable", [])],
+    )
+    def test_changed_vectors_name_the_entry(
+        self, changes: dict[str, list[str]], alternative: str
+    ) -> None:
+        """Every vector the alternative changes lists its entry (a parameter alternative too:
+        the expectation holds a value the implementation supplies), so labels are derived."""
+        labels = {vector["id"]: vector["interpretations"] for vector in CORPUS}
+        entry = alternative.split("/", 1)[0]
+        assert [i for i in changes[alternative] if entry not in labels[i]] == []
+
+    def test_readings_tool_check(self) -> None:
+        """``python -m tools readings --profile phase2-context --check`` passes on the
+        committed corpus and specs/phase2/readings-coverage.md."""
+        assert readings_tool_module.main(["--profile", "phase2-context", "--check"]) == 0
+
+    def test_readings_tool_finds_a_missing_label(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A vector an alternative changes without naming its entry fails the check."""
+        found, labels = readings_tool_module.phase2_changed_by()
+        vector_id = found["P2-INT-04/implementation-text"][0]
+        labels[vector_id] = [i for i in labels[vector_id] if i != "P2-INT-04"]
+        monkeypatch.setattr(readings_tool_module, "phase2_changed_by", lambda: (found, labels))
+        assert readings_tool_module.phase2_missing_labels(found, labels) == [
+            f"{vector_id}: P2-INT-04/implementation-text"
+        ]
+        assert readings_tool_module.main(["--profile", "phase2-context", "--check"]) == 1
 
 
 class TestOracle:
