@@ -254,12 +254,15 @@ def vectors_check(session: nox.Session) -> None:
     Fails when a clause lacks coverage, an interpretation has no vector, specs/coverage.md is
     stale (regenerate it with `python -m conformance vectors coverage`), an executable
     alternative reading changes no vector, a vector it changes does not list its entry, or
-    specs/readings-coverage.md is stale (`python -m tools readings`).
+    specs/readings-coverage.md is stale (`python -m tools readings`); the same two checks for
+    the Phase 2 corpus and specs/phase2/readings-coverage.md (`python -m tools readings
+    --profile phase2-context`).
     """
     _install(session)
     session.run("python", "-m", "conformance", "vectors", "check", *session.posargs)
     session.run("python", "-m", "conformance", "vectors", "coverage", "--check")
     session.run("python", "-m", "tools", "readings", "--check")
+    session.run("python", "-m", "tools", "readings", "--profile", "phase2-context", "--check")
 
 
 @nox.session(default=False)

@@ -12,6 +12,7 @@
     python -m tools samples [--check]        the sample stores in adam_os_data/memory/
     python -m tools property-examples [--check]  the stored certification examples
     python -m tools readings [--check]       what each executable alternative changes
+                             [--profile phase2-context]  (the Phase 2 corpus and register)
 
 Each tool keeps its own options (``python -m tools TOOL --help``); this dispatcher only names
 them, so there is one entry point and ``--help`` lists every tool. nox drives all of them.

@@ -170,8 +170,10 @@ def register(commands: Subparsers) -> None:
         type=Path,
         metavar="FILE",
         help="the alternative readings the implementation follows, one ID per line "
-        "(INT-08/verbatim; '#' comments): it is certified against them, and any contradiction "
-        "of the declaration is reported (default: the handshake's readings, else inferred)",
+        "(INT-08/verbatim; for --profile phase2-context P2-INT-08/one-hop, and "
+        "P2-INT-04/implementation-text for its own policy text; '#' comments): it is certified "
+        "against them, and any contradiction of the declaration is reported (default: the "
+        "handshake's readings, else inferred)",
     )
     parser.add_argument(
         "--jobs",
@@ -593,6 +595,7 @@ def _certify_phase2_run(args: argparse.Namespace, options: dict[str, str]) -> Ce
         temp_dir=args.temp_dir,
         max_line_bytes=args.max_line_bytes,
         max_consecutive_failures=args.max_consecutive_failures,
+        declared_readings=getattr(args, "declared_readings", None),
     )
 
 

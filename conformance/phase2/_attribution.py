@@ -25,6 +25,16 @@ adapter protocol (``python -m reference.phase2 serve-protocol --readings ID,ID
 3. A failure no single alternative explains is run under the whole profile (readings combine).
 4. What is left is explained by no listed reading: a bug, or a reading the register does not
    list yet; the verdict says so (:func:`phase2_verdict`).
+5. One consistent reading per entry: the vectors the implementation passed are run under each
+   profile alternative (with the parameter), and one it changes is a contradiction: the
+   implementation follows that reading only in part, which no listed reading describes.
+
+An implementation may **declare** its readings (``readings`` in its start reply, or
+``certify --readings FILE``), as for SPEC-006: the declaration is then its profile (step 2 is
+not inferred), a failure only an undeclared alternative reproduces, a declared alternative it
+answers the pinned way (step 5), or a policy text that is its own without
+``P2-INT-04/implementation-text`` declared (or the register's with it declared) is a
+contradiction of its own declaration, and the run is not compliant.
 
 A reply the reference cannot give (the kit's own fault) leaves the failure unexplained and is
 said in :attr:`~conformance.run.Attribution.faults`.
@@ -37,6 +47,7 @@ import json
 import shlex
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,6 +79,11 @@ __all__ = [
 
 Json = Any
 _SHOWN_POLICY = 120
+#: How :func:`conformance.run.compute_verdict` says a failure no reading reproduces (a bug):
+#: :func:`phase2_verdict` says it first, naming the Phase 2 register, and only once.
+_SAID_BY_SPEC006 = "failed in a way no listed reading reproduces"
+#: How a fault says the reference could not be started: no evidence then (not examined).
+_NOT_STARTED = "the reference did not start"
 
 
 def reading_engine_spec(alternatives: Sequence[str], policy: str | None = None) -> str:
@@ -135,7 +151,9 @@ def _outcomes(
     try:
         reference = _Reference(alternatives, policy, timeout)
     except (AdapterError, OSError) as exc:
-        faults.append(f"the reference under {', '.join(alternatives)} did not start: {exc}")
+        faults.append(
+            f"{_NOT_STARTED} under {', '.join(alternatives) or 'its pinned readings'}: {exc}"
+        )
         return found
     try:
         for vector in vectors:
@@ -210,25 +228,52 @@ def _under_policy(
     return moved, rejudged
 
 
+def _declared_policy(
+    declared: Sequence[str], policy: str | None, texts: Sequence[str]
+) -> str | None:
+    """The contradiction between a declaration and the policy text read (``None``: none)."""
+    if POLICY_ALTERNATIVE in declared and policy is None:
+        found = "more than one text" if len(texts) > 1 else "the register's text"
+        return f"declares {POLICY_ALTERNATIVE}, but its policy block holds {found}"
+    if POLICY_ALTERNATIVE not in declared and policy is not None:
+        return (
+            f"its policy snippet is its own text without declaring {POLICY_ALTERNATIVE} "
+            f"(the parameter): {_shown(policy)}"
+        )
+    return None
+
+
 def attribute_phase2(
     vectors: Mapping[str, Phase2Vector],
     results: Iterable[VectorResult],
     observed: Mapping[str, Observation],
     *,
     alternatives: Sequence[str] | None = None,
+    declared: Sequence[str] | None = None,
     timeout: float = 30.0,
 ) -> Evidence:
-    """Steps 0-4 of the module docstring for one run's results and observations."""
+    """Steps 0-5 of the module docstring for one run's results and observations
+    (``declared``: the readings the implementation says it follows, which then are its
+    profile)."""
     results = list(results)
     tried = tuple(alternatives if alternatives is not None else executable_alternatives())
-    policy, _texts = read_policy(
+    policy, texts = read_policy(
         observation.outcomes[0] for observation in observed.values() if observation.outcomes
     )
     if policy == POLICY_SNIPPET or POLICY_ALTERNATIVE not in tried:
         policy = None
+    contradictions = [
+        f"declares {reading!r}, which is not an executable alternative of "
+        "specs/phase2/interpretations.toml"
+        for reading in declared or ()
+        if reading not in tried
+    ]
+    if declared is not None:
+        said = _declared_policy(declared, policy, texts)
+        contradictions += [said] if said is not None else []
     failing = [r for r in results if not r.ok and r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
-    if not failing:
-        return Evidence()
+    if not failing and declared is None:
+        return Evidence(Attribution(tried=tried, examined=True))
     faults: list[str] = []
     rejudged: dict[str, VectorResult] = {}
     if policy is not None:  # 0. the policy text is the implementation's
@@ -249,27 +294,88 @@ def attribute_phase2(
                 single[alternative] = _reproduced(
                     [alternative], policy, candidates, timeout, faults
                 )
-    # 2. the profile: one alternative per entry, the one explaining the most failures
-    best: dict[str, str] = {}
-    for alternative, reproduced in single.items():
-        entry = alternative.split("/", 1)[0]
-        if reproduced and (entry not in best or len(reproduced) > len(single[best[entry]])):
-            best[entry] = alternative
-    profile = sorted(best.values())
+    # 2. the profile: what it declares, else one alternative per entry, the one explaining
+    # the most failures
+    if declared is not None:
+        profile = [a for a in tried if a in declared and a != POLICY_ALTERNATIVE]
+        entries = Counter(alternative.split("/", 1)[0] for alternative in profile)
+        contradictions += [
+            f"declares two readings of {entry}" for entry, n in entries.items() if n > 1
+        ]
+    else:
+        best: dict[str, str] = {}
+        for alternative, reproduced in single.items():
+            entry = alternative.split("/", 1)[0]
+            if reproduced and (entry not in best or len(reproduced) > len(single[best[entry]])):
+                best[entry] = alternative
+        profile = sorted(best.values())
     explained: dict[str, tuple[str, ...]] = {}
     for alternative in profile:
-        for vector_id in single[alternative]:
+        for vector_id in single.get(alternative, ()):
             explained[vector_id] = (*explained.get(vector_id, ()), alternative)
     # 3. failures no single alternative explains, under the whole profile
     if len(profile) > 1:
         rest = [(vector, actual) for vector, actual in candidates if vector.id not in explained]
         for vector_id in _reproduced(profile, policy, rest, timeout, faults):
             explained[vector_id] = tuple(profile)
+    if declared is not None:
+        for alternative in tried:
+            undeclared = single.get(alternative, set()) - explained.keys()
+            if alternative not in profile and undeclared:
+                contradictions.append(
+                    f"follows {alternative} on {len(undeclared)} failing vector(s) without "
+                    f"declaring it (e.g. {min(undeclared)})"
+                )
+    # 5. one consistent reading per entry: a vector a profile alternative changes must not be
+    # answered the pinned way
+    ok = {r.id for r in results if r.ok} | {i for i, r in rejudged.items() if r.ok}
+    passed = [vectors[i] for i in sorted(ok) if i in vectors]
+    inconsistent: dict[str, tuple[str, ...]] = {}
+    for alternative in profile:
+        changed = _changed([alternative], policy, passed, timeout, faults)
+        if changed:
+            inconsistent[alternative] = changed
+            said = " although it declares it" if declared is not None else ""
+            contradictions.append(
+                f"{alternative} changes {len(changed)} vector(s) it answers the pinned way "
+                f"(e.g. {changed[0]}): it does not follow {alternative} consistently{said}"
+            )
     if policy is not None:
         profile = sorted([*profile, POLICY_ALTERNATIVE])
     unexplained = tuple(r.id for r in failing if r.id not in explained)
-    attribution = Attribution(tried, tuple(profile), explained, unexplained, tuple(faults[:20]))
+    examined = not any(fault.startswith(_NOT_STARTED) for fault in faults)
+    attribution = Attribution(
+        tried,
+        tuple(profile),
+        explained,
+        unexplained,
+        tuple(faults[:20]),
+        examined,
+        None if declared is None else tuple(declared),
+        tuple(contradictions),
+        inconsistent,
+    )
     return Evidence(attribution, policy, rejudged)
+
+
+def _changed(
+    alternatives: Sequence[str],
+    policy: str | None,
+    vectors: Sequence[Phase2Vector],
+    timeout: float,
+    faults: list[str],
+) -> tuple[str, ...]:
+    """The IDs of ``vectors`` whose expectation the reference under ``alternatives`` (and
+    ``policy``) does not meet (sorted)."""
+    outcomes = _outcomes(alternatives, policy, vectors, timeout, faults)
+    return tuple(
+        sorted(
+            vector.id
+            for vector in vectors
+            if vector.id in outcomes
+            and compare(vector.fixture, vector.call, vector.expect, outcomes[vector.id])
+        )
+    )
 
 
 def _shown(policy: str) -> str:
@@ -313,13 +419,15 @@ def phase2_verdict(
             f"{unexplained[0]}): a bug, or a reading specs/phase2/interpretations.toml does "
             "not list yet (propose it as an alternative of the entry it reads)"
         )
-        already = verdict.reasons if verdict.value is VerdictValue.NON_COMPLIANT else ()
+        # the SPEC-006 verdict's own count of the same failures, said once (here, first)
+        others = tuple(r for r in verdict.reasons if _SAID_BY_SPEC006 not in r)
+        already = others if verdict.value is VerdictValue.NON_COMPLIANT else ()
         return dataclasses.replace(
             verdict,
             value=VerdictValue.NON_COMPLIANT,
             text="non-compliant: " + "; ".join((bug, *already)),
             differs_on=named,
-            reasons=(bug, *verdict.reasons, *policy_reason),
+            reasons=(bug, *others, *policy_reason),
         )
     if verdict.value is VerdictValue.NON_COMPLIANT:
         return dataclasses.replace(verdict, differs_on=named)

@@ -164,9 +164,14 @@ def certify_phase2(
     temp_dir: str | None = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     max_consecutive_failures: int = 10,
+    declared_readings: Sequence[str] | None = None,
 ) -> Certification:
     """Certify the Phase 2 implementation behind ``adapter`` (default: the reference engine
     through ``python -m reference.phase2 serve-protocol``).
+
+    ``declared_readings`` (``certify --readings FILE``; default: the ``readings`` of the start
+    reply, if any): the alternative readings the implementation says it follows; it is held to
+    exactly those, and the attribution says where it contradicts them.
 
     Raises :class:`~conformance._errors.HarnessError` subclasses only for harness problems
     (corpus, usage, an adapter spec that names nothing); an implementation's misbehaviour is
@@ -212,9 +217,12 @@ def certify_phase2(
     )
     broken: HandshakeError | None = None
     capabilities: tuple[str, ...] = ()
+    declared = None if declared_readings is None else tuple(declared_readings)
     try:
         handshake = engine.start()
         capabilities = handshake.capabilities
+        if declared is None and handshake.readings is not None:
+            declared = handshake.readings
         progress.note(
             f"adapter: {one_line(handshake.name)} {one_line(handshake.version)} "
             f"({one_line(handshake.language)}) via {one_line(spec)}; "
@@ -251,6 +259,7 @@ def certify_phase2(
                     {v.id: v for v in chosen},
                     (run.result for run in state.runs.values()),
                     observations(state),
+                    declared=declared,
                     timeout=max(timeout, 30.0),
                 )
             except Exception as exc:  # a fault of the kit: no evidence, said so
@@ -315,8 +324,12 @@ def certify_phase2(
             if ids:
                 not_declared[capability] = ids
     by_id = {v.id: v for v in chosen}
+    attribution = evidence.attribution
     signatures = failure_signatures(
-        results, size=lambda vector_id: by_id[vector_id].size, reproduce=command_for
+        results,
+        size=lambda vector_id: by_id[vector_id].size,
+        reproduce=command_for,
+        explained=attribution.explained if attribution.examined else None,
     )
     return Phase2Certification(
         adapter=metadata,
@@ -375,3 +388,7 @@ def _note_evidence(progress: Progress, evidence: Evidence) -> None:
             f"{len(attribution.unexplained)} failing vector(s) no listed reading explains "
             f"(first {attribution.unexplained[0]})"
         )
+    if attribution.declared is not None:
+        progress.note(f"declared readings: {', '.join(attribution.declared) or '(none)'}")
+    for contradiction in attribution.contradictions:
+        progress.note(f"readings: {one_line(contradiction)}")

@@ -48,7 +48,10 @@ Json = Any
 #: P2-CMP-03 "Retain structured entities and summaries.": what compaction never touches.
 RETAINED_TABLES: Final = ("memory_summaries", "entities", "entity_links")
 #: Property -> the register entries with executable alternatives its check reads (through
-#: :class:`CheckReadings`); a property not listed needs no such reading.
+#: :class:`CheckReadings`); a property not listed needs no such reading. Checked, not kept by
+#: hand: tests/reference/phase2/test_readings.py runs the reference under every executable
+#: alternative over the corpus, and only these properties break under the pinned checks
+#: (none under the alternative's profile).
 PROPERTY_READINGS: Final = {
     "policy-query-present": ("P2-INT-02", "P2-INT-04", "P2-INT-17"),
     "sources-match-context": ("P2-INT-02",),

@@ -196,7 +196,7 @@ def _generated(
             state.failures.append((example, message))  # hypothesis only tries smaller ones
             raise _Broken(message)
 
-    test = hypothesis_settings(config.examples)(seed(config.seed)(given(examples())(body)))
+    test = hypothesis_settings(config.examples)(seed(config.seed)(given(examples(readings))(body)))
 
     def failed(note: str = "") -> _Generated:
         example, message = state.failures[-1]

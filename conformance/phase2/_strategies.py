@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from hypothesis import strategies as st
 
-from conformance.phase2._readings import POLICY_SNIPPET, estimate
+from conformance.phase2._readings import CheckReadings
 
 __all__ = ["Example", "examples", "fixtures", "texts", "timestamps"]
 
@@ -202,10 +202,14 @@ class Example:
         }
 
 
-def _untrimmed_bound(fixture: dict[str, Any], user: str, chat: str, query: str) -> int:
+def _untrimmed_bound(
+    fixture: dict[str, Any], user: str, chat: str, query: str, readings: CheckReadings
+) -> int:
     """An upper bound of the tokens of the call's whole draft (P2-INT-01, -03, -04): every row
-    of the user (and chat) counted, so budgets up to it can make an engine trim any layer."""
-    total = estimate(POLICY_SNIPPET) + estimate(query)
+    of the user (and chat) counted, so budgets up to it can make an engine trim any layer. The
+    policy text and the whitespace are the reading profile's (``readings``)."""
+    estimate = readings.estimate
+    total = estimate(readings.policy) + estimate(query)
     total += sum(
         estimate(row["summary_text"])
         for row in fixture.get("memory_summaries", [])
@@ -225,14 +229,16 @@ def _untrimmed_bound(fixture: dict[str, Any], user: str, chat: str, query: str) 
 
 
 @st.composite
-def examples(draw: st.DrawFn) -> Example:
+def examples(draw: st.DrawFn, readings: CheckReadings | None = None) -> Example:
     """A fixture and the calls the properties make on it; the budget of call A is drawn up to
-    the whole draft's tokens, where trimming happens."""
+    the whole draft's tokens, where trimming happens, counted under ``readings`` (the
+    implementation's reading profile; default: the pinned readings, whose draws are the same
+    as before readings existed)."""
     chat = draw(_CHAT)
     user = draw(_MAYBE_USER)
     fixture = draw(fixtures(user or chat, chat))
     query = draw(texts(1, 3))  # at least one word: never blank
-    bound = _untrimmed_bound(fixture, user or chat, chat, query)
+    bound = _untrimmed_bound(fixture, user or chat, chat, query, readings or CheckReadings())
     kind = draw(_BUDGET_KINDS)
     if kind == "refused":
         budget = draw(st.sampled_from(_BAD_BUDGETS))

@@ -12,6 +12,9 @@ own, the way an outside team would write it:
 - :data:`READINGS`: one executable alternative of specs/phase2/interpretations.toml each
   (``FOLLOWS``, its ID): compliant under exactly that alternative;
 - :data:`CONTROLS`: ``observes_once`` writes the one allowed observability event and must pass.
+
+``declaring.py FAKE ID,ID`` serves one of them (or the reference) over the subprocess protocol
+with ``"readings": [ID, ...]`` in its start reply (a declaration by handshake).
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import json
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -226,6 +228,128 @@ class TestFakes:
         assert code == 1, out
         assert report["footer"]["verdict"]["value"] == "non-compliant"
         assert report["sections"]["properties"]["status"] == "passed"
+
+
+def declare(tmp_path: Path, *readings: str) -> list[str]:
+    """``--readings FILE`` options declaring ``readings``."""
+    path = tmp_path / "readings.txt"
+    path.write_text("# declared\n" + "".join(f"{r}\n" for r in readings), "utf-8")
+    return ["--readings", str(path)]
+
+
+class TestDeclared:
+    """A declaration (``--readings FILE`` or ``readings`` in the start reply) is the profile;
+    where the implementation contradicts it, the run is non-compliant and says where."""
+
+    def test_declared_and_followed(self, tmp_path: Path) -> None:
+        """The fake declares the one alternative it follows: compliant under exactly it."""
+        fake = "entities_one_hop"
+        declared = declare(tmp_path, READINGS[fake])
+        code, out, report = certify(
+            fake, tmp_path / "r", *selected(fake), "--no-sections", *declared
+        )
+        attribution = report["footer"]["attribution"]
+        assert code == 4, out
+        assert attribution["declared"] == [READINGS[fake]]
+        assert attribution["profile"] == [READINGS[fake]]
+        assert attribution["contradictions"] == []
+
+    def test_follows_an_undeclared_reading(self, tmp_path: Path) -> None:
+        """Declaring nothing while following one-hop: each failure it reproduces is a
+        contradiction of the declaration, not a reading."""
+        fake = "entities_one_hop"
+        code, out, report = certify(
+            fake, tmp_path / "r", *selected(fake), "--no-sections", *declare(tmp_path)
+        )
+        attribution = report["footer"]["attribution"]
+        assert code == 1, out
+        assert attribution["declared"] == []
+        assert attribution["profile"] == []
+        assert any(
+            c.startswith(f"follows {READINGS[fake]} on ") for c in attribution["contradictions"]
+        ), attribution["contradictions"]
+        assert report["footer"]["verdict"]["value"] == "non-compliant"
+
+    def test_declared_but_not_followed(self, tmp_path: Path) -> None:
+        """The reference engine declaring one-hop answers the pinned way on the vectors one-hop
+        changes: a contradiction (step 5), although nothing failed."""
+        declared = declare(tmp_path, "P2-INT-08/one-hop")
+        code, out, report = certify(
+            "entities_one_hop", tmp_path / "r", "--no-sections", *declared,
+            "--select", "id:p2-entities-*",
+            "--adapter", "python:reference.phase2:run_vector_call",
+        )  # fmt: skip
+        attribution = report["footer"]["attribution"]
+        assert code == 1, out
+        assert {r["outcome"] for r in report["results"]} == {"passed"}
+        assert "P2-INT-08/one-hop" in attribution["inconsistent"]
+        assert any("although it declares it" in c for c in attribution["contradictions"])
+
+    def test_policy_text_against_the_declaration(self, tmp_path: Path) -> None:
+        """Its own policy text without declaring the parameter is a contradiction; declaring
+        it with the register's text is one too."""
+        fake = "own_policy_text"
+        _, _, report = certify(
+            fake, tmp_path / "a", *selected(fake), "--no-sections", *declare(tmp_path)
+        )
+        said = report["footer"]["attribution"]["contradictions"]
+        assert any("without declaring P2-INT-04/implementation-text" in c for c in said), said
+        declared = declare(tmp_path, "P2-INT-04/implementation-text")
+        _, _, report = certify(
+            fake, tmp_path / "b", *selected(fake), "--no-sections", *declared,
+            "--adapter", "python:reference.phase2:run_vector_call",
+        )  # fmt: skip
+        said = report["footer"]["attribution"]["contradictions"]
+        assert said == [
+            "declares P2-INT-04/implementation-text, but its policy block holds the register's text"
+        ]
+
+    def test_unknown_reading(self, tmp_path: Path) -> None:
+        """A declared ID that is not an executable Phase 2 alternative is a contradiction."""
+        _, _, report = certify(
+            "entities_one_hop", tmp_path / "r", "--no-sections", "--select", "id:p2-layers-h001",
+            *declare(tmp_path, "INT-08/verbatim"),
+            "--adapter", "python:reference.phase2:run_vector_call",
+        )  # fmt: skip
+        said = report["footer"]["attribution"]["contradictions"]
+        assert said == [
+            "declares 'INT-08/verbatim', which is not an executable alternative of "
+            "specs/phase2/interpretations.toml"
+        ]
+
+    @pytest.mark.parametrize(
+        ("declared", "code"), [("P2-INT-08/one-hop", 4), ("P2-INT-17/trim", 1)]
+    )
+    def test_handshake(self, tmp_path: Path, declared: str, code: int) -> None:
+        """``readings`` in the start reply is a declaration like ``--readings``."""
+        script = Path(__file__).resolve().parents[2] / "phase2_fakes" / "declaring.py"
+        adapter = f"cmd:{shlex.join([sys.executable, str(script), 'entities_one_hop', declared])}"
+        got, out, report = certify(
+            "entities_one_hop", tmp_path, *selected("entities_one_hop"), "--no-sections",
+            "--adapter", adapter,
+        )  # fmt: skip
+        assert got == code, out
+        assert report["footer"]["attribution"]["declared"] == [declared]
+
+
+class TestSignatures:
+    """Phase 2 failure signatures are grouped by reading and say which one (signatures v2)."""
+
+    def test_reading_named(self, tmp_path: Path) -> None:
+        """Every signature of a fake following one alternative names it."""
+        fake = "entities_one_hop"
+        _, _, report = certify(fake, tmp_path, *selected(fake), "--no-sections")
+        signatures = report["failure_signatures"]
+        assert signatures
+        assert all(s["reading"] == [READINGS[fake]] for s in signatures), signatures
+
+    def test_bug_first(self, tmp_path: Path) -> None:
+        """A plain bug's signature says no listed reading explains it, first in the report."""
+        fake = "hot_turns_one_short"
+        _, _, report = certify(fake, tmp_path, *selected(fake), "--no-sections")
+        assert report["failure_signatures"][0]["reading"] == []
+        markdown = (tmp_path / "report.md").read_text("utf-8")
+        assert "no listed reading explains this" in markdown
 
 
 def test_register_names_the_fakes() -> None:

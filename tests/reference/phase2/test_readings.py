@@ -4,6 +4,7 @@ _readings.py, specs/phase2/interpretations.toml)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -13,7 +14,13 @@ from typing import Any
 
 import pytest
 
-from conformance.phase2 import expect_from_observed
+from conformance.phase2 import (
+    CheckReadings,
+    expect_from_observed,
+    property_failures,
+    trim_order_failure,
+)
+from conformance.phase2._invariants import PROPERTY_READINGS
 from reference.phase2 import (
     ALTERNATIVES,
     PINNED,
@@ -23,6 +30,7 @@ from reference.phase2 import (
     UnknownReading,
     run_vector_call,
 )
+from tools import readings as readings_tool_module
 from tools.generate.phase2.build import ANOTHER_POLICY, alternative_changes, read_corpus
 from tools.phase2_oracle import oracle_expect
 
@@ -240,6 +248,35 @@ class TestCoverage:
         (else no certification could tell it from the pinned reading)."""
         assert changes[alternative], f"{alternative} changes no vector's expected output"
 
+    @pytest.mark.parametrize(
+        "alternative",
+        [alt for entry in REGISTER["entry"] for alt in entry.get("executable", [])],
+    )
+    def test_changed_vectors_name_the_entry(
+        self, changes: dict[str, list[str]], alternative: str
+    ) -> None:
+        """Every vector the alternative changes lists its entry (a parameter alternative too:
+        the expectation holds a value the implementation supplies), so labels are derived."""
+        labels = {vector["id"]: vector["interpretations"] for vector in CORPUS}
+        entry = alternative.split("/", 1)[0]
+        assert [i for i in changes[alternative] if entry not in labels[i]] == []
+
+    def test_readings_tool_check(self) -> None:
+        """``python -m tools readings --profile phase2-context --check`` passes on the
+        committed corpus and specs/phase2/readings-coverage.md."""
+        assert readings_tool_module.main(["--profile", "phase2-context", "--check"]) == 0
+
+    def test_readings_tool_finds_a_missing_label(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A vector an alternative changes without naming its entry fails the check."""
+        found, labels = readings_tool_module.phase2_changed_by()
+        vector_id = found["P2-INT-04/implementation-text"][0]
+        labels[vector_id] = [i for i in labels[vector_id] if i != "P2-INT-04"]
+        monkeypatch.setattr(readings_tool_module, "phase2_changed_by", lambda: (found, labels))
+        assert readings_tool_module.phase2_missing_labels(found, labels) == [
+            f"{vector_id}: P2-INT-04/implementation-text"
+        ]
+        assert readings_tool_module.main(["--profile", "phase2-context", "--check"]) == 1
+
 
 class TestOracle:
     """The independent oracle implements the same alternatives (from the register's words)."""
@@ -264,3 +301,58 @@ class TestOracle:
                 disagree.append(vector["id"])
         assert sorted(oracle_changes) == sorted(changes[alternative])
         assert disagree == []
+
+
+@functools.cache
+def _broken_properties(alternative: str, profile: bool) -> dict[str, list[str]]:
+    """Property -> the corpus vectors on which the reference under ``alternative`` breaks it,
+    the checks reading the profile [alternative] (``profile``) or the pinned readings
+    (trim-order: each budgeted context call against the same call without max_tokens)."""
+    policy = ANOTHER_POLICY if alternative == POLICY_ALTERNATIVE else None
+    readings = Readings.of([alternative], policy=policy)
+    checks = CheckReadings.of([alternative], policy=policy) if profile else CheckReadings()
+    broken: dict[str, list[str]] = {}
+    for vector in CORPUS:
+        fixture, call = vector["input"]["fixture"], vector["input"]["call"]
+        observed = run_vector_call(fixture, call, readings=readings)
+        found = {name for name, _ in property_failures(fixture, call, observed, readings=checks)}
+        if call["op"] == "context" and any(n == "max_tokens" for n, _ in call["params"]):
+            untrimmed = {**call, "params": [p for p in call["params"] if p[0] != "max_tokens"]}
+            larger = run_vector_call(fixture, untrimmed, readings=readings)
+            if trim_order_failure(observed, larger) is not None:
+                found.add("trim-order")
+        for name in found:
+            broken.setdefault(name, []).append(vector["id"])
+    return broken
+
+
+class TestPropertiesTakeTheProfile:
+    """Every Phase 2 property either needs no reading or takes it from the reading profile
+    (issue 21): the reference under any executable alternative breaks none when the checks
+    follow that alternative, and one a check reads breaks only the properties that say so
+    (PROPERTY_READINGS) when the checks keep the pinned readings."""
+
+    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    def test_under_the_profile(self, alternative: str) -> None:
+        """The checks under the profile [alternative] find nothing on the whole corpus."""
+        assert _broken_properties(alternative, profile=True) == {}
+
+    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    def test_pinned_checks_break_only_what_reads_it(self, alternative: str) -> None:
+        """Under the pinned checks, an alternative breaks only properties whose check reads its
+        entry (PROPERTY_READINGS): any other property needs no reading."""
+        entry = alternative.split("/", 1)[0]
+        broken = _broken_properties(alternative, profile=False)
+        assert [n for n in broken if entry not in PROPERTY_READINGS.get(n, ())] == []
+
+    def test_the_readings_listed_are_read(self) -> None:
+        """Every property PROPERTY_READINGS lists is broken under the pinned checks by an
+        alternative of an entry it lists: the dependence is real, so the profile must be taken.
+        (P2-INT-02 reaches policy-query-present only with P2-INT-17/trim: what the trimmed
+        query loses; no single alternative shows it.)"""
+        shown: dict[str, set[str]] = {}
+        for alternative in ALTERNATIVES:
+            for name in _broken_properties(alternative, profile=False):
+                shown.setdefault(name, set()).add(alternative.split("/", 1)[0])
+        assert set(shown) == set(PROPERTY_READINGS)
+        assert all(shown[name] <= set(PROPERTY_READINGS[name]) for name in shown)

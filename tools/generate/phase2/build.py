@@ -19,6 +19,14 @@ Where each expectation comes from:
   the expectation independently; the two must be equal, the outcome must satisfy every
   invariant of the ``[[property]]`` table and be the same when run again.
 
+A vector's ``interpretations`` are **derived**, hand or generated: the entries its source
+names, then every entry one of whose executable alternatives changes its expected output
+(:func:`changing_alternatives`: the reference run under each alternative alone), in register
+order. ``P2-INT-04/implementation-text`` is a parameter (the implementation supplies the policy
+text), run with :data:`ANOTHER_POLICY`: every vector whose expectation holds the policy block
+depends on P2-INT-04 and says so. ``python -m tools readings --profile phase2 --check`` checks
+the committed labels against the same runs.
+
 Then every file is validated against ``specs/schemas/phase2/vector-file.schema.json``, IDs
 must be unique and well formed, every clause and interpretation named must exist, every clause
 whose ``verified_by`` says ``vectors`` must be named by a vector, every interpretation must be
@@ -59,7 +67,9 @@ __all__ = [
     "ENTRY",
     "BuildError",
     "alternative_changes",
+    "alternative_readings",
     "build",
+    "changing_alternatives",
     "coverage_markdown",
     "load_registers",
     "main",
@@ -136,6 +146,49 @@ def _check_names(vector: Json, clauses: Mapping[str, Json], entries: Mapping[str
         raise BuildError(f"{vid}: level does not match interpretations")
 
 
+def alternative_readings() -> dict[str, Readings]:
+    """Executable alternative ID (register order) -> the readings the reference runs it with
+    (the parameter P2-INT-04/implementation-text with :data:`ANOTHER_POLICY`)."""
+    _, entries = load_registers()
+    return {
+        alt: Readings.of([alt], policy=ANOTHER_POLICY if alt == POLICY_ALTERNATIVE else None)
+        for entry in entries.values()
+        for alt in entry.get("executable", [])
+    }
+
+
+def changing_alternatives(vector: Json, readings: Mapping[str, Readings]) -> list[str]:
+    """The alternatives of ``readings`` under which the reference's expectation for
+    ``vector`` differs from its ``expect`` (in ``readings`` order). Only context calls consult
+    a reading; the fixture is loaded once and the read-only call answered under each."""
+    call = vector["input"]["call"]
+    if call["op"] != "context":
+        return []
+    found = []
+    with open_store(":memory:") as store:
+        store.load(vector["input"]["fixture"])
+        store.set_read_only()
+        for alt, chosen in readings.items():
+            status, body = preview_context(store, call["params"], readings=chosen)
+            observed = {"status": status, "body": body}
+            if expect_from_observed(call, observed) != vector["expect"]:
+                found.append(alt)
+    return found
+
+
+def _derive_interpretations(vector: Json, readings: Mapping[str, Readings]) -> Json:
+    """``vector`` with every entry an alternative changes it under added to its
+    ``interpretations`` (after the ones its source names) and ``level`` to match."""
+    named = list(vector["interpretations"])
+    for alt in changing_alternatives(vector, readings):
+        entry = alt.split("/", 1)[0]
+        if entry not in named:
+            named.append(entry)
+    if named == vector["interpretations"]:
+        return vector
+    return {**vector, "interpretations": named, "level": "pinned"}
+
+
 def _confirm(vector: Json, run: Callable[[Json, Json], Json]) -> None:
     """Hand vectors: the oracle must expect the same, the reference must pass."""
     fixture, call = vector["input"]["fixture"], vector["input"]["call"]
@@ -196,26 +249,27 @@ def build() -> tuple[dict[str, bytes], list[Json]]:
     """({file name: bytes}, every vector) for the whole corpus."""
     clauses, entries = load_registers()
     run = _entry()
+    readings = alternative_readings()
     seen: set[str] = set()
     outputs: dict[str, bytes] = {}
     everything: list[Json] = []
     for family in HAND_FAMILIES:
         module = importlib.import_module(f"tools.generate.phase2.hand.{family}")
+        hand = []
         for vector in module.VECTORS:
             _check_ids(vector, HAND_ID, family, seen)
             _check_names(vector, clauses, entries)
             _confirm(vector, run)
-        outputs[f"{family}-hand.json"] = _document(
-            family, module.DESCRIPTION, "hand", module.VECTORS
-        )
-        everything += module.VECTORS
+            hand.append(_derive_interpretations(vector, readings))
+        outputs[f"{family}-hand.json"] = _document(family, module.DESCRIPTION, "hand", hand)
+        everything += hand
     for generated in FAMILIES:
         vectors = []
         for case in generated.cases():
             vector = _generate(case, run)
             _check_ids(vector, GEN_ID, generated.FAMILY, seen)
             _check_names(vector, clauses, entries)
-            vectors.append(vector)
+            vectors.append(_derive_interpretations(vector, readings))
         name = f"{generated.FAMILY}-gen.json"
         outputs[name] = _document(
             generated.FAMILY, generated.DESCRIPTION, f"generated:{generated.FAMILY}", vectors
@@ -244,27 +298,12 @@ def read_corpus(directory: Path = VECTORS) -> list[Json]:
 
 def alternative_changes(vectors: list[Json]) -> dict[str, list[str]]:
     """Executable alternative ID -> the vectors whose expected output differs when the reference
-    follows it (register order). Only context calls consult a reading; each fixture is loaded
-    once and the read-only call answered under every alternative."""
-    _, entries = load_registers()
-    executable = [alt for entry in entries.values() for alt in entry.get("executable", [])]
-    readings = {
-        alt: Readings.of([alt], policy=ANOTHER_POLICY if alt == POLICY_ALTERNATIVE else None)
-        for alt in executable
-    }
-    changes: dict[str, list[str]] = {alt: [] for alt in executable}
+    follows it (register order; :func:`changing_alternatives` per vector)."""
+    readings = alternative_readings()
+    changes: dict[str, list[str]] = {alt: [] for alt in readings}
     for vector in vectors:
-        call = vector["input"]["call"]
-        if call["op"] != "context":
-            continue
-        with open_store(":memory:") as store:
-            store.load(vector["input"]["fixture"])
-            store.set_read_only()
-            for alt, chosen in readings.items():
-                status, body = preview_context(store, call["params"], readings=chosen)
-                observed = {"status": status, "body": body}
-                if expect_from_observed(call, observed) != vector["expect"]:
-                    changes[alt].append(vector["id"])
+        for alt in changing_alternatives(vector, readings):
+            changes[alt].append(vector["id"])
     return changes
 
 
@@ -290,8 +329,8 @@ def coverage_gaps(vectors: list[Json], changes: Mapping[str, list[str]] | None =
 
 
 def coverage_markdown(vectors: list[Json], changes: Mapping[str, list[str]] | None = None) -> str:
-    """specs/phase2/coverage.md: per clause and interpretation, the vectors that name it; per
-    executable alternative, the vectors whose expected output it changes."""
+    """specs/phase2/coverage.md: per clause and interpretation, the vectors that name it (the
+    alternatives' table is specs/phase2/readings-coverage.md, ``tools/readings.py``)."""
     clauses, entries = load_registers()
     changes = alternative_changes(vectors) if changes is None else changes
     by_clause: dict[str, list[str]] = defaultdict(list)
@@ -337,21 +376,12 @@ def coverage_markdown(vectors: list[Json], changes: Mapping[str, list[str]] | No
         "",
         "## Executable alternatives",
         "",
-        "For each alternative the reference engine runs (`executable` in "
-        "`interpretations.toml`, `reference/phase2/_readings.py`), the vectors whose expected "
-        "output differs when the reference follows it (`P2-INT-04/implementation-text` with "
-        f"the policy text {json.dumps(ANOTHER_POLICY)}); *not naming the entry*: how many of "
-        "those do not list the entry in `interpretations`. The certifier tries every "
-        "alternative on every failure, so it does not rely on those labels.",
-        "",
-        "| alternative | vectors | not naming the entry | vectors it changes |",
-        "|---|---:|---:|---|",
+        "What each alternative the reference engine runs changes, and the check that every "
+        "vector it changes names its entry: `specs/phase2/readings-coverage.md` (`python -m "
+        "tools readings --profile phase2-context`). "
+        f"{sum(1 for ids in changes.values() if ids)} of {len(changes)} executable "
+        "alternatives change at least one vector's expected output.",
     ]
-    by_id = {vector["id"]: vector for vector in vectors}
-    for alt, ids in changes.items():
-        entry = alt.split("/", 1)[0]
-        unnamed = sum(1 for vid in ids if entry not in by_id[vid]["interpretations"])
-        lines.append(f"| {alt} | {len(ids)} | {unnamed} | {', '.join(sorted(ids))} |")
     return "\n".join(lines) + "\n"
 
 
