@@ -80,8 +80,9 @@ def register(commands: Subparsers) -> None:
         default=MAX_LISTED_LINES,
         metavar="N",
         dest="max_listed",
-        help=f"lines of a store listed finding by finding in the text report (default "
-        f"{MAX_LISTED_LINES}; 0: all); the counts always include every line",
+        help=f"lines of a store listed finding by finding in the text report, and line by "
+        f"line in the JSON report (default {MAX_LISTED_LINES}; 0: all); the counts always "
+        "include every line",
     )
     check.set_defaults(handler=_check)
     codes = actions.add_parser("codes", help="list the finding codes and their levels")

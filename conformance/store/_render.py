@@ -71,7 +71,9 @@ def run_check(
 ) -> int:
     """Check `paths` in order, streaming the report to `out`; returns the exit status."""
     sink: Sink = (
-        JsonSink(out) if as_json else TextSink(out, every_line=every_line, max_listed=max_listed)
+        JsonSink(out, max_listed=max_listed)
+        if as_json
+        else TextSink(out, every_line=every_line, max_listed=max_listed)
     )
     sink.begin(options)
     stores = []
@@ -121,12 +123,17 @@ def _dumps(value: Any, indent: int) -> str:
 
 
 class JsonSink:
-    """The phase6-store-check/2 report, written as the run goes (one line object per line)."""
+    """The phase6-store-check/2 report, written as the run goes (one line object per line, for
+    the first ``max_listed`` lines of each store; 0: all). Past them a store's
+    ``lines_not_listed`` counts the rest, and its summary still counts every line: a store
+    with a violation on every line printed 287 times its size as JSON."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, *, max_listed: int = 0) -> None:
         self.out = out
+        self.max_listed = max_listed
         self._stores = 0
         self._lines = 0
+        self._not_listed = 0
 
     def _members(self, members: dict[str, Any], indent: int, *, leading: bool) -> None:
         pad = " " * indent
@@ -144,15 +151,20 @@ class JsonSink:
         self._stores += 1
         self._members(store_head(path, size, error), 6, leading=False)
         self.out.write(',\n      "lines": [')
-        self._lines = 0
+        self._lines = self._not_listed = 0
 
     def line(self, result: LineResult) -> None:
+        if self.max_listed and self._lines >= self.max_listed:
+            self._not_listed += 1
+            return
         self.out.write(("," if self._lines else "") + "\n        ")
         self.out.write(json.dumps(result.to_json(), ensure_ascii=False))
         self._lines += 1
 
     def store_end(self, store: StoreReport) -> None:
         self.out.write("\n      ]" if self._lines else "]")
+        if self._not_listed:
+            self._members({"lines_not_listed": self._not_listed}, 6, leading=True)
         self._members(store_tail(store), 6, leading=True)
         self.out.write("\n    }")
 

@@ -13,9 +13,11 @@ import sys
 import time
 from pathlib import Path
 
+import jsonschema
 import pytest
 from harness_corpus import corpus_documents, fake_spec
 from hostile_support import certify_fake, synthetic
+from paths import REPO
 
 from conformance import ErrorKind, ExpectedFailuresError, Outcome, RegisterError, load_corpus
 from conformance.cli import main
@@ -267,3 +269,23 @@ class TestStoreCheckOutput:
         assert code == 1
         assert "not listed" not in everything
         assert len(everything) > 10 * len(out)
+
+    def test_json_output_is_bounded(self, tmp_path: Path) -> None:
+        """``--json`` listed every line's findings (287 times the input): it lists the first
+        lines, says how many it did not, still counts all, validates against the schema;
+        ``--list 0`` lists every line."""
+        store = tmp_path / "s.jsonl"
+        store.write_bytes(b'{"x":1}\n' * 20_000)
+        code, out, _ = cli("store", "check", "--json", str(store))
+        assert code == 1
+        assert len(out) < 4 * 1024 * 1024
+        report = json.loads(out)
+        (checked,) = report["stores"]
+        assert len(checked["lines"]) == 1000
+        assert checked["lines_not_listed"] == 19_000
+        assert checked["summary"]["lines"] == 20_000
+        schema = json.loads((REPO / "specs/schemas/store-check.schema.json").read_text("utf-8"))
+        jsonschema.Draft202012Validator(schema).validate(report)
+        code, everything, _ = cli("store", "check", "--json", "--list", "0", str(store))
+        assert len(json.loads(everything)["stores"][0]["lines"]) == 20_000
+        assert "lines_not_listed" not in json.loads(everything)["stores"][0]
