@@ -38,7 +38,7 @@ from typing import Any
 from conformance._errors import CorpusError, HarnessError
 from conformance._kit import dumps, loads, read_bounded
 from conformance._schemas import schema_errors
-from conformance.adapters import SubprocessAdapter, open_adapter
+from conformance.adapters import SubprocessAdapter, active_sandbox, open_adapter
 from conformance.audit._sources import Entry, Source
 from conformance.corpus import create_new, name_problem
 from conformance.readings import is_blank, normalize_path, read_line
@@ -436,6 +436,9 @@ def reference_runner(request: dict[str, Any], cwd: Path) -> tuple[Any, Any, str]
             str(record_file),
         ]
         env = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
+        box = active_sandbox().sandbox  # `audit verify --sandbox`: the replay reads their stores
+        if box is not None:
+            command, env = box.command(command, cwd=str(cwd)), box.environment(env)
         try:
             done = subprocess.run(
                 command, cwd=cwd, capture_output=True, env=env, timeout=REPLAY_TIMEOUT, check=False

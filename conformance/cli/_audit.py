@@ -53,7 +53,7 @@ def register(commands: Subparsers) -> None:
         help="replay with this implementation ('cmd:...' or 'python:...'; default: the "
         "bundled reference, which also replays the whole record)",
     )
-    sandbox_option(verify, "the --adapter implementation")
+    sandbox_option(verify, "the replaying implementation (the bundled reference, or --adapter)")
     verify.add_argument(
         "--git-rev",
         metavar="REV",
@@ -84,11 +84,10 @@ def _verify(args: argparse.Namespace, out: TextIO) -> int:
     source = source_for(args.root.resolve(), args.git_rev)
     runner = adapter_runner(args.adapter) if args.adapter else None
     limits = Limits(args.max_record_bytes, args.max_store_bytes)
-    if runner is None:  # the bundled reference: the kit's own code, run isolated (python -I)
+    # The bundled reference is the kit's own code, run isolated (python -I); it reads stores
+    # someone else wrote, so it runs in the sandbox too, like an --adapter implementation.
+    with sandboxed(args.sandbox, None if args.json else out):
         verification = verify_record(args.record, source, runner, limits)
-    else:
-        with sandboxed(args.sandbox, None if args.json else out):
-            verification = verify_record(args.record, source, runner, limits)
     if args.json:
         out.write(json.dumps(verification.to_json(), indent=2) + "\n")
     else:

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from harness_corpus import fake_spec
 from hostile_support import synthetic, tree
+from paths import REPO
 
 from conformance.adapters import sandbox_run
 from conformance.cli import main
@@ -346,6 +347,36 @@ class TestModes:
 class TestOtherCommands:
     """``smoke``, ``rerun`` and ``audit verify --adapter`` started the adapter unsandboxed: a
     stranger's code ran with the user's rights there, whatever certify did."""
+
+    @needs_sandbox
+    def test_audit_verify_replays_the_reference_in_the_sandbox(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """``audit verify`` without ``--adapter`` replays the bundled reference on stores
+        someone else wrote: under ``--sandbox require`` that replay starts under bubblewrap,
+        and the sample record still verifies."""
+        import subprocess
+
+        from conformance.audit import _verify
+
+        started: list[list[str]] = []
+        real_run = subprocess.run
+
+        def recording_run(command: list[str], **options: Any) -> Any:
+            started.append(list(command))
+            return real_run(command, **options)
+
+        monkeypatch.setattr(_verify.subprocess, "run", recording_run)
+        monkeypatch.chdir(REPO)
+        out = io.StringIO()
+        code = main(
+            ["audit", "verify", "adam_os_data/audit/record.json", "--sandbox", "require"], out
+        )
+        assert code == 0, out.getvalue()
+        assert out.getvalue().startswith("sandbox: bubblewrap")
+        replays = [command for command in started if "--audit-out" in command]
+        assert replays
+        assert all(Path(command[0]).name == "bwrap" for command in replays)
 
     @needs_sandbox
     @pytest.mark.parametrize("command", ["smoke", "rerun"])
