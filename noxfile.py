@@ -81,6 +81,20 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "-n", "auto", *session.posargs)
 
 
+#: The newest CPython the kit is tested on besides the oldest it supports (pyproject's
+#: requires-python); `nox -s tests_newest` runs the fast suite there.
+NEWEST_PYTHON = "3.13"
+
+
+@nox.session(python=NEWEST_PYTHON, default=False)
+def tests_newest(session: nox.Session) -> None:
+    """Run the fast tests (as `nox -s tests`) on the newest CPython the kit supports (3.13):
+    the reference, the corpus against it, the harness, the reports. CI runs it; it fails when
+    no python3.13 is on PATH (nox's error_on_missing_interpreters)."""
+    _install(session, "test")
+    session.run("pytest", "-n", "auto", *session.posargs)
+
+
 @nox.session(default=False)
 def slow_tests(session: nox.Session) -> None:
     """Run the tests marked `slow`: properties against fakes, the pytest plugin end to end,
