@@ -114,25 +114,29 @@ def _written(
     value: Any,
     string: Callable[[str], bytes],
     order: Callable[[str], Any],
+    number: Callable[[float], bytes] = jcs_number,
 ) -> bytes:
-    """RFC 8785 layout with `string` escaping and member names sorted by `order`; integers are
-    written as their digits whatever their size, floats in the ECMAScript form."""
+    """RFC 8785 layout with `string` escaping, member names sorted by `order` and floats
+    written by `number` (the ECMAScript form); integers are written as their digits whatever
+    their size."""
     kind = type(value)
     if kind is dict:
         members = sorted(value.items(), key=lambda member: order(member[0]))
         return (
             b"{"
-            + b",".join(string(key) + b":" + _written(item, string, order) for key, item in members)
+            + b",".join(
+                string(key) + b":" + _written(item, string, order, number) for key, item in members
+            )
             + b"}"
         )
     if kind is list:
-        return b"[" + b",".join(_written(item, string, order) for item in value) + b"]"
+        return b"[" + b",".join(_written(item, string, order, number) for item in value) + b"]"
     if kind is str:
         return string(value)
     if kind is int:
         return str(value).encode("ascii")
     if kind is float:
-        return jcs_number(value)
+        return number(value)
     return orjson.dumps(value)  # true, false, null
 
 
@@ -153,6 +157,29 @@ def _jcs_string(text: str) -> bytes:
 def _ascii_string(text: str) -> bytes:
     text.encode("utf-8")  # a lone surrogate has no canonical form (UnicodeEncodeError)
     return json.dumps(text, ensure_ascii=True).encode("ascii")
+
+
+#: Go's encoding/json escapes these by default (HTML-safe: Encoder.SetEscapeHTML(true)).
+_GO_ESCAPES: Final = (
+    (b"<", b"\\u003c"),
+    (b">", b"\\u003e"),
+    (b"&", b"\\u0026"),
+    ("\u2028".encode(), b"\\u2028"),
+    ("\u2029".encode(), b"\\u2029"),
+)
+
+
+def _go_string(text: str) -> bytes:
+    """Go encoding/json: RFC 8785's escaping, and <, >, &, U+2028, U+2029 as \\uxxxx."""
+    written = orjson.dumps(text)
+    for raw, escaped in _GO_ESCAPES:
+        written = written.replace(raw, escaped)
+    return written
+
+
+def _go_number(value: float) -> bytes:
+    """Go encoding/json formats a float64 as ECMAScript does, but keeps the sign of -0."""
+    return b"-0" if value == 0 and math.copysign(1.0, value) < 0 else jcs_number(value)
 
 
 def _form(write: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
@@ -180,11 +207,14 @@ def _python_json(value: Any, ensure_ascii: bool) -> bytes:
 #: ``code-point-keys``: RFC 8785 with member names sorted by code point (UTF-8 byte order);
 #: ``ascii-escapes``: RFC 8785 with strings escaped as Python's ``ensure_ascii=True`` does
 #: (every non-ASCII character and DEL as \\uxxxx, a non-BMP one as a surrogate pair);
-#: ``python-json`` / ``python-json-ascii``: Python's json.dumps with ensure_ascii False / True.
+#: ``python-json`` / ``python-json-ascii``: Python's json.dumps with ensure_ascii False / True;
+#: ``go-json``: Go's json.Marshal of the decoded value (map keys in byte order, HTML-safe
+#: escapes, -0 kept).
 FORMS: Final[dict[str, Callable[[Any], bytes]]] = {
     "jcs": _form(lambda value: _written(value, _jcs_string, _utf16_units)),
     "code-point-keys": _form(lambda value: _written(value, _jcs_string, _code_points)),
     "ascii-escapes": _form(lambda value: _written(value, _ascii_string, _utf16_units)),
     "python-json": _form(lambda value: _python_json(value, False)),
     "python-json-ascii": _form(lambda value: _python_json(value, True)),
+    "go-json": _form(lambda value: _written(value, _go_string, _code_points, _go_number)),
 }

@@ -215,7 +215,10 @@ def _utf16(name: str) -> list[int]:
 _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
-def _string(text: str, ascii_only: bool) -> str:
+_GO_HTML = frozenset("<>&\u2028\u2029")
+
+
+def _string(text: str, ascii_only: bool, go: bool = False) -> str:
     """RFC 8785 section 3.2.2.2: '"', '\\' and U+0000..U+001F escaped (short forms where JSON
     has them); ``ascii_only`` (ensure_ascii=True) also escapes every character outside
     U+0020..U+007E, a non-BMP one as its surrogate pair."""
@@ -225,7 +228,7 @@ def _string(text: str, ascii_only: bool) -> str:
         point = ord(char)
         if char in _SHORT:
             out.append(_SHORT[char])
-        elif point < 0x20 or (ascii_only and point > 0x7E):
+        elif point < 0x20 or (ascii_only and point > 0x7E) or (go and char in _GO_HTML):
             out.extend(f"\\u{unit:04x}" for unit in _utf16(char))
         else:
             out.append(char)
@@ -233,39 +236,39 @@ def _string(text: str, ascii_only: bool) -> str:
     return "".join(out)
 
 
-def _jcs_like(value: Any, names: Callable[[str], Any], ascii_only: bool) -> str:
-    """RFC 8785 with member names ordered by ``names``; integers written as their digits."""
+def _jcs_like(value: Any, names: Callable[[str], Any], ascii_only: bool, go: bool = False) -> str:
+    """RFC 8785 with member names ordered by ``names``; integers written as their digits;
+    ``go``: Go's escapes, and -0 keeps its sign."""
     if isinstance(value, dict):
-        return (
-            "{"
-            + ",".join(
-                _string(key, ascii_only) + ":" + _jcs_like(value[key], names, ascii_only)
-                for key in sorted(value, key=names)
-            )
-            + "}"
-        )
+        members = sorted(value, key=names)
+        parts = [_string(k, ascii_only, go) + ":" + _jcs_like(value[k], names, ascii_only, go)
+                 for k in members]  # fmt: skip
+        return "{" + ",".join(parts) + "}"
     if isinstance(value, list):
-        return "[" + ",".join(_jcs_like(item, names, ascii_only) for item in value) + "]"
+        return "[" + ",".join(_jcs_like(item, names, ascii_only, go) for item in value) + "]"
     if isinstance(value, str):
-        return _string(value, ascii_only)
+        return _string(value, ascii_only, go)
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, int):
         return str(value)
+    if go and value == 0 and str(value).startswith("-"):
+        return "-0"
     return canonical(value).decode("ascii")  # a double: ECMAScript Number::toString
 
 
 def encode(value: Any, form: str = "jcs") -> bytes:
     """INT-01: ``value`` in canonical ``form``: "jcs" (pinned, RFC 8785), "code-point-keys"
     (member names sorted by code point), "ascii-escapes" (RFC 8785 with ensure_ascii=True
-    escaping), "python-json" / "python-json-ascii" (Python's json.dumps with sort_keys=True,
+    escaping), "go-json" (Go json.Marshal: code-point names, HTML-safe escapes, -0),
+    "python-json" / "python-json-ascii" (Python's json.dumps with sort_keys=True,
     separators=(',', ':'), ensure_ascii False / True)."""
     if form.startswith("python-json"):
         text = json.dumps(value, sort_keys=True, separators=(",", ":"),
                           ensure_ascii=form == "python-json-ascii", allow_nan=False)  # fmt: skip
         return text.encode("utf-8")
-    names: Callable[[str], Any] = _utf16 if form != "code-point-keys" else str
-    return _jcs_like(value, names, form == "ascii-escapes").encode("utf-8")
+    names: Callable[[str], Any] = _utf16 if form in ("jcs", "ascii-escapes") else str
+    return _jcs_like(value, names, form == "ascii-escapes", form == "go-json").encode("utf-8")
 
 
 def _exact(raw: bytes) -> Any:
@@ -348,6 +351,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-01/sort-keys-code-point": {"form": "code-point-keys"},
     # INT-01 alternatives[2]: "ensure_ascii=True escaping (\uXXXX for all non-ASCII)."
     "INT-01/ensure-ascii-true-escaping": {"form": "ascii-escapes"},
+    # INT-01 alternatives[4]: "Go encoding/json.Marshal of the decoded value: map keys sorted
+    # by their UTF-8 bytes; the HTML-safe escapes \u003c, \u003e, \u0026 for <, >, & and
+    # \u2028, \u2029 for the line and paragraph separators; a negative zero written -0; ..."
+    "INT-01/go-encoding-json": {"form": "go-json"},
     # INT-02 alternatives[2]: "Hash the stripped text, or the raw line bytes." (the stripped
     # text; the raw bytes are alternatives[3])
     "INT-02/hash-stripped-text-raw": {"preimage": "stripped-text"},
@@ -361,30 +368,6 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-17/reject-integers-outside-2": {"numbers": "safe"},
     # INT-47 alternatives[3]: "Treat SPEC-005 hash as record_hash."
     "INT-47/treat-spec-005-hash": {"spec005_hash": True},
-}
-
-#: INT-01..INT-04 alternatives that change (nearly) every package's hashes: written here like
-#: the others, compared with the reference by tests/reference/test_hashing_readings.py, held
-#: back from :data:`ALTERNATIVES` as the reference holds them back (``PACKAGE_WIDE``).
-PACKAGE_WIDE: Final[dict[str, dict[str, Any]]] = {
-    # INT-01 alternatives[0]: "Python json.dumps(sort_keys=True, separators=(',', ':'),
-    # ensure_ascii=False) ..."
-    "INT-01/python-json-dumps-sort": {"form": "python-json"},
-    # INT-01 alternatives[3]: the same with ensure_ascii=True.
-    "INT-01/python-json-dumps-ascii": {"form": "python-json-ascii"},
-    # INT-02 alternatives[0]: "Include store_path (hash identifies a location, not content)."
-    "INT-02/include-store-path-hash": {"preimage": "store-path"},
-    # INT-02 alternatives[1]: "ts_utc: null when absent."
-    "INT-02/ts-utc-null-absent": {"preimage": "ts-null"},
-    # INT-02 alternatives[3]: "Hash the raw line bytes (without its LF or CRLF ...)."
-    "INT-02/hash-raw-line-bytes": {"preimage": "raw-line"},
-    # INT-03 alternatives[0]: "Hash only the fields the MUST list names (selected memory_id,
-    # record_hash, store_path, score, excerpt_tokens + budget); excerpt and dropped excluded."
-    "INT-03/hash-fields-must-list": {"package_fields": "must-list"},
-    # INT-03 alternatives[1]: "Exclude query.raw (only query_hash)."
-    "INT-03/exclude-query-raw-query": {"package_fields": "no-query-raw"},
-    # INT-04 alternatives[2]: "Exclude score from package_hash (contradicts HASHING's MUST list)."
-    "INT-04/exclude-score-package-hash": {"score_hashed": False},
     # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
     # INT-05 alternatives[1]: "Python str.split() / str.strip() semantics."
     "INT-05/python": {"whitespace": "python"},
@@ -416,6 +399,30 @@ PACKAGE_WIDE: Final[dict[str, dict[str, Any]]] = {
     "INT-39/both-keys": {"trust_match": "both"},
     # INT-41 alternatives[0]: "Reject any number written with a fraction or exponent."
     "INT-41/written-integer": {"ints": "written-integer"},
+}
+
+#: INT-01..INT-04 alternatives that change (nearly) every package's hashes: written here like
+#: the others, compared with the reference by tests/tools/test_oracle_hashing_readings.py, held
+#: back from :data:`ALTERNATIVES` as the reference holds them back (``PACKAGE_WIDE``).
+PACKAGE_WIDE: Final[dict[str, dict[str, Any]]] = {
+    # INT-01 alternatives[0]: "Python json.dumps(sort_keys=True, separators=(',', ':'),
+    # ensure_ascii=False) ..."
+    "INT-01/python-json-dumps-sort": {"form": "python-json"},
+    # INT-01 alternatives[3]: the same with ensure_ascii=True.
+    "INT-01/python-json-dumps-ascii": {"form": "python-json-ascii"},
+    # INT-02 alternatives[0]: "Include store_path (hash identifies a location, not content)."
+    "INT-02/include-store-path-hash": {"preimage": "store-path"},
+    # INT-02 alternatives[1]: "ts_utc: null when absent."
+    "INT-02/ts-utc-null-absent": {"preimage": "ts-null"},
+    # INT-02 alternatives[3]: "Hash the raw line bytes (without its LF or CRLF ...)."
+    "INT-02/hash-raw-line-bytes": {"preimage": "raw-line"},
+    # INT-03 alternatives[0]: "Hash only the fields the MUST list names (selected memory_id,
+    # record_hash, store_path, score, excerpt_tokens + budget); excerpt and dropped excluded."
+    "INT-03/hash-fields-must-list": {"package_fields": "must-list"},
+    # INT-03 alternatives[1]: "Exclude query.raw (only query_hash)."
+    "INT-03/exclude-query-raw-query": {"package_fields": "no-query-raw"},
+    # INT-04 alternatives[2]: "Exclude score from package_hash (contradicts HASHING's MUST list)."
+    "INT-04/exclude-score-package-hash": {"score_hashed": False},
 }
 
 
