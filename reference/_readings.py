@@ -15,6 +15,11 @@ consults them, in register order within a group; each field's comment names its 
 the pinned order, and under this reading the package is assembled whole, reordered and hashed
 again (the plain path; ``memory_read_to`` then buffers).
 
+The hashing readings are alike: a record's hash under INT-01, INT-02, INT-17 or INT-47 is a
+value the reader takes (``_records.RecordHashing``, None on the pinned fast path), and a
+package_hash under INT-01, INT-03 or INT-04's score-less reading is computed again over the
+finished package (``_package.package_hash_under``, on the plain path).
+
 The harness certifies against these by running the reference under an alternative and
 comparing what it produces with what an implementation produced (``conformance.run``,
 attribution): a failure one of them reproduces is that reading, shown by its ID.
