@@ -11,12 +11,18 @@ Two paths produce the same bytes:
   UTF-8 bytes).  `_fast_path_safe` admits only values without those;
 - the slow path converts numbers to doubles and asks the `rfc8785` library.
 tests/test_canonical.py proves the two equal on the tricky cases and on random values.
+
+INT-01's alternatives are other canonical forms an honest implementer may hash with
+(:data:`FORMS`, the pinned one first); they write numbers exactly as they receive them (an
+integer beyond 2**53 as its digits), so INT-17's reading of numbers is the caller's.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import math
+from collections.abc import Callable
 from typing import Any, Final
 
 import orjson
@@ -24,7 +30,7 @@ import rfc8785
 
 from reference._errors import CanonicalizationError
 
-__all__ = ["canonical_bytes", "jcs_number", "sha256_hex"]
+__all__ = ["FORMS", "as_doubles", "canonical_bytes", "jcs_number", "sha256_hex"]
 
 _SAFE_INT: Final = 2**53
 _SORT: Final = orjson.OPT_SORT_KEYS
@@ -57,7 +63,7 @@ def _fast_path_safe(value: Any) -> bool:
 _RFC8785_INT: Final = 2**53 - 1
 
 
-def _as_doubles(value: Any) -> Any:
+def as_doubles(value: Any) -> Any:
     """Map every number to the IEEE double JSON.parse would produce (INT-17)."""
     kind = type(value)
     if kind is int:
@@ -72,9 +78,9 @@ def _as_doubles(value: Any) -> Any:
             raise CanonicalizationError(f"number {value!r} has no JSON form")
         return value
     if kind is list:
-        return [_as_doubles(item) for item in value]
+        return [as_doubles(item) for item in value]
     if kind is dict:
-        return {key: _as_doubles(item) for key, item in value.items()}
+        return {key: as_doubles(item) for key, item in value.items()}
     return value
 
 
@@ -87,7 +93,7 @@ def canonical_bytes(value: Any) -> bytes:
     try:
         if _fast_path_safe(value):
             return orjson.dumps(value, option=_SORT)
-        return bytes(rfc8785.dumps(_as_doubles(value)))
+        return bytes(rfc8785.dumps(as_doubles(value)))
     except CanonicalizationError:
         raise
     except (TypeError, ValueError, UnicodeError, rfc8785.CanonicalizationError) as exc:
@@ -99,3 +105,116 @@ def jcs_number(value: float | int) -> bytes:
     if type(value) is int and -_SAFE_INT <= value <= _SAFE_INT:
         return str(value).encode("ascii")
     return canonical_bytes(float(value))
+
+
+# ------------------------------------------------------------------ INT-01's other forms
+
+
+def _written(
+    value: Any,
+    string: Callable[[str], bytes],
+    order: Callable[[str], Any],
+    number: Callable[[float], bytes] = jcs_number,
+) -> bytes:
+    """RFC 8785 layout with `string` escaping, member names sorted by `order` and floats
+    written by `number` (the ECMAScript form); integers are written as their digits whatever
+    their size."""
+    kind = type(value)
+    if kind is dict:
+        members = sorted(value.items(), key=lambda member: order(member[0]))
+        return (
+            b"{"
+            + b",".join(
+                string(key) + b":" + _written(item, string, order, number) for key, item in members
+            )
+            + b"}"
+        )
+    if kind is list:
+        return b"[" + b",".join(_written(item, string, order, number) for item in value) + b"]"
+    if kind is str:
+        return string(value)
+    if kind is int:
+        return str(value).encode("ascii")
+    if kind is float:
+        return number(value)
+    return orjson.dumps(value)  # true, false, null
+
+
+def _utf16_units(name: str) -> bytes:
+    """RFC 8785 section 3.2.3: member names compare as arrays of UTF-16 code units."""
+    return name.encode("utf-16-be", "surrogatepass")
+
+
+def _code_points(name: str) -> str:
+    """Member names compared as strings of code points (the order of their UTF-8 bytes)."""
+    return name
+
+
+def _jcs_string(text: str) -> bytes:
+    return orjson.dumps(text)  # JCS escaping; raises for a lone surrogate
+
+
+def _ascii_string(text: str) -> bytes:
+    text.encode("utf-8")  # a lone surrogate has no canonical form (UnicodeEncodeError)
+    return json.dumps(text, ensure_ascii=True).encode("ascii")
+
+
+#: Go's encoding/json escapes these by default (HTML-safe: Encoder.SetEscapeHTML(true)).
+_GO_ESCAPES: Final = (
+    (b"<", b"\\u003c"),
+    (b">", b"\\u003e"),
+    (b"&", b"\\u0026"),
+    ("\u2028".encode(), b"\\u2028"),
+    ("\u2029".encode(), b"\\u2029"),
+)
+
+
+def _go_string(text: str) -> bytes:
+    """Go encoding/json: RFC 8785's escaping, and <, >, &, U+2028, U+2029 as \\uxxxx."""
+    written = orjson.dumps(text)
+    for raw, escaped in _GO_ESCAPES:
+        written = written.replace(raw, escaped)
+    return written
+
+
+def _go_number(value: float) -> bytes:
+    """Go encoding/json formats a float64 as ECMAScript does, but keeps the sign of -0."""
+    return b"-0" if value == 0 and math.copysign(1.0, value) < 0 else jcs_number(value)
+
+
+def _form(write: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
+    def form(value: Any) -> bytes:
+        try:
+            return write(value)
+        except (TypeError, ValueError, UnicodeError, orjson.JSONEncodeError) as exc:
+            raise CanonicalizationError(str(exc)) from exc
+
+    return form
+
+
+def _python_json(value: Any, ensure_ascii: bool) -> bytes:
+    """Python's json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=...,
+    allow_nan=False) as UTF-8: member names in code-point order, floats as repr (2.0, 1e+16,
+    1e-05, -0.0), integers exactly."""
+    text = json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=ensure_ascii, allow_nan=False
+    )
+    return text.encode("utf-8")
+
+
+#: INT-01: canonical form name -> value -> canonical bytes (the pinned form first: RFC 8785,
+#: byte-equal to `canonical_bytes` for a value whose numbers are doubles, INT-17).
+#: ``code-point-keys``: RFC 8785 with member names sorted by code point (UTF-8 byte order);
+#: ``ascii-escapes``: RFC 8785 with strings escaped as Python's ``ensure_ascii=True`` does
+#: (every non-ASCII character and DEL as \\uxxxx, a non-BMP one as a surrogate pair);
+#: ``python-json`` / ``python-json-ascii``: Python's json.dumps with ensure_ascii False / True;
+#: ``go-json``: Go's json.Marshal of the decoded value (map keys in byte order, HTML-safe
+#: escapes, -0 kept).
+FORMS: Final[dict[str, Callable[[Any], bytes]]] = {
+    "jcs": _form(lambda value: _written(value, _jcs_string, _utf16_units)),
+    "code-point-keys": _form(lambda value: _written(value, _jcs_string, _code_points)),
+    "ascii-escapes": _form(lambda value: _written(value, _ascii_string, _utf16_units)),
+    "python-json": _form(lambda value: _python_json(value, False)),
+    "python-json-ascii": _form(lambda value: _python_json(value, True)),
+    "go-json": _form(lambda value: _written(value, _go_string, _code_points, _go_number)),
+}

@@ -18,9 +18,17 @@ from typing import Any, Final
 import orjson
 
 from reference._audit import SCORING_METHOD, AuditWriter, Rewindable
+from reference._canonical import FORMS
 from reference._envelope import Envelope, Sink
 from reference._errors import MemoryReadError
-from reference._package import CONTROLLER_VERSION, Audit, Budget, assemble, package_hash
+from reference._package import (
+    CONTROLLER_VERSION,
+    Audit,
+    Budget,
+    assemble,
+    package_hash,
+    package_hash_under,
+)
 from reference._paths import ordered_unique
 from reference._query import (
     TERM_LENGTHS,
@@ -31,7 +39,7 @@ from reference._query import (
 )
 from reference._reader import close_stores, open_stores
 from reference._readings import Readings
-from reference._records import RECORD_TIMESTAMPS
+from reference._records import RECORD_TIMESTAMPS, RecordHashing
 from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
 from reference._scoring import TAG_BONUS, Scorer
@@ -47,6 +55,28 @@ __all__ = ["loads_request", "memory_read", "memory_read_to", "read_package", "wr
 
 #: INT-08: how supplied query_terms become the terms scored (the pinned reading first).
 SUPPLIED_TERMS: Final = {"normalized": supplied_terms, "verbatim": verbatim_terms}
+
+
+#: The readings of how a record is hashed or read (INT-01, INT-02, INT-17, INT-47) as pinned.
+_PINNED_RECORD_HASHING: Final = (PINNED.record_form, PINNED.record_preimage, PINNED.numbers,
+                                 PINNED.spec005_hash)  # fmt: skip
+
+
+def _record_hashing(readings: Readings) -> RecordHashing | None:
+    """How records are hashed under `readings`; None for the pinned readings (the fast path)."""
+    hashing = (readings.record_form, readings.record_preimage, readings.numbers,
+               readings.spec005_hash)  # fmt: skip
+    if hashing == _PINNED_RECORD_HASHING:
+        return None
+    # INT-01: Python's json forms hash the values as Python's json module reads them.
+    exact = readings.record_form.startswith("python-json")
+    return RecordHashing(
+        form=FORMS[readings.record_form],
+        numbers="exact" if exact else readings.numbers,
+        preimage=readings.record_preimage,
+        strip=WHITESPACE[readings.whitespace].strip,  # INT-05
+        spec005_hash=readings.spec005_hash == "record-hash",
+    )
 
 
 def _scorer(request: Request, readings: Readings) -> Scorer:
@@ -68,6 +98,7 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
         correctly_rounded_pow=readings.correctly_rounded_pow,
         parse_ts=RECORD_TIMESTAMPS[readings.timestamps],  # INT-20
         text=text,
+        hashing=_record_hashing(readings),
     )
 
 
@@ -200,6 +231,8 @@ def write_result(
     With `audit_out`, the assembly record (specs/audit.md) is written there: the package's,
     or the failure record of a structured error or of a store changed while being read.
     """
+    if _package_hashing(readings) != _PINNED_PACKAGE_HASHING:
+        return _rehashed(request, envelope, audit_out, readings)
     if readings.dropped_order != "read":
         return _reordered(request, envelope, audit_out, readings)
     writer = AuditWriter(audit_out, request) if audit_out is not None else None
@@ -247,6 +280,42 @@ def _reordered(
     dropped = package["selection"]["dropped"]
     package["selection"]["dropped"] = sorted(dropped, key=DROPPED_ORDERS[readings.dropped_order])
     package["package_hash"] = package_hash(package)
+    receipt = result["receipt"]
+    receipt["data"]["package_hash"] = package["package_hash"]
+    envelope.whole({"package": package, "receipt": receipt})
+    return {"receipt": receipt}
+
+
+def _package_hashing(readings: Readings) -> tuple[str, str, bool]:
+    """The readings package_hash is computed under (INT-01, INT-03, INT-04)."""
+    return readings.package_form, readings.package_fields, readings.score_hashed
+
+
+_PINNED_PACKAGE_HASHING: Final = _package_hashing(PINNED)
+
+
+def _rehashed(
+    request: Any, envelope: Envelope, audit_out: Rewindable | None, readings: Readings
+) -> dict[str, Any]:
+    """INT-01, INT-03 and INT-04 alternatives of package_hash, on the plain path: the package
+    assembled whole (records hashed under `readings`), then package_hash (S6-HASH-08) and the
+    receipt computed again under them."""
+    if audit_out is not None:
+        raise ValueError("an assembly record states the pinned package_hash only (INT-03)")
+    buffer = io.BytesIO()
+    pinned = replace(
+        readings,
+        package_form=PINNED.package_form,
+        package_fields=PINNED.package_fields,
+        score_hashed=PINNED.score_hashed,
+    )
+    outcome = write_result(request, Envelope(buffer), None, pinned)
+    if "error" in outcome:
+        envelope.error(outcome["error"])
+        return outcome
+    result = _loads(buffer.getvalue())
+    package = result["package"]
+    package["package_hash"] = package_hash_under(package, *_package_hashing(readings))
     receipt = result["receipt"]
     receipt["data"]["package_hash"] = package["package_hash"]
     envelope.whole({"package": package, "receipt": receipt})

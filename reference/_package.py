@@ -34,7 +34,7 @@ import orjson
 
 from reference._audit import AuditWriter, StoreIdentity
 from reference._candidates import scan_chunk
-from reference._canonical import jcs_number
+from reference._canonical import FORMS, jcs_number
 from reference._dropped import (
     SELECTED,
     ChunkParts,
@@ -96,6 +96,7 @@ __all__ = [
     "assemble",
     "canonical_package_bytes",
     "package_hash",
+    "package_hash_under",
 ]
 
 #: S6-VER-01: "controller_version MUST be "phase6-v1" until Phase 6 closes."
@@ -195,6 +196,42 @@ def package_hash(package: dict[str, Any]) -> str:
     return hashlib.sha256(canonical_package_bytes(package)).hexdigest()
 
 
+#: INT-03: which members of the package package_hash covers, given the package without
+#: package_hash (the pinned reading first: all of them, ``canonical_package_bytes``).
+_MUST_LIST: Final = ("memory_id", "record_hash", "store_path", "score", "excerpt_tokens")
+PACKAGE_FIELDS: Final[dict[str, Any]] = {
+    "all": lambda package: package,
+    # S6-HASH-10/11: "selected items (memory_id, record_hash, store_path, score,
+    # excerpt_tokens)" and "budget fields", nothing else.
+    "must-list": lambda package: {
+        "budget": package["budget"],
+        "selection": {
+            "selected": [
+                {name: item[name] for name in _MUST_LIST if name in item}
+                for item in package["selection"]["selected"]
+            ]
+        },
+    },
+    "no-query-raw": lambda package: (
+        package | {"query": {k: v for k, v in package["query"].items() if k != "raw"}}
+    ),
+}
+
+
+def package_hash_under(package: dict[str, Any], form: str, fields: str, score: bool) -> str:
+    """package_hash under alternative readings: canonical `form` (INT-01, a key of
+    ``_canonical.FORMS``), the members `fields` names (INT-03), with or without the selected
+    items' scores (INT-04/exclude-score-package-hash)."""
+    whole = {name: value for name, value in package.items() if name != "package_hash"}
+    if not score:
+        selection = whole["selection"]
+        selected = [
+            {k: v for k, v in item.items() if k != "score"} for item in selection["selected"]
+        ]
+        whole["selection"] = selection | {"selected": selected}
+    return hashlib.sha256(FORMS[form](PACKAGE_FIELDS[fields](whole))).hexdigest()
+
+
 def _record_hash(item: Candidate) -> str:
     return item[HASH]
 
@@ -272,6 +309,7 @@ class _Passes:
             read_line(store, item[OFFSET], item[LENGTH]),
             store_path=store.path,
             parse_ts=self.scorer.parse_ts,
+            hashing=self.scorer.hashing,
         )
         if isinstance(record, Invalid) or (record[0], sort_key(record[3]), record[4]) != (
             item[MEMORY_ID],

@@ -15,6 +15,11 @@ consults them, in register order within a group; each field's comment names its 
 the pinned order, and under this reading the package is assembled whole, reordered and hashed
 again (the plain path; ``memory_read_to`` then buffers).
 
+The hashing readings are alike: a record's hash under INT-01, INT-02, INT-17 or INT-47 is a
+value the reader takes (``_records.RecordHashing``, None on the pinned fast path), and a
+package_hash under INT-01, INT-03 or INT-04's score-less reading is computed again over the
+finished package (``_package.package_hash_under``, on the plain path).
+
 The harness certifies against these by running the reference under an alternative and
 comparing what it produces with what an implementation produced (``conformance.run``,
 attribution): a failure one of them reproduces is that reading, shown by its ID.
@@ -28,17 +33,36 @@ from typing import Final
 from reference._alternatives import Alternative, UnknownReading, applied, followed
 from reference._selection import BUDGET_EXHAUSTED, MAX_ITEMS_REACHED
 
-__all__ = ["ALTERNATIVES", "Alternative", "Readings", "UnknownReading"]
+__all__ = ["ALTERNATIVES", "PACKAGE_WIDE", "Alternative", "Readings", "UnknownReading"]
 
 
 @dataclass(frozen=True)
 class Readings:
     """The readings one run follows; every default is the register's pinned reading."""
 
-    # -- canonical JSON, hashing and numbers (INT-01..04, INT-17)
+    # -- canonical JSON, hashing and numbers (INT-01..04, INT-17, INT-47)
+    #: INT-01: the canonical form record_hash and package_hash are computed over (a key of
+    #: ``_canonical.FORMS``: "jcs", "code-point-keys", "ascii-escapes", "python-json",
+    #: "python-json-ascii", "go-json"); one alternative sets both.
+    record_form: str = "jcs"
+    package_form: str = "jcs"
+    #: INT-02: record_hash covers the "normalized" record, or (``_records.RecordHashing``)
+    #: "store-path" too, "ts-null" when absent, the "stripped-text", or the "raw-line".
+    record_preimage: str = "normalized"
+    #: INT-03: package_hash covers "all" of the package but itself, or only the "must-list"
+    #: fields, or all but query.raw ("no-query-raw").
+    package_fields: str = "all"
     #: INT-04: the recency weight is the correctly rounded 2**-exponent (pinned), or the
     #: platform's pow.
     correctly_rounded_pow: bool = True
+    #: INT-04: the selected items' scores are part of package_hash (pinned), or left out.
+    score_hashed: bool = True
+    #: INT-17: record numbers are read as "doubles" (pinned), integers kept "exact", or a line
+    #: holding an integer beyond +-(2**53 - 1) is invalid ("safe").
+    numbers: str = "doubles"
+    #: INT-47: a record's SPEC-005 ``hash`` member is "ignored" (pinned) or is the
+    #: "record-hash".
+    spec005_hash: str = "ignored"
 
     # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
     #: INT-05: whitespace is Unicode "white-space", or what "python"'s str.split()/strip()
@@ -88,13 +112,58 @@ class Readings:
 ALTERNATIVES: Final[dict[str, Alternative]] = {
     alternative.id: alternative
     for alternative in (
-        # -- canonical JSON, hashing and numbers (INT-01..04, INT-17)
+        # -- canonical JSON, hashing and numbers (INT-01..04, INT-17, INT-47)
+        Alternative(
+            "INT-01/sort-keys-code-point",
+            1,
+            "RFC 8785 with member names sorted by code point (UTF-8 bytes), not UTF-16 units",
+            {"record_form": "code-point-keys", "package_form": "code-point-keys"},
+        ),
+        Alternative(
+            "INT-01/ensure-ascii-true-escaping",
+            2,
+            "RFC 8785 with strings escaped as ensure_ascii=True does: \\uxxxx for every "
+            "non-ASCII character (a surrogate pair beyond the BMP) and DEL",
+            {"record_form": "ascii-escapes", "package_form": "ascii-escapes"},
+        ),
+        Alternative(
+            "INT-01/go-encoding-json",
+            4,
+            "Go's encoding/json: member names in UTF-8 byte order, <, >, &, U+2028 and U+2029 "
+            "written as \\u003c, \\u003e, \\u0026, \\u2028, \\u2029, -0 kept as -0",
+            {"record_form": "go-json", "package_form": "go-json"},
+        ),
+        Alternative(
+            "INT-02/hash-stripped-text-raw",
+            2,
+            "the record_hash preimage holds the text stripped of whitespace (as the excerpt is)",
+            {"record_preimage": "stripped-text"},
+        ),
         Alternative(
             "INT-04/platform-pow",
             0,
             "recency weight = the platform's pow(0.5, exponent), not the correctly rounded "
             "2**-exponent",
             {"correctly_rounded_pow": False},
+        ),
+        Alternative(
+            "INT-17/keep-integers-exact-python",
+            0,
+            "integers in a record are kept exact (any size) and hashed as their digits",
+            {"numbers": "exact"},
+        ),
+        Alternative(
+            "INT-17/reject-integers-outside-2",
+            1,
+            "a line holding an integer literal outside +-(2**53 - 1) is invalid, as 1e400 is",
+            {"numbers": "safe"},
+        ),
+        Alternative(
+            "INT-47/treat-spec-005-hash",
+            3,
+            "a record's string SPEC-005 hash member is its record_hash (others are hashed as "
+            "pinned)",
+            {"spec005_hash": "record-hash"},
         ),
         # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
         Alternative(
@@ -175,6 +244,71 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             0,
             "a request int must be written without a fraction or exponent (10.0 is not an int)",
             {"integers": "written-integer"},
+        ),
+    )
+}
+
+#: Alternatives of INT-01..INT-04 that change package_hash or record_hash of (nearly) every
+#: package: implemented (the values above, consulted by ``_records.RecordHashing`` and
+#: ``_package.package_hash_under``) and run by ``tests/tools/test_oracle_hashing_readings.py``
+#: against the oracle, but held back from :data:`ALTERNATIVES` until the register settles how a
+#: vector's labels count them: every vector they change must list its entry, and each changes
+#: 1,356 to 1,469 of the 1,469 package vectors, 26 to 39 of the 39 ``required`` ones included.
+PACKAGE_WIDE: Final[dict[str, Alternative]] = {
+    alternative.id: alternative
+    for alternative in (
+        Alternative(
+            "INT-01/python-json-dumps-sort",
+            0,
+            "hashes over Python's json.dumps(sort_keys=True, separators=(',', ':'), "
+            "ensure_ascii=False) of the values as Python's json module reads them (2.0, "
+            "1e+16, 1e-06, -0.0, exact integers, code-point key order)",
+            {"record_form": "python-json", "package_form": "python-json"},
+        ),
+        Alternative(
+            "INT-01/python-json-dumps-ascii",
+            3,
+            "hashes over Python's json.dumps(sort_keys=True, separators=(',', ':')) with its "
+            "default ensure_ascii=True: the python-json form with \\uxxxx escapes",
+            {"record_form": "python-json-ascii", "package_form": "python-json-ascii"},
+        ),
+        Alternative(
+            "INT-02/include-store-path-hash",
+            0,
+            "the record_hash preimage also holds the record's store_path",
+            {"record_preimage": "store-path"},
+        ),
+        Alternative(
+            "INT-02/ts-utc-null-absent",
+            1,
+            "the record_hash preimage holds ts_utc: null when the record has no valid ts_utc",
+            {"record_preimage": "ts-null"},
+        ),
+        Alternative(
+            "INT-02/hash-raw-line-bytes",
+            3,
+            "record_hash is the SHA-256 of the line's bytes (without its LF or CRLF), as for "
+            "an invalid line",
+            {"record_preimage": "raw-line"},
+        ),
+        Alternative(
+            "INT-03/hash-fields-must-list",
+            0,
+            "package_hash covers only budget and the selected items' memory_id, record_hash, "
+            "store_path, score and excerpt_tokens",
+            {"package_fields": "must-list"},
+        ),
+        Alternative(
+            "INT-03/exclude-query-raw-query",
+            1,
+            "package_hash covers the package without query.raw",
+            {"package_fields": "no-query-raw"},
+        ),
+        Alternative(
+            "INT-04/exclude-score-package-hash",
+            2,
+            "package_hash covers the selected items without their scores",
+            {"score_hashed": False},
         ),
     )
 }

@@ -5,18 +5,23 @@ with reason: "invalid_record_schema"."  What makes a line invalid is pinned by I
 and INT-22; the normalized record and its hash by INT-02, INT-21 and INT-25.
 
 This is the reader's hot path (once per line of every store), so records are plain tuples:
-Record = (memory_id, text, tags, ts, record_hash).
+Record = (memory_id, text, tags, ts, record_hash).  The pinned hashing readings are computed
+here directly; the executable alternatives of INT-01, INT-02, INT-17 and INT-47 are a
+:class:`RecordHashing` value, consulted only when one of them is followed.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
 
-from reference._canonical import canonical_bytes, sha256_hex
+from reference._canonical import FORMS, as_doubles, canonical_bytes, sha256_hex
+from reference._text import strip_white_space
 from reference._timestamps import Timestamp, parse_lenient_utc, parse_utc
 
 __all__ = [
@@ -25,6 +30,7 @@ __all__ = [
     "Invalid",
     "NotJSON",
     "Record",
+    "RecordHashing",
     "load_line",
     "normalize_tags",
     "parse_record",
@@ -158,6 +164,74 @@ def record_hash_of(
     return sha256_hex(canonical_bytes(preimage))
 
 
+class _UnsafeInteger(ValueError):
+    """An integer literal outside +-(2**53 - 1) (INT-17/reject-integers-outside-2)."""
+
+
+def _safe_integer(digits: str) -> int:
+    number = int(digits)
+    if not -_SAFE_INT < number < _SAFE_INT:
+        raise _UnsafeInteger(digits)
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class RecordHashing:
+    """How a record is hashed (and, for INT-17, read) under alternatives of INT-01, INT-02,
+    INT-17 or INT-47; ``parse_record`` takes ``None`` for the pinned readings (its fast path).
+    Built from the readings by ``_readings.record_hashing``."""
+
+    #: INT-01: the canonical form (a value of ``_canonical.FORMS``).
+    form: Callable[[Any], bytes] = FORMS["jcs"]
+    #: INT-17: numbers are read as "doubles" (pinned), as Python's json module reads them
+    #: ("exact": integers of any size kept exactly), or a line holding an integer literal
+    #: outside +-(2**53 - 1) is not a valid JSON text ("safe", like 1e400: memory_id "").
+    numbers: str = "doubles"
+    #: INT-02: what is hashed: the "normalized" record (pinned), it with the text stripped
+    #: ("stripped-text", by ``strip``), with store_path ("store-path"), with ts_utc null when
+    #: absent ("ts-null"), or the line's own bytes ("raw-line", as INT-19 hashes them).
+    preimage: str = "normalized"
+    strip: Callable[[str], str] = strip_white_space
+    #: INT-47/treat-spec-005-hash: a string SPEC-005 ``hash`` member is the record_hash.
+    spec005_hash: bool = False
+
+    def invalid(self, raw: bytes) -> bool:
+        """INT-17/reject-integers-outside-2: the line holds an unsafe integer literal."""
+        if self.numbers != "safe":
+            return False
+        try:
+            json.loads(raw, parse_int=_safe_integer)
+        except _UnsafeInteger:
+            return True
+        return False
+
+    def digest(
+        self,
+        raw: bytes,
+        parsed: dict[str, Any],
+        record: tuple[str, str, list[str], list[Any], Timestamp | None],
+        store_path: str,
+    ) -> str:
+        """record_hash of a valid record: (memory_id, text, tags, refs, ts) as normalized."""
+        stored = parsed.get("hash")
+        if self.spec005_hash and type(stored) is str:
+            return stored
+        if self.preimage == "raw-line":
+            return raw_hash(raw)
+        memory_id, text, tags, refs, ts = record
+        if refs:  # INT-17: numbers as read by the reading's parser
+            refs = json.loads(raw)["refs"] if self.numbers == "exact" else as_doubles(refs)
+        preimage: dict[str, Any] = {"memory_id": memory_id, "refs": refs, "tags": tags}
+        preimage["text"] = self.strip(text) if self.preimage == "stripped-text" else text
+        if ts is not None:
+            preimage["ts_utc"] = ts[0]
+        elif self.preimage == "ts-null":
+            preimage["ts_utc"] = None
+        if self.preimage == "store-path":
+            preimage["store_path"] = store_path
+        return sha256_hex(self.form(preimage))
+
+
 def raw_hash(raw: bytes) -> str:
     """INT-19: SHA-256 hex of the line's bytes without its terminator (LF, one CR)."""
     if raw[-1:] == b"\n":
@@ -180,13 +254,15 @@ def parse_record(
     *,
     store_path: str = "",
     parse_ts: Callable[[str], Timestamp | None] = parse_ts,
+    hashing: RecordHashing | None = None,
 ) -> Record | Invalid:
     """Validate and normalize one non-blank line (its LF / CRLF terminator may be present).
 
     Order: (1) a well-formed JSON object (INT-15..INT-18: any failure gives memory_id ""),
     (2) the record schema (INT-22: failures keep a string memory_id, INT-19), (3) normalize
     and hash (INT-02).  `parsed` is the line's value when the caller has parsed it already
-    (with `load_line`); `store_path` is the store the line was read from.
+    (with `load_line`); `store_path` is the store the line was read from; `hashing` the
+    hashing readings when they are not the pinned ones.
     """
     if parsed is _UNPARSED:
         try:
@@ -197,6 +273,8 @@ def parse_record(
         return _invalid_text(raw)  # S6-REC-01: "one JSON object"
     # INT-18; two byte counts settle almost every line (see text_too_deep).
     if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and text_too_deep(raw):
+        return _invalid_text(raw)
+    if hashing is not None and hashing.invalid(raw):
         return _invalid_text(raw)
     # (2) S6-REC-03 / S6-REC-05: "memory_id: string (required)", text a required string
     # (INT-22: "" is a string, so an empty memory_id is valid); S6-REC-07 tags list[string];
@@ -225,6 +303,10 @@ def parse_record(
             # surrogates, infinite numbers; integers beyond 64 bits parse as doubles), so
             # hashing a valid record cannot fail.
             ts = parse_ts(ts_raw) if ts_raw else None
-            digest = record_hash_of(memory_id, text, norm_tags, refs, ts, plain, store_path)
+            if hashing is None:
+                digest = record_hash_of(memory_id, text, norm_tags, refs, ts, plain, store_path)
+            else:
+                normalized = (memory_id, text, norm_tags, refs, ts)
+                digest = hashing.digest(raw, parsed, normalized, store_path)
             return memory_id, text, norm_tags, ts, digest
     return Invalid((memory_id if type(memory_id) is str else "", raw_hash(raw)))

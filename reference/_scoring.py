@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from reference._records import normalize_tags
+from reference._records import RecordHashing, normalize_tags
 from reference._text import PINNED_TEXT, TextRules, normalize
 from reference._timestamps import Timestamp, parse_utc
 
@@ -141,6 +141,8 @@ class Scorer:
     parse_ts: Callable[[str], Timestamp | None] = parse_utc
     #: INT-05: what whitespace is, for matching and excerpts (``_text.WHITESPACE``).
     text: TextRules = PINNED_TEXT
+    #: INT-01, INT-02, INT-17, INT-47: how records are hashed when not as pinned (None).
+    hashing: RecordHashing | None = None
     #: True when some term contains a space: only then does whitespace collapsing matter.
     phrases: bool = field(init=False)
     term_set: frozenset[str] = field(init=False)

@@ -21,12 +21,15 @@ is written here from its register entry's text (``alternatives[i]`` of the entry
 entry's ``executable`` table gives), not from the reference: :data:`ALTERNATIVES` says which
 value of :class:`Choices` each one sets, and the step the reading belongs to takes that value.
 Readings held by :mod:`conformance.readings` (INT-05, INT-07, INT-08, INT-20, INT-36, INT-39,
-INT-41) are parameters of those shared functions; the others (INT-04, INT-27, INT-28, INT-38)
-are computed here.
+INT-41) are parameters of those shared functions; the others (INT-01, INT-02, INT-03, INT-04,
+INT-17, INT-27, INT-28, INT-38, INT-47) are computed here: the hashing alternatives by this
+module's own serializer (:func:`encode`), over values it reads again with Python's json module
+where a reading keeps integers exact.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -146,8 +149,14 @@ class Choices:
     """The readings one oracle run follows, as the values its steps take; every default is the
     register's pinned reading."""
 
-    # -- canonical JSON, hashing and numbers (INT-01..04, INT-17)
+    # -- canonical JSON, hashing and numbers (INT-01..04, INT-17, INT-47)
+    form: str = "jcs"  # INT-01: the canonical form of both hashes (see ``encode``)
+    preimage: str = "normalized"  # INT-02: what record_hash covers
+    package_fields: str = "all"  # INT-03: what package_hash covers
     weight: Callable[[float], float] = pow_half  # INT-04: pow(0.5, exponent)
+    score_hashed: bool = True  # INT-04: the scores are part of package_hash
+    numbers: str = "doubles"  # INT-17: how record numbers are read
+    spec005_hash: bool = False  # INT-47: a SPEC-005 hash member is the record_hash
 
     # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
     whitespace: Whitespace = "white-space"  # INT-05: trim, collapse, split, strip
@@ -172,8 +181,9 @@ class Choices:
         """The pinned readings with the alternatives ``ids`` switched on."""
         choices = cls()
         entries: dict[str, str] = {}
+        table = ALTERNATIVES | PACKAGE_WIDE
         for alternative_id in sorted(ids):
-            if alternative_id not in ALTERNATIVES:
+            if alternative_id not in table:
                 known = ", ".join(sorted(ALTERNATIVES))
                 raise UnknownAlternative(f"no alternative {alternative_id!r} (known: {known})")
             entry = alternative_id.split("/")[0]
@@ -182,17 +192,182 @@ class Choices:
                     f"{entries[entry]!r} and {alternative_id!r} are two readings of {entry}"
                 )
             entries[entry] = alternative_id
-            choices = replace(choices, **ALTERNATIVES[alternative_id])
+            choices = replace(choices, **table[alternative_id])
         return choices
+
+
+# ------------------------------------------------------------------------------- hashing
+
+
+def _utf16(name: str) -> list[int]:
+    """A member name as UTF-16 code units (RFC 8785 section 3.2.3 sorts on these)."""
+    units: list[int] = []
+    for char in name:
+        point = ord(char)
+        if point < 0x10000:
+            units.append(point)
+        else:
+            point -= 0x10000
+            units += [0xD800 + (point >> 10), 0xDC00 + (point & 0x3FF)]
+    return units
+
+
+_SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+_GO_HTML = frozenset("<>&\u2028\u2029")
+
+
+def _string(text: str, ascii_only: bool, go: bool = False) -> str:
+    """RFC 8785 section 3.2.2.2: '"', '\\' and U+0000..U+001F escaped (short forms where JSON
+    has them); ``ascii_only`` (ensure_ascii=True) also escapes every character outside
+    U+0020..U+007E, a non-BMP one as its surrogate pair."""
+    require_unicode(text, "string")
+    out = ['"']
+    for char in text:
+        point = ord(char)
+        if char in _SHORT:
+            out.append(_SHORT[char])
+        elif point < 0x20 or (ascii_only and point > 0x7E) or (go and char in _GO_HTML):
+            out.extend(f"\\u{unit:04x}" for unit in _utf16(char))
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def _jcs_like(value: Any, names: Callable[[str], Any], ascii_only: bool, go: bool = False) -> str:
+    """RFC 8785 with member names ordered by ``names``; integers written as their digits;
+    ``go``: Go's escapes, and -0 keeps its sign."""
+    if isinstance(value, dict):
+        members = sorted(value, key=names)
+        parts = [_string(k, ascii_only, go) + ":" + _jcs_like(value[k], names, ascii_only, go)
+                 for k in members]  # fmt: skip
+        return "{" + ",".join(parts) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_jcs_like(item, names, ascii_only, go) for item in value) + "]"
+    if isinstance(value, str):
+        return _string(value, ascii_only, go)
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return str(value)
+    if go and value == 0 and str(value).startswith("-"):
+        return "-0"
+    return canonical(value).decode("ascii")  # a double: ECMAScript Number::toString
+
+
+def encode(value: Any, form: str = "jcs") -> bytes:
+    """INT-01: ``value`` in canonical ``form``: "jcs" (pinned, RFC 8785), "code-point-keys"
+    (member names sorted by code point), "ascii-escapes" (RFC 8785 with ensure_ascii=True
+    escaping), "go-json" (Go json.Marshal: code-point names, HTML-safe escapes, -0),
+    "python-json" / "python-json-ascii" (Python's json.dumps with sort_keys=True,
+    separators=(',', ':'), ensure_ascii False / True)."""
+    if form.startswith("python-json"):
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=form == "python-json-ascii", allow_nan=False)  # fmt: skip
+        return text.encode("utf-8")
+    names: Callable[[str], Any] = _utf16 if form in ("jcs", "ascii-escapes") else str
+    return _jcs_like(value, names, form == "ascii-escapes", form == "go-json").encode("utf-8")
+
+
+def _exact(raw: bytes) -> Any:
+    """The line as Python's json module reads it: integers exact, the last duplicate winning."""
+    return json.loads(raw.decode("utf-8"))
+
+
+def _unsafe_integer(raw: bytes) -> bool:
+    """INT-17/reject-integers-outside-2: some integer of the line's text, in a member that a
+    later duplicate overwrites too, lies outside +-(2**53-1)."""
+    found: list[int] = []
+
+    def pairs(members: list[tuple[str, Any]]) -> dict[str, Any]:
+        found.extend(v for _, v in members if type(v) is int)
+        return dict(members)
+
+    value = json.loads(raw.decode("utf-8"), object_pairs_hook=pairs)
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            found.extend(v for v in item if type(v) is int)
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    if type(value) is int:
+        found.append(value)
+    return any(abs(number) > SAFE_INT for number in found)
+
+
+def _hashing(choices: Choices) -> tuple[str, str, str, bool]:
+    """The readings a record's hash depends on."""
+    return choices.form, choices.preimage, choices.numbers, choices.spec005_hash
+
+
+def hash_record(raw: bytes, cand: dict[str, Any], store_path: str, choices: Choices) -> str:
+    """record_hash of a valid candidate under ``choices`` (INT-01, INT-02, INT-17, INT-47)."""
+    if choices.spec005_hash:  # INT-47: "Treat SPEC-005 hash as record_hash."
+        stored = _exact(raw).get("hash")
+        if isinstance(stored, str):
+            return stored
+    if choices.preimage == "raw-line":  # the line's bytes, its terminator already removed
+        return sha256_hex(raw)
+    exact = choices.numbers == "exact" or choices.form.startswith("python-json")
+    hashed = {"memory_id": cand["memory_id"], "tags": cand["tags"], "text": cand["text"]}
+    hashed["refs"] = _exact(raw).get("refs", []) if exact else cand["refs"]
+    if "ts_utc" in cand:
+        hashed["ts_utc"] = cand["ts_utc"]
+    elif choices.preimage == "ts-null":
+        hashed["ts_utc"] = None
+    if choices.preimage == "stripped-text":
+        hashed["text"] = strip_ws(cand["text"], choices.whitespace)
+    elif choices.preimage == "store-path":
+        hashed["store_path"] = store_path
+    return sha256_hex(encode(hashed, choices.form))
+
+
+def hash_package(package: dict[str, Any], choices: Choices) -> str:
+    """package_hash: INT-03 what it covers, INT-04 whether scores are in, INT-01 the form."""
+    hashed = {k: v for k, v in package.items() if k != "package_hash"}  # "all but itself"
+    selected = hashed["selection"]["selected"]
+    if not choices.score_hashed:
+        selected = [{k: v for k, v in item.items() if k != "score"} for item in selected]
+        hashed["selection"] = {**hashed["selection"], "selected": selected}
+    if choices.package_fields == "must-list":
+        keys = ("memory_id", "record_hash", "store_path", "score", "excerpt_tokens")
+        items = [{k: item[k] for k in keys if k in item} for item in selected]
+        hashed = {"budget": hashed["budget"], "selection": {"selected": items}}
+    elif choices.package_fields == "no-query-raw":
+        hashed["query"] = {"query_hash": hashed["query"]["query_hash"]}
+    return sha256_hex(encode(hashed, choices.form))
 
 
 #: The register's executable alternatives (specs/interpretations.toml, ``executable``), each
 #: with the register's words for it and the :class:`Choices` values it sets.
 ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
-    # -- canonical JSON, hashing and numbers (INT-01..04, INT-17)
+    # -- canonical JSON, hashing and numbers (INT-01..04, INT-17, INT-47)
+    # INT-01 alternatives[1]: "Sort keys by code point / UTF-8 bytes (differs from JCS only for
+    # keys mixing non-BMP characters with U+E000..U+FFFF)."
+    "INT-01/sort-keys-code-point": {"form": "code-point-keys"},
+    # INT-01 alternatives[2]: "ensure_ascii=True escaping (\uXXXX for all non-ASCII)."
+    "INT-01/ensure-ascii-true-escaping": {"form": "ascii-escapes"},
+    # INT-01 alternatives[4]: "Go encoding/json.Marshal of the decoded value: map keys sorted
+    # by their UTF-8 bytes; the HTML-safe escapes \u003c, \u003e, \u0026 for <, >, & and
+    # \u2028, \u2029 for the line and paragraph separators; a negative zero written -0; ..."
+    "INT-01/go-encoding-json": {"form": "go-json"},
+    # INT-02 alternatives[2]: "Hash the stripped text, or the raw line bytes." (the stripped
+    # text; the raw bytes are alternatives[3])
+    "INT-02/hash-stripped-text-raw": {"preimage": "stripped-text"},
     # INT-04 alternatives[0]: "Use the platform pow (then package_hash differs between runtimes
     # for ~10% of recency inputs)."
     "INT-04/platform-pow": {"weight": platform_pow_half},
+    # INT-17 alternatives[0]: "Keep integers exact (Python int) - hashes then differ from JCS
+    # libraries."
+    "INT-17/keep-integers-exact-python": {"numbers": "exact"},
+    # INT-17 alternatives[1]: "Reject integers outside +-(2**53-1)."
+    "INT-17/reject-integers-outside-2": {"numbers": "safe"},
+    # INT-47 alternatives[3]: "Treat SPEC-005 hash as record_hash."
+    "INT-47/treat-spec-005-hash": {"spec005_hash": True},
     # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
     # INT-05 alternatives[1]: "Python str.split() / str.strip() semantics."
     "INT-05/python": {"whitespace": "python"},
@@ -224,6 +399,30 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-39/both-keys": {"trust_match": "both"},
     # INT-41 alternatives[0]: "Reject any number written with a fraction or exponent."
     "INT-41/written-integer": {"ints": "written-integer"},
+}
+
+#: INT-01..INT-04 alternatives that change (nearly) every package's hashes: written here like
+#: the others, compared with the reference by tests/tools/test_oracle_hashing_readings.py, held
+#: back from :data:`ALTERNATIVES` as the reference holds them back (``PACKAGE_WIDE``).
+PACKAGE_WIDE: Final[dict[str, dict[str, Any]]] = {
+    # INT-01 alternatives[0]: "Python json.dumps(sort_keys=True, separators=(',', ':'),
+    # ensure_ascii=False) ..."
+    "INT-01/python-json-dumps-sort": {"form": "python-json"},
+    # INT-01 alternatives[3]: the same with ensure_ascii=True.
+    "INT-01/python-json-dumps-ascii": {"form": "python-json-ascii"},
+    # INT-02 alternatives[0]: "Include store_path (hash identifies a location, not content)."
+    "INT-02/include-store-path-hash": {"preimage": "store-path"},
+    # INT-02 alternatives[1]: "ts_utc: null when absent."
+    "INT-02/ts-utc-null-absent": {"preimage": "ts-null"},
+    # INT-02 alternatives[3]: "Hash the raw line bytes (without its LF or CRLF ...)."
+    "INT-02/hash-raw-line-bytes": {"preimage": "raw-line"},
+    # INT-03 alternatives[0]: "Hash only the fields the MUST list names (selected memory_id,
+    # record_hash, store_path, score, excerpt_tokens + budget); excerpt and dropped excluded."
+    "INT-03/hash-fields-must-list": {"package_fields": "must-list"},
+    # INT-03 alternatives[1]: "Exclude query.raw (only query_hash)."
+    "INT-03/exclude-query-raw-query": {"package_fields": "no-query-raw"},
+    # INT-04 alternatives[2]: "Exclude score from package_hash (contradicts HASHING's MUST list)."
+    "INT-04/exclude-score-package-hash": {"score_hashed": False},
 }
 
 
@@ -326,6 +525,10 @@ def read_candidates(
             if is_blank(raw):
                 continue
             cand = read_line(raw, choices.ts_grammar)  # INT-20
+            if "invalid" not in cand and choices.numbers == "safe" and _unsafe_integer(raw):
+                cand = {"invalid": ""}  # INT-17: unreadable, like 1e400
+            elif "invalid" not in cand and _hashing(choices) != _hashing(Choices()):
+                cand["record_hash"] = hash_record(raw, cand, store_path, choices)
             cand["store_path"] = store_path
             cand["read_index"] = len(lines)
             if "invalid" in cand:  # INT-19
@@ -426,7 +629,7 @@ def oracle_read(
         "selection": {"selected": selected, "dropped": dropped},
         "controller_version": CONTROLLER_VERSION,
     }
-    package["package_hash"] = sha256_hex(canonical(package))  # INT-03: all but itself
+    package["package_hash"] = hash_package(package, choices)  # INT-03: all but itself
     data = {
         "query_hash": query_hash,
         "store_paths": [path for path, _ in stores],  # INT-43: normalized, deduped, sorted

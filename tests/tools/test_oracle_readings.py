@@ -40,6 +40,9 @@ COMBINATIONS = (
     ("INT-04/platform-pow", "INT-38/ignore-missing"),
     ("INT-07/utf-16-units", "INT-36/half-life-when-enabled", "INT-41/written-integer"),
     ("INT-05/ecmascript", "INT-07/utf-16-units", "INT-08/verbatim"),
+    ("INT-01/ensure-ascii-true-escaping", "INT-28/by-reason", "INT-39/both-keys"),
+    ("INT-02/hash-stripped-text-raw", "INT-05/python", "INT-17/keep-integers-exact-python"),
+    ("INT-01/go-encoding-json", "INT-47/treat-spec-005-hash", "INT-27/budget-exhausted"),
 )
 #: At most this many vectors may be left uncompared (OracleUndefined) in one run.
 MAX_UNDEFINED = 2

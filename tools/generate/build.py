@@ -61,6 +61,7 @@ from conformance import (
     open_adapter,
 )
 from conformance._kit import dumps, loads
+from conformance.readings import WHITE_SPACE
 from tools.generate._errors import BuildError
 from tools.generate.families import FAMILIES
 from tools.generate.families._case import Case
@@ -112,7 +113,33 @@ _AUTO_INTERPRETATIONS = {
     "max_items_reached": "INT-27",  # the reason name for max_items drops
     "score0": "INT-29",  # a selected score-0 candidate
     "dropped-order": "INT-28",  # dropped entries listed in read order
+    # a character outside U+0020..U+007E in the query, a file name or a store line: how the
+    # canonical form writes it (raw UTF-8, or ensure_ascii's \uxxxx) is INT-01's
+    "non-ascii": "INT-01",
+    "padded-text": "INT-02",  # a record text with whitespace at an end: hashed as read
 }
+
+
+def _texts(case: Case) -> Iterable[str]:
+    """The query, the file names and every UTF-8 line (or text) of the case's files."""
+    query = case.request.get("query") if isinstance(case.request, dict) else None
+    if isinstance(query, str):
+        yield query
+    for name, entry in case.files.items():
+        yield name
+        if isinstance(entry.get("text"), str):
+            yield from entry["text"].split("\n")
+        yield from (item for item in entry.get("lines", ()) if isinstance(item, str))
+
+
+def _padded(line: str) -> bool:
+    """A record line whose text has White_Space at either end (INT-02: not stripped)."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return False
+    text = value.get("text") if isinstance(value, dict) else None
+    return isinstance(text, str) and text != text.strip("".join(sorted(WHITE_SPACE)))
 
 
 @dataclass
@@ -345,6 +372,11 @@ def _interpretations(case: Case, result: Json) -> list[str]:
             found.add(_AUTO_INTERPRETATIONS["score0"])
         if len(selection["dropped"]) >= 2:
             found.add(_AUTO_INTERPRETATIONS["dropped-order"])
+        texts = list(_texts(case))
+        if any(not text.isascii() or "\x7f" in text for text in texts):
+            found.add(_AUTO_INTERPRETATIONS["non-ascii"])
+        if any(_padded(text) for text in texts):
+            found.add(_AUTO_INTERPRETATIONS["padded-text"])
     return sorted(found)
 
 

@@ -203,7 +203,10 @@ def _record_cases() -> Iterator[Case]:
             description=f"record_hash under JCS: {what}.",
             comment=f"line {text[:200]}",
             clauses=("S6-HASH-02", "S6-HASH-03", "S6-OUT-24", "S6-READ-13"),
-            interpretations=("INT-01", "INT-02"),
+            # INT-17: an integer beyond 2**53 is read as a double (its alternatives differ)
+            interpretations=("INT-01", "INT-02", "INT-17")
+            if slug == "num-2-53-plus"
+            else ("INT-01", "INT-02"),
             request=make_request("zz"),
             files={"stores/s.jsonl": store(text)},
         )

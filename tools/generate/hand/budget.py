@@ -163,7 +163,7 @@ _h006 = vec(
         "selected (no overflow, so no stop). used 1, remaining 0, per_item 1."
     ),
     clauses=["S6-TRUNC-03", "S6-TRUNC-11", "S6-TOK-04"],
-    interpretations=["INT-29"],
+    interpretations=["INT-02", "INT-29"],
     request=_req("note", {"max_excerpt_tokens": 1}),
     files={S: lines(L(memory_id="b", text="   "), L(memory_id="a", text="note"))},
     expect=ok(

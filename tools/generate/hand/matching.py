@@ -55,7 +55,7 @@ _h002 = vec(
         "spaces (INT-02). used 3, remaining 97."
     ),
     clauses=["S6-SCORE-07", "S6-TRUNC-02", "S6-INPUT-11"],
-    interpretations=["INT-05", "INT-08", "INT-09", "INT-31"],
+    interpretations=["INT-02", "INT-05", "INT-08", "INT-09", "INT-31"],
     request=_req("ny", ["new york"]),
     files={S: lines(L(memory_id="m1", text="  NEW\t\t\nYORK  "))},
     expect=ok(
@@ -148,7 +148,7 @@ _h007 = vec(
         "used 2, remaining 98."
     ),
     clauses=["S6-SCORE-02", "S6-SCORE-07"],
-    interpretations=["INT-06", "INT-09"],
+    interpretations=["INT-01", "INT-06", "INT-09"],
     request=_req("\u00c9COLE"),
     files={S: lines(L(memory_id="m1", text="L'\u00c9COLE"))},
     expect=ok(
@@ -173,7 +173,7 @@ _h008 = vec(
         "INT-09) -> phrase matches -> 1. Excerpt unchanged 'hot\\u00a0dog' = 3+2+3 = 8 bytes -> 2 tokens. used 2, remaining 98."
     ),
     clauses=["S6-SCORE-07", "S6-TRUNC-01"],
-    interpretations=["INT-05", "INT-08", "INT-09"],
+    interpretations=["INT-01", "INT-05", "INT-08", "INT-09"],
     request=_req("dog", ["hot dog"]),
     files={S: lines(L(memory_id="m1", text="hot\u00a0dog"))},
     expect=ok(
@@ -193,7 +193,7 @@ _h009 = vec(
         "(INT-09: no NFC/NFD). m2 'caf\\u00e9' -> 1. Order m2, m1. Excerpts: m2 5 bytes -> 2; m1 6 bytes -> 2. used 4, remaining 96."
     ),
     clauses=["S6-SCORE-07"],
-    interpretations=["INT-08", "INT-09", "INT-29"],
+    interpretations=["INT-01", "INT-08", "INT-09", "INT-29"],
     request=_req("cafe", ["caf\u00e9"]),
     files={S: lines(L(memory_id="m1", text="cafe\u0301"), L(memory_id="m2", text="caf\u00e9"))},
     expect=ok(
@@ -220,7 +220,7 @@ _h010 = vec(
         "Excerpts: m2 10 bytes -> 3; m1 1+2+8 = 11 bytes -> 3. used 6, remaining 94."
     ),
     clauses=["S6-SCORE-07"],
-    interpretations=["INT-06", "INT-09", "INT-29"],
+    interpretations=["INT-01", "INT-06", "INT-09", "INT-29"],
     request=_req("diyarbakir"),
     files={
         S: lines(L(memory_id="m1", text="D\u0130YARBAKIR"), L(memory_id="m2", text="DIYARBAKIR"))
@@ -285,7 +285,7 @@ _h012 = vec(
         "Order m1, m2. Excerpts: m1 8 bytes -> 2; m2 10 bytes -> 3. used 5, remaining 95."
     ),
     clauses=["S6-SCORE-07"],
-    interpretations=["INT-06", "INT-09", "INT-29"],
+    interpretations=["INT-01", "INT-06", "INT-09", "INT-29"],
     request=_req("\u03bf\u03b4\u03bf\u03c2"),
     files={
         S: lines(

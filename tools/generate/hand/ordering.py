@@ -280,7 +280,7 @@ _h009 = vec(
         "a JavaScript default string compare (UTF-16 units, D83D < FF41) would put '😀' first. Excerpts 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-ORDER-04"],
-    interpretations=["INT-33"],
+    interpretations=["INT-01", "INT-33"],
     request=_req(),
     files={S: lines(L(memory_id="\U0001f600", text="note"), L(memory_id="\uff41", text="note"))},
     expect=ok(

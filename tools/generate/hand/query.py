@@ -69,7 +69,7 @@ _h002 = vec(
         "used 4, remaining 96."
     ),
     clauses=["S6-HASH-05", "S6-HASH-06", "S6-SCORE-02", "S6-SCORE-03", "S6-SCORE-07"],
-    interpretations=["INT-05", "INT-11"],
+    interpretations=["INT-01", "INT-05", "INT-11"],
     request=_req("\u00a0alpha\u3000\u3000beta\u00a0"),
     files={S: lines(L(memory_id="m1", text="alpha and beta"))},
     expect=ok(
@@ -96,7 +96,7 @@ _h003 = vec(
         "'gamma\\u0085delta' would not match and the score would be 0). Excerpt 10 bytes -> 3 tokens. used 3, remaining 97."
     ),
     clauses=["S6-SCORE-02", "S6-SCORE-03", "S6-HASH-06", "S6-SCORE-07"],
-    interpretations=["INT-05"],
+    interpretations=["INT-01", "INT-05"],
     request=_req("gamma\u0085delta"),
     files={S: lines(L(memory_id="m1", text="delta only"))},
     expect=ok(
@@ -125,7 +125,7 @@ _h004 = vec(
         "used 3+2 = 5 <= 100; remaining 95. m1 (score 0) is selectable (INT-29)."
     ),
     clauses=["S6-SCORE-03", "S6-SCORE-07", "S6-ORDER-01", "S6-HASH-06"],
-    interpretations=["INT-05", "INT-29"],
+    interpretations=["INT-01", "INT-05", "INT-29"],
     request=_req("foo\u200bbar"),
     files={S: lines(L(memory_id="m1", text="foo bar"), L(memory_id="m2", text="xfoo\u200bbarx"))},
     expect=ok(
@@ -154,7 +154,7 @@ _h005 = vec(
         "used 3, remaining 97."
     ),
     clauses=["S6-HASH-05", "S6-TRUNC-02", "S6-SCORE-07"],
-    interpretations=["INT-05", "INT-31", "INT-29"],
+    interpretations=["INT-01", "INT-05", "INT-29", "INT-31"],
     request=_req("\ufeffzeta"),
     files={S: lines(L(memory_id="m1", text="zeta"), L(memory_id="m2", text="\ufeffzeta"))},
     expect=ok(
@@ -211,7 +211,7 @@ _h007 = vec(
         "Excerpts keep original text: m2 = c4 b0 + 7 ASCII = 9 bytes -> 3 tokens; m1 8 bytes -> 2 tokens. used 5, remaining 95."
     ),
     clauses=["S6-HASH-07", "S6-SCORE-02", "S6-SCORE-07"],
-    interpretations=["INT-06", "INT-09", "INT-29"],
+    interpretations=["INT-01", "INT-06", "INT-09", "INT-29"],
     request=_req("\u0130stanbul"),
     files={S: lines(L(memory_id="m1", text="ISTANBUL"), L(memory_id="m2", text="\u0130STANBUL"))},
     expect=ok(
@@ -240,7 +240,7 @@ _h008 = vec(
         "Excerpts: 8 bytes each -> 2 tokens each. used 4, remaining 96."
     ),
     clauses=["S6-HASH-07", "S6-SCORE-02", "S6-SCORE-07"],
-    interpretations=["INT-06", "INT-29"],
+    interpretations=["INT-01", "INT-06", "INT-29"],
     request=_req("\u039f\u0394\u039f\u03a3"),
     files={
         S: lines(
@@ -275,7 +275,7 @@ _h009 = vec(
         "m2 'Straße' -> 'straße' -> match, score 1. Order m2, m1. Excerpts 7 bytes each -> 2 tokens each. used 4, remaining 96."
     ),
     clauses=["S6-HASH-07", "S6-SCORE-02", "S6-SCORE-07"],
-    interpretations=["INT-06", "INT-09", "INT-29"],
+    interpretations=["INT-01", "INT-06", "INT-09", "INT-29"],
     request=_req("STRA\u00dfE"),
     files={S: lines(L(memory_id="m1", text="strasse"), L(memory_id="m2", text="Stra\u00dfe"))},
     expect=ok(
@@ -301,7 +301,7 @@ _h010 = vec(
         "m1 base 0, no tags, score 0; still selected (INT-29). Excerpt 'anything' 8 bytes -> 2 tokens. used 2, remaining 98."
     ),
     clauses=["S6-INPUT-01", "S6-SCORE-05", "S6-HASH-04"],
-    interpretations=["INT-05", "INT-07", "INT-11", "INT-29"],
+    interpretations=["INT-01", "INT-05", "INT-07", "INT-11", "INT-29"],
     request=_req("\u200b"),
     files={S: lines(L(memory_id="m1", text="anything"))},
     expect=ok(
@@ -336,7 +336,7 @@ _h012 = vec(
         "Terms [one, two, three]; m1 'one two three' contains all three -> score 3. Excerpt 13 bytes -> 4 tokens. used 4, remaining 96."
     ),
     clauses=["S6-HASH-05", "S6-HASH-06", "S6-SCORE-03", "S6-SCORE-08"],
-    interpretations=["INT-05"],
+    interpretations=["INT-01", "INT-05"],
     request=_req("\u2028one\u2029two\u205fthree\u1680"),
     files={S: lines(L(memory_id="m1", text="one two three"))},
     expect=ok(
@@ -362,7 +362,7 @@ _h013 = vec(
         "Excerpt 8 bytes -> 2 tokens. used 2, remaining 98."
     ),
     clauses=["S6-HASH-06", "S6-SCORE-03", "S6-SCORE-07", "S6-SCORE-08"],
-    interpretations=["INT-05"],
+    interpretations=["INT-01", "INT-05"],
     request=_req("a1\u2000b2\u200ac3\u202fd4"),
     files={S: lines(L(memory_id="m1", text="a1b2c3d4"))},
     expect=ok(

@@ -343,7 +343,7 @@ _h012 = vec(
         "memory_id 'mémoire-1' is output as read. score 1, 1 token; used 1, remaining 99."
     ),
     clauses=["S6-READ-07", "S6-READ-08", "S6-READ-10", "S6-INPUT-02"],
-    interpretations=["INT-45"],
+    interpretations=["INT-01", "INT-45"],
     request=_req(["stores/deep/s.jsonl"]),
     files={"stores/deep/s.jsonl": lines(L(memory_id="mémoire-1", text="note"))},
     expect=ok(

@@ -102,7 +102,7 @@ _h003 = vec(
         "-> 4 tokens. used 4, remaining 96."
     ),
     clauses=["S6-RCPT-03", "S6-HASH-04", "S6-OUT-02", "S6-OUT-03"],
-    interpretations=["INT-06", "INT-11", "INT-43"],
+    interpretations=["INT-01", "INT-06", "INT-11", "INT-43"],
     request={
         "query": "  \u00dcN\u00cfCODE   Query ",
         "store_paths": ["s.jsonl"],

@@ -312,7 +312,7 @@ _h010 = vec(
         "record_hash covers the decoded text. used 3, remaining 97."
     ),
     clauses=["S6-REC-01", "S6-REC-11", "S6-READ-10"],
-    interpretations=["INT-15", "INT-19", "INT-28"],
+    interpretations=["INT-01", "INT-15", "INT-19", "INT-28"],
     request=REQ,
     files={
         S: lines(

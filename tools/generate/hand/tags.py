@@ -174,7 +174,7 @@ _h008 = vec(
         "query 'qq' matches nothing -> score 0. Excerpt 1 byte -> 1 token. used 1, remaining 99."
     ),
     clauses=["S6-READ-11", "S6-READ-12", "S6-READ-14", "S6-REC-07"],
-    interpretations=["INT-22", "INT-25", "INT-29"],
+    interpretations=["INT-01", "INT-22", "INT-25", "INT-29"],
     request=_req("qq"),
     files={S: lines(L(memory_id="m1", text="x", tags=["b", "", "B", "a", "\u00e9", "z"]))},
     expect=ok(package("qq", "qq", bud(100, 1, 99, 100, 50), [sel(_r8, S, 0, "x", 1)], []), [S]),
@@ -191,7 +191,7 @@ _h009 = vec(
         "record_hash (JCS keeps array order). query 'qq' -> score 0. Excerpt 1 byte -> 1 token. used 1, remaining 99."
     ),
     clauses=["S6-READ-11", "S6-READ-12", "S6-READ-14"],
-    interpretations=["INT-06", "INT-25", "INT-29"],
+    interpretations=["INT-01", "INT-06", "INT-25", "INT-29"],
     request=_req("qq"),
     files={S: lines(L(memory_id="m1", text="x", tags=["\U0001f600", "\uff21"]))},
     expect=ok(package("qq", "qq", bud(100, 1, 99, 100, 50), [sel(_r9, S, 0, "x", 1)], []), [S]),
@@ -207,7 +207,7 @@ _h010 = vec(
         "Text 'x' -> base 0. score 0.5. Excerpt 1 byte -> 1 token. used 1, remaining 99."
     ),
     clauses=["S6-READ-12", "S6-SCORE-10", "S6-SCORE-11"],
-    interpretations=["INT-06", "INT-25"],
+    interpretations=["INT-01", "INT-06", "INT-25"],
     request=_req("\u03bf\u03b4\u03bf\u03c2"),
     files={S: lines(L(memory_id="m1", text="x", tags=["\u039f\u0394\u039f\u03a3"]))},
     expect=ok(

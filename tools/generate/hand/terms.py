@@ -72,7 +72,7 @@ _h003 = vec(
         "Excerpt = c3 a9 f0 9f 98 80 65 cc 81 = 9 bytes -> 3 tokens. used 3, remaining 97."
     ),
     clauses=["S6-SCORE-05", "S6-SCORE-07"],
-    interpretations=["INT-07"],
+    interpretations=["INT-01", "INT-07"],
     request=_req("\u00e9 \U0001f600 e\u0301"),
     files={S: lines(L(memory_id="m1", text="\u00e9\U0001f600e\u0301"))},
     expect=ok(
@@ -313,7 +313,7 @@ _h013 = vec(
         "Excerpts: m2 9 bytes -> 3 tokens; m1 3 bytes -> 1 token. used 4, remaining 96."
     ),
     clauses=["S6-SCORE-05", "S6-SCORE-07"],
-    interpretations=["INT-07", "INT-29"],
+    interpretations=["INT-01", "INT-07", "INT-29"],
     request=_req("\u65e5\u672c \u8a9e"),
     files={
         S: lines(L(memory_id="m1", text="\u8a9e"), L(memory_id="m2", text="\u65e5\u672c\u8a9e"))

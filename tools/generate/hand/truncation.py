@@ -47,7 +47,9 @@ def _cut1(
         comment=match + _CAP1 + working + " used 1, remaining 99, per_item 1.",
         clauses=["S6-TRUNC-05", "S6-TRUNC-06", "S6-TRUNC-08", "S6-OUT-23"]
         + (["S6-TRUNC-07"] if cut_back else []),
-        interpretations=["INT-31"] if score else ["INT-29", "INT-31"],
+        # INT-01: a non-ASCII text is hashed as raw UTF-8 (not \u-escaped)
+        interpretations=(["INT-01"] if not text.isascii() else [])
+        + (["INT-31"] if score else ["INT-29", "INT-31"]),
         request=_req(query, P1),
         files={S: lines(L(memory_id="m1", text=text))},
         expect=ok(
@@ -182,7 +184,7 @@ _h013 = vec(
         "ceil(7/4) = 2 tokens. used 4, remaining 96, per_item 2."
     ),
     clauses=["S6-TRUNC-05", "S6-TRUNC-06", "S6-TRUNC-07", "S6-TOK-01", "S6-OUT-23"],
-    interpretations=["INT-31"],
+    interpretations=["INT-01", "INT-31"],
     request=_req("\u03b1\u03b2", {"max_excerpt_tokens": 100, "per_item_max_excerpt_tokens": 2}),
     files={
         S: lines(
@@ -215,7 +217,7 @@ _h014 = vec(
         "query 'hi' -> 1. record_hash covers the unstripped text (INT-02). used 1, remaining 99."
     ),
     clauses=["S6-TRUNC-01", "S6-TRUNC-02", "S6-TOK-01"],
-    interpretations=["INT-05", "INT-31"],
+    interpretations=["INT-01", "INT-02", "INT-05", "INT-31"],
     request=_req("hi", {"max_excerpt_tokens": 100}),
     files={S: lines(L(memory_id="m1", text="\u00a0\u3000 hi \t\n"))},
     expect=ok(package("hi", "hi", bud(100, 1, 99, 100, 50), [sel(_r14, S, 1, "hi", 1)], []), [S]),
@@ -251,7 +253,7 @@ _h016 = vec(
         "tokens but a different excerpt). query 'hi' -> 1. used 2, remaining 98."
     ),
     clauses=["S6-TRUNC-01", "S6-TRUNC-02"],
-    interpretations=["INT-05", "INT-31"],
+    interpretations=["INT-01", "INT-05", "INT-31"],
     request=_req("hi", {"max_excerpt_tokens": 100}),
     files={S: lines(L(memory_id="m1", text=_T16))},
     expect=ok(package("hi", "hi", bud(100, 2, 98, 100, 50), [sel(_r16, S, 1, _T16, 2)], []), [S]),
@@ -268,7 +270,7 @@ _h017 = vec(
         "m2 'note' -> score 1, 1 token. Order m2, m1. used 1 + 0 = 1, remaining 99."
     ),
     clauses=["S6-TRUNC-03", "S6-TRUNC-02", "S6-TOK-02"],
-    interpretations=["INT-05", "INT-29", "INT-31"],
+    interpretations=["INT-01", "INT-02", "INT-05", "INT-29", "INT-31"],
     request=_req("note", {"max_excerpt_tokens": 100}),
     files={S: lines(L(memory_id="m1", text=" \u3000 "), L(memory_id="m2", text="note"))},
     expect=ok(
@@ -405,7 +407,7 @@ _h023 = vec(
         "query 'xy' -> 1. used 1, remaining 99."
     ),
     clauses=["S6-TRUNC-02"],
-    interpretations=["INT-05", "INT-31"],
+    interpretations=["INT-01", "INT-02", "INT-05", "INT-31"],
     request=_req("xy", {"max_excerpt_tokens": 100}),
     files={S: lines(L(memory_id="m1", text="xy\u0085\r\n"))},
     expect=ok(package("xy", "xy", bud(100, 1, 99, 100, 50), [sel(_r23, S, 1, "xy", 1)], []), [S]),
@@ -423,7 +425,7 @@ _h024 = vec(
         "query 'abc' -> 1. used 1, remaining 99, per_item 1."
     ),
     clauses=["S6-TRUNC-02", "S6-TRUNC-06"],
-    interpretations=["INT-31"],
+    interpretations=["INT-02", "INT-31"],
     request=_req("abc", P1),
     files={S: lines(L(memory_id="m1", text="   abcdef"))},
     expect=ok(package("abc", "abc", bud(100, 1, 99, 1, 50), [sel(_r24, S, 1, "abcd", 1)], []), [S]),
