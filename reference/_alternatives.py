@@ -31,6 +31,10 @@ class Alternative:
     index: int
     summary: str
     values: dict[str, Any] = field(default_factory=dict)
+    #: Changes only hash values (package_hash, record_hash), on (nearly) every package: every
+    #: package vector rests on its entry, so vectors do not list it; the label check verifies
+    #: instead that nothing but the hashes changes (``tools/readings.py``).
+    hashes_only: bool = False
 
     @property
     def entry(self) -> str:

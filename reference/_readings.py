@@ -33,7 +33,7 @@ from typing import Final
 from reference._alternatives import Alternative, UnknownReading, applied, followed
 from reference._selection import BUDGET_EXHAUSTED, MAX_ITEMS_REACHED
 
-__all__ = ["ALTERNATIVES", "PACKAGE_WIDE", "Alternative", "Readings", "UnknownReading"]
+__all__ = ["ALTERNATIVES", "Alternative", "Readings", "UnknownReading"]
 
 
 @dataclass(frozen=True)
@@ -249,12 +249,10 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
 }
 
 #: Alternatives of INT-01..INT-04 that change package_hash or record_hash of (nearly) every
-#: package: implemented (the values above, consulted by ``_records.RecordHashing`` and
-#: ``_package.package_hash_under``) and run by ``tests/tools/test_oracle_hashing_readings.py``
-#: against the oracle, but held back from :data:`ALTERNATIVES` until the register settles how a
-#: vector's labels count them: every vector they change must list its entry, and each changes
-#: 1,356 to 1,469 of the 1,469 package vectors, 26 to 39 of the 39 ``required`` ones included.
-PACKAGE_WIDE: Final[dict[str, Alternative]] = {
+#: package (consulted by ``_records.RecordHashing`` and ``_package.package_hash_under``): every
+#: package vector's hashes rest on these entries, so a vector does not list them for this; the
+#: label check verifies that they change nothing but the hashes (``hashes_only``).
+_HASHES_ONLY: Final[dict[str, Alternative]] = {
     alternative.id: alternative
     for alternative in (
         Alternative(
@@ -264,6 +262,7 @@ PACKAGE_WIDE: Final[dict[str, Alternative]] = {
             "ensure_ascii=False) of the values as Python's json module reads them (2.0, "
             "1e+16, 1e-06, -0.0, exact integers, code-point key order)",
             {"record_form": "python-json", "package_form": "python-json"},
+            hashes_only=True,
         ),
         Alternative(
             "INT-01/python-json-dumps-ascii",
@@ -271,18 +270,21 @@ PACKAGE_WIDE: Final[dict[str, Alternative]] = {
             "hashes over Python's json.dumps(sort_keys=True, separators=(',', ':')) with its "
             "default ensure_ascii=True: the python-json form with \\uxxxx escapes",
             {"record_form": "python-json-ascii", "package_form": "python-json-ascii"},
+            hashes_only=True,
         ),
         Alternative(
             "INT-02/include-store-path-hash",
             0,
             "the record_hash preimage also holds the record's store_path",
             {"record_preimage": "store-path"},
+            hashes_only=True,
         ),
         Alternative(
             "INT-02/ts-utc-null-absent",
             1,
             "the record_hash preimage holds ts_utc: null when the record has no valid ts_utc",
             {"record_preimage": "ts-null"},
+            hashes_only=True,
         ),
         Alternative(
             "INT-02/hash-raw-line-bytes",
@@ -290,6 +292,7 @@ PACKAGE_WIDE: Final[dict[str, Alternative]] = {
             "record_hash is the SHA-256 of the line's bytes (without its LF or CRLF), as for "
             "an invalid line",
             {"record_preimage": "raw-line"},
+            hashes_only=True,
         ),
         Alternative(
             "INT-03/hash-fields-must-list",
@@ -297,18 +300,23 @@ PACKAGE_WIDE: Final[dict[str, Alternative]] = {
             "package_hash covers only budget and the selected items' memory_id, record_hash, "
             "store_path, score and excerpt_tokens",
             {"package_fields": "must-list"},
+            hashes_only=True,
         ),
         Alternative(
             "INT-03/exclude-query-raw-query",
             1,
             "package_hash covers the package without query.raw",
             {"package_fields": "no-query-raw"},
+            hashes_only=True,
         ),
         Alternative(
             "INT-04/exclude-score-package-hash",
             2,
             "package_hash covers the selected items without their scores",
             {"score_hashed": False},
+            hashes_only=True,
         ),
     )
 }
+
+ALTERNATIVES.update(_HASHES_ONLY)

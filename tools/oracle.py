@@ -401,9 +401,9 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-41/written-integer": {"ints": "written-integer"},
 }
 
-#: INT-01..INT-04 alternatives that change (nearly) every package's hashes: written here like
-#: the others, compared with the reference by tests/tools/test_oracle_hashing_readings.py, held
-#: back from :data:`ALTERNATIVES` as the reference holds them back (``PACKAGE_WIDE``).
+#: INT-01..INT-04 alternatives that change (nearly) every package's hashes and nothing else
+#: (``hashes_only`` in the reference): written here like the others, compared with the
+#: reference by tests/tools/test_oracle_hashing_readings.py.
 PACKAGE_WIDE: Final[dict[str, dict[str, Any]]] = {
     # INT-01 alternatives[0]: "Python json.dumps(sort_keys=True, separators=(',', ':'),
     # ensure_ascii=False) ..."

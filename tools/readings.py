@@ -10,6 +10,10 @@ compared with the vector's ``expect`` exactly as a certification compares (``com
 - A vector whose expected output an alternative changes must list that alternative's entry in
   its ``interpretations``: the labels are checked against what the readings actually do, so a
   vector's list of interpretations is derived, not trusted. A missing label fails the check.
+  The one exception is a *hashes-only* alternative (``Alternative.hashes_only``: INT-01..04
+  readings of the canonical form that change the hashes of nearly every package): every
+  package vector rests on those entries, so a vector need not list them where nothing but
+  ``package_hash``/``record_hash`` changes (checked: anything else changing needs the label).
 
 - Every alternative of the register is executable, or ``not_executable`` with a reason of a
   fixed kind (it changes no memory.read output, belongs to another contract, or cannot be
@@ -38,6 +42,7 @@ import sys
 import tempfile
 import tomllib
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +70,28 @@ def _inside(root: Path) -> Iterator[None]:
         os.chdir(previous)
 
 
-def changed_by() -> dict[str, list[Vector]]:
-    """Alternative ID -> the vectors whose expected output it changes (corpus order)."""
+#: The members a hashes-only alternative may change (``Alternative.hashes_only``).
+HASH_MEMBERS = frozenset({"package_hash", "record_hash"})
+
+
+def without_hashes(value: Any) -> Any:
+    """``value`` with every ``package_hash`` and ``record_hash`` member set to null."""
+    if isinstance(value, dict):
+        return {
+            key: None if key in HASH_MEMBERS else without_hashes(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [without_hashes(item) for item in value]
+    return value
+
+
+def changed_by() -> tuple[dict[str, list[Vector]], set[tuple[str, str]]]:
+    """(alternative ID -> the vectors whose expected output it changes, in corpus order;
+    the ``(alternative, vector ID)`` pairs where only hashes change)."""
     corpus = load_corpus()
     found: dict[str, list[Vector]] = {alternative: [] for alternative in ALTERNATIVES}
+    only_hashes: set[tuple[str, str]] = set()
     readings = {alternative: Readings.of([alternative]) for alternative in ALTERNATIVES}
     with tempfile.TemporaryDirectory(prefix="phase6-readings-") as scratch:
         for index, vector in enumerate(corpus.vectors):
@@ -79,17 +102,24 @@ def changed_by() -> dict[str, list[Vector]]:
                     result = memory_read(vector.request, readings=reading)
                     if compare_result(vector.expect, result) is not None:
                         found[alternative].append(vector)
-    return found
+                        blank = without_hashes(vector.expect)
+                        if compare_result(blank, without_hashes(result)) is None:
+                            only_hashes.add((alternative, vector.id))
+    return found, only_hashes
 
 
-def missing_labels(found: dict[str, list[Vector]]) -> list[str]:
+def missing_labels(
+    found: dict[str, list[Vector]], only_hashes: AbstractSet[tuple[str, str]] = frozenset()
+) -> list[str]:
     """``vector-id: ALTERNATIVE`` for every vector an alternative changes that does not list
-    the alternative's entry."""
+    the alternative's entry, except where a hashes-only alternative changes only the hashes
+    (every package rests on those entries)."""
     return [
         f"{vector.id}: {alternative}"
         for alternative, vectors in found.items()
         for vector in vectors
         if ALTERNATIVES[alternative].entry not in vector.interpretations
+        and not (ALTERNATIVES[alternative].hashes_only and (alternative, vector.id) in only_hashes)
     ]
 
 
@@ -363,9 +393,9 @@ def _outcome(profile: str) -> tuple[list[str], str, Path]:
         problems = [f"{a}: changes no vector's expected output" for a, v in found2.items() if not v]
         problems += [f"label missing: {line}" for line in phase2_missing_labels(found2, labels)]
         return problems, phase2_render(found2), PHASE2_OUT
-    found = changed_by()
+    found, only_hashes = changed_by()
     problems = [f"{a}: changes no vector's expected output" for a, v in found.items() if not v]
-    problems += [f"label missing: {line}" for line in missing_labels(found)]
+    problems += [f"label missing: {line}" for line in missing_labels(found, only_hashes)]
     problems += [f"register: {problem}" for problem in register_problems()]
     return problems, render(found), OUT
 
