@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from reference._dropped import ChunkParts
-from reference._excerpt import excerpt_of
 from reference._ordering import candidate
 from reference._reader import Chunk, Digest, LineReader, Store, is_blank
 from reference._records import Invalid, NotJSON, load_line, parse_record
@@ -59,6 +58,7 @@ def scan_chunk(
     fast_weight = scorer.fast_weight
     parse_ts = scorer.parse_ts  # INT-20
     strip = scorer.text.strip  # INT-05
+    excerpt_of = scorer.excerpt  # INT-31
     recency = scorer.recency_now_ns is not None
     top_weight = MAX_RECENCY if recency else 0.0
     top_overlap = len(scorer.terms) if scorer.counts_tags else 0
