@@ -61,6 +61,7 @@ from conformance import (
     open_adapter,
 )
 from conformance._kit import dumps, loads
+from conformance.readings import normalize_text
 from tools.generate._errors import BuildError
 from tools.generate.families import FAMILIES
 from tools.generate.families._case import Case
@@ -112,6 +113,7 @@ _AUTO_INTERPRETATIONS = {
     "max_items_reached": "INT-27",  # the reason name for max_items drops
     "score0": "INT-29",  # a selected score-0 candidate
     "dropped-order": "INT-28",  # dropped entries listed in read order
+    "query-raw": "INT-11",  # query.raw is the query as given, which is not its normalized form
 }
 
 
@@ -345,6 +347,9 @@ def _interpretations(case: Case, result: Json) -> list[str]:
             found.add(_AUTO_INTERPRETATIONS["score0"])
         if len(selection["dropped"]) >= 2:
             found.add(_AUTO_INTERPRETATIONS["dropped-order"])
+        raw = result["package"]["query"]["raw"]
+        if raw != normalize_text(raw):
+            found.add(_AUTO_INTERPRETATIONS["query-raw"])
     return sorted(found)
 
 
