@@ -40,6 +40,22 @@ COMBINATIONS = (
     ("INT-04/platform-pow", "INT-38/ignore-missing"),
     ("INT-07/utf-16-units", "INT-36/half-life-when-enabled", "INT-41/written-integer"),
     ("INT-05/ecmascript", "INT-07/utf-16-units", "INT-08/verbatim"),
+    (
+        "INT-05/ascii-whitespace-space-t",
+        "INT-06/simple-1-1-lowercase",
+        "INT-10/count-occurrences",
+        "INT-11/query-raw-holds-normalized",
+        "INT-31/strip-again-after-cut",
+        "INT-33/utf-16-order-javascript",
+    ),
+    (
+        "INT-06/case-folding-str-casefold",
+        "INT-07/utf-8-bytes",
+        "INT-08/apply-derivation-steps-split",
+        "INT-09/lowercase-whitespace-collapse",
+        "INT-10/count-non-overlapping-matches",
+        "INT-31/strip-ascii-whitespace",
+    ),
 )
 #: At most this many vectors may be left uncompared (OracleUndefined) in one run.
 MAX_UNDEFINED = 2
