@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any, Final
 
 from reference._dropped import ChunkParts
-from reference._excerpt import excerpt_of
 from reference._ordering import candidate
 from reference._reader import Chunk, Digest, LineReader, Store, is_blank
 from reference._records import Invalid, NotJSON, load_line, parse_record
@@ -60,6 +59,7 @@ def scan_chunk(
     parse_ts = scorer.parse_ts  # INT-20
     hashing = scorer.hashing  # INT-01, INT-02, INT-17, INT-47
     strip = scorer.text.strip  # INT-05
+    excerpt_of = scorer.excerpt  # INT-31
     recency = scorer.recency_now_ns is not None
     top_weight = MAX_RECENCY if recency else 0.0
     top_overlap = len(scorer.terms) if scorer.counts_tags else 0

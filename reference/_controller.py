@@ -21,6 +21,7 @@ from reference._audit import SCORING_METHOD, AuditWriter, Rewindable
 from reference._canonical import FORMS
 from reference._envelope import Envelope, Sink
 from reference._errors import MemoryReadError
+from reference._excerpt import EXCERPTS
 from reference._package import (
     CONTROLLER_VERSION,
     Audit,
@@ -30,20 +31,14 @@ from reference._package import (
     package_hash_under,
 )
 from reference._paths import ordered_unique
-from reference._query import (
-    TERM_LENGTHS,
-    derive_terms,
-    query_hash,
-    supplied_terms,
-    verbatim_terms,
-)
+from reference._query import QUERY_RAW, SUPPLIED_TERMS, TERM_LENGTHS, derive_terms, query_hash
 from reference._reader import close_stores, open_stores
 from reference._readings import Readings
 from reference._records import RECORD_TIMESTAMPS, RecordHashing
 from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
 from reference._scoring import TAG_BONUS, Scorer
-from reference._text import WHITESPACE
+from reference._text import WHITESPACE, TextRules, text_rules
 from reference._timestamps import PARSERS
 from reference._trust import SnapshotIdentity, load_trust_filter
 
@@ -53,8 +48,9 @@ PINNED: Final = Readings()
 __all__ = ["loads_request", "memory_read", "memory_read_to", "read_package", "write_result"]
 
 
-#: INT-08: how supplied query_terms become the terms scored (the pinned reading first).
-SUPPLIED_TERMS: Final = {"normalized": supplied_terms, "verbatim": verbatim_terms}
+def _text(readings: Readings) -> TextRules:
+    """What whitespace (INT-05) and lowercasing (INT-06) are for this run."""
+    return text_rules(readings.whitespace, readings.lowercase)
 
 
 #: The readings of how a record is hashed or read (INT-01, INT-02, INT-17, INT-47) as pinned.
@@ -81,11 +77,14 @@ def _record_hashing(readings: Readings) -> RecordHashing | None:
 
 def _scorer(request: Request, readings: Readings) -> Scorer:
     # S6-INPUT-11: query_terms "if absent, derived deterministically from query" (INT-08).
-    text = WHITESPACE[readings.whitespace]  # INT-05
+    text = _text(readings)  # INT-05, INT-06
+    length = TERM_LENGTHS[readings.term_length]  # INT-07
     terms = (
-        derive_terms(request.query, TERM_LENGTHS[readings.term_length], text.normalize)  # INT-07
+        derive_terms(request.query, length, text.normalize)
         if request.query_terms is None
-        else SUPPLIED_TERMS[readings.query_terms](request.query_terms, text.normalize)
+        else SUPPLIED_TERMS[readings.query_terms](
+            request.query_terms, text.normalize, length, request.query
+        )
     )
     # S6-INPUT-15: now_utc absent => "recency weighting MUST be disabled" (INT-36).
     now = request.now_utc
@@ -99,6 +98,10 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
         parse_ts=RECORD_TIMESTAMPS[readings.timestamps],  # INT-20
         text=text,
         hashing=_record_hashing(readings),
+        matching=readings.matching,  # INT-09
+        counting=readings.counting,  # INT-10
+        excerpt=EXCERPTS[readings.excerpt],  # INT-31
+        order=readings.order,  # INT-33
     )
 
 
@@ -198,8 +201,9 @@ def _write_package(
             max_items=request.max_items,
             max_items_reason=readings.max_items_reason,
         )
-        normalize = WHITESPACE[readings.whitespace].normalize  # INT-05
-        query = {"raw": request.query, "query_hash": query_hash(request.query, normalize)}
+        normalize = _text(readings).normalize  # INT-05, INT-06
+        raw = QUERY_RAW[readings.query_raw](request.query, normalize)  # INT-11
+        query = {"raw": raw, "query_hash": query_hash(request.query, normalize)}
         scorer = _scorer(request, readings)
         audit = None
         if writer is not None:
@@ -242,7 +246,7 @@ def write_result(
             INTEGERS[readings.integers],  # INT-41
             PARSERS[readings.timestamps],  # INT-20
             readings.recency,  # INT-36
-            WHITESPACE[readings.whitespace].normalize,  # INT-05
+            _text(readings).normalize,  # INT-05, INT-06
         )
         receipt = _write_package(valid, envelope, writer, readings)
     except MemoryReadError as error:

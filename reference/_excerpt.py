@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
-from reference._text import strip_white_space
+from reference._text import ASCII_WHITESPACE, strip_white_space
 
-__all__ = ["excerpt_of", "tokens_for"]
+__all__ = ["EXCERPTS", "Excerpt", "excerpt_of", "tokens_for"]
+
+#: Builds an excerpt: (text, per-item tokens, the INT-05 strip) -> (excerpt, excerpt_tokens).
+Excerpt = Callable[[str, int, Callable[[str], str]], tuple[str, int]]
 
 
 def tokens_for(byte_length: int) -> int:
@@ -34,3 +38,33 @@ def excerpt_of(
         data = data[:cut]  # not stripped again (INT-31)
     # S6-TRUNC-03: empty after strip => excerpt "" and excerpt_tokens 0
     return data.decode("utf-8"), tokens_for(len(data))
+
+
+def stripped_again(
+    text: str, per_item_tokens: int, strip: Callable[[str], str] = strip_white_space
+) -> tuple[str, int]:
+    """INT-31/strip-again-after-cut (an alternative, ``_readings.py``): the cut excerpt is
+    stripped again (a cut may leave trailing whitespace), its tokens counted after that."""
+    excerpt = strip(excerpt_of(text, per_item_tokens, strip)[0])
+    return excerpt, tokens_for(len(excerpt.encode("utf-8")))
+
+
+def _strip_ascii(text: str) -> str:
+    return text.strip(ASCII_WHITESPACE)
+
+
+def ascii_stripped(
+    text: str, per_item_tokens: int, strip: Callable[[str], str] = strip_white_space
+) -> tuple[str, int]:
+    """INT-31/strip-ascii-whitespace (an alternative, ``_readings.py``): only ASCII
+    whitespace (space, \\t, \\n, \\v, \\f, \\r) is stripped from the excerpt, whatever
+    INT-05 says for the query."""
+    return excerpt_of(text, per_item_tokens, _strip_ascii)
+
+
+#: INT-31: how an excerpt is built (the pinned reading first).
+EXCERPTS: Final[dict[str, Excerpt]] = {
+    "strip-once": excerpt_of,
+    "strip-again": stripped_again,
+    "strip-ascii": ascii_stripped,
+}

@@ -28,8 +28,10 @@ from typing import Final
 from reference._scoring import EXACT, MAX_RECENCY, POW_ULPS, exact_weight, score_of
 
 __all__ = [
+    "TIE_KEYS",
     "Candidate",
     "HashOf",
+    "TieKey",
     "candidate",
     "exact_order",
     "exact_score",
@@ -56,6 +58,8 @@ TOKENS: Final = 12
 HASH: Final = 13
 #: Looks up a candidate's record_hash.
 HashOf = Callable[[Candidate], str]
+#: Tie-breaks 2-4 as one ascending key (`tie_key`, or an alternative of INT-33).
+TieKey = Callable[[Candidate], tuple[object, ...]]
 _INF: Final = math.inf
 
 
@@ -100,6 +104,30 @@ def tie_key(item: Candidate) -> tuple[int, int, str]:
     return item[TS], item[STORE], item[MEMORY_ID]
 
 
+def _code_points(store_paths: list[str]) -> TieKey:
+    return tie_key
+
+
+def _utf16(store_paths: list[str]) -> TieKey:
+    """INT-33/utf-16-order-javascript: store_path and memory_id compare by UTF-16 code units
+    (big-endian UTF-16 bytes compare as the units do); stores keep their read order."""
+    by_units = sorted(range(len(store_paths)), key=lambda i: store_paths[i].encode("utf-16-be"))
+    rank = {position: index for index, position in enumerate(by_units)}
+
+    def utf16_key(item: Candidate) -> tuple[object, ...]:
+        return item[TS], rank[item[STORE]], item[MEMORY_ID].encode("utf-16-be")
+
+    return utf16_key
+
+
+#: INT-33: how tie-breaks 3 and 4 compare strings, from the stores' normalized paths in read
+#: order (the pinned reading first).  record_hash is lowercase hex: every order agrees on it.
+TIE_KEYS: Final[dict[str, Callable[[list[str]], TieKey]]] = {
+    "code-points": _code_points,
+    "utf-16": _utf16,
+}
+
+
 def reject_below(item: Candidate) -> float:
     """A fast score below this belongs to a candidate certainly ranked after `item`.
 
@@ -125,7 +153,9 @@ def _groups(items: list[Candidate]) -> list[list[Candidate]]:
     return groups
 
 
-def _by_keys(group: list[Candidate], scores: list[float] | None) -> list[Candidate]:
+def _by_keys(
+    group: list[Candidate], scores: list[float] | None, tie_key: TieKey = tie_key
+) -> list[Candidate]:
     """Sort by (score desc, tie keys, offset); `scores` None: one base and overlap, where the
     exact score is a non-increasing function of age (step 2)."""
     if scores is None:
@@ -135,7 +165,10 @@ def _by_keys(group: list[Candidate], scores: list[float] | None) -> list[Candida
 
 
 def _hash_ties(
-    group: list[Candidate], score: Callable[[Candidate], float], hash_of: HashOf
+    group: list[Candidate],
+    score: Callable[[Candidate], float],
+    hash_of: HashOf,
+    tie_key: TieKey = tie_key,
 ) -> list[Candidate]:
     """S6-ORDER-05: candidates equal on the first four keys go by record_hash (then offset)."""
     out: list[Candidate] = []
@@ -154,8 +187,11 @@ def _hash_ties(
     return out
 
 
-def exact_order(items: list[Candidate], hash_of: HashOf) -> list[Candidate]:
-    """`items` in the exact candidate order of S6-ORDER-01..05 (INT-04, INT-33)."""
+def exact_order(
+    items: list[Candidate], hash_of: HashOf, tie_key: TieKey = tie_key
+) -> list[Candidate]:
+    """`items` in the exact candidate order of S6-ORDER-01..05 (INT-04, INT-33); `tie_key`
+    is keys 2-4 (INT-33: strings by code point)."""
     ordered: list[Candidate] = []
     for group in _groups(items):
         if len(group) == 1:
@@ -163,12 +199,12 @@ def exact_order(items: list[Candidate], hash_of: HashOf) -> list[Candidate]:
         elif len({(item[BASE], item[OVERLAP]) for item in group}) == 1:
             # Step 2: one base and tag bonus -> timestamp order; equal ts keys mean equal
             # ages and therefore equal scores, so the first four keys compare as tie keys.
-            ranked = _by_keys(group, None)
-            ordered += _hash_ties(ranked, lambda c: 0.0, hash_of)
+            ranked = _by_keys(group, None, tie_key)
+            ordered += _hash_ties(ranked, lambda c: 0.0, hash_of, tie_key)
         else:
             scores = [exact_score(item) for item in group]  # step 3
-            ranked = _by_keys(group, scores)
-            ordered += _hash_ties(ranked, _ScoreOf(group, scores), hash_of)
+            ranked = _by_keys(group, scores, tie_key)
+            ordered += _hash_ties(ranked, _ScoreOf(group, scores), hash_of, tie_key)
     return ordered
 
 

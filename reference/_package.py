@@ -45,13 +45,13 @@ from reference._dropped import (
     finish_chunk,
 )
 from reference._envelope import Envelope
-from reference._excerpt import excerpt_of
 from reference._ordering import (
     HASH,
     LENGTH,
     MEMORY_ID,
     OFFSET,
     STORE,
+    TIE_KEYS,
     TS,
     Candidate,
     exact_score,
@@ -320,7 +320,10 @@ class _Passes:
         return record
 
     def shortlist(self) -> Shortlist:
-        return Shortlist(self.budget, _record_hash, approximate=self.scorer.approximate)
+        tie_key = TIE_KEYS[self.scorer.order]([store.path for store in self.stores])  # INT-33
+        return Shortlist(
+            self.budget, _record_hash, approximate=self.scorer.approximate, tie_key=tie_key
+        )
 
     def _pass1(self, number: int, mine: list[int]) -> Pass1Result:
         """Pass 1 over the chunks `mine`, writing to spool `number`."""
@@ -422,6 +425,7 @@ def _reader_count() -> int:
 
 def _selected_item(passes: _Passes, item: Candidate, per_item: int) -> dict[str, Any]:
     record = passes.record(item)
+    excerpt_of = passes.scorer.excerpt  # INT-31
     excerpt, tokens = excerpt_of(record[1], per_item, passes.scorer.text.strip)  # INT-05
     return {
         "memory_id": record[0],

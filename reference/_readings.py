@@ -66,12 +66,31 @@ class Readings:
 
     # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
     #: INT-05: whitespace is Unicode "white-space", or what "python"'s str.split()/strip()
-    #: or "ecmascript"'s trim() and /\s/ treat as whitespace.
+    #: or "ecmascript"'s trim() and /\s/ treat as whitespace, or "ascii" whitespace.
     whitespace: str = "white-space"
-    #: INT-07: a derived term's length in "code-points", or "utf-16-units" (JavaScript).
+    #: INT-06: "lower" is the "full" Unicode lowercase mapping, or "case-folding", "ascii"
+    #: or the "simple" 1:1 mapping (a key of ``_text.LOWERCASE``).
+    lowercase: str = "full"
+    #: INT-07: a derived term's length in "code-points", or "utf-16-units" (JavaScript), or
+    #: "utf-8-bytes" (Go, Rust).
     term_length: str = "code-points"
-    #: INT-08: supplied scoring.query_terms are "normalized" (pinned) or used "verbatim".
+    #: INT-08: supplied scoring.query_terms are "normalized" (pinned) or used "verbatim", or
+    #: "derived" like the query, or an empty list is absent ("empty-is-absent").
     query_terms: str = "normalized"
+    #: INT-09: terms match the "normalized" candidate text, or the "lowercase-only" or
+    #: "raw" text, or its whole "words" (a key of ``_scoring.MATCHING``).
+    matching: str = "normalized"
+    #: INT-10: term_match_count counts "terms", or "occurrences", or "non-overlapping"
+    #: matches (a key of ``_scoring.COUNTING``).
+    counting: str = "terms"
+    #: INT-11: query.raw holds the query "as-given", or "normalized".
+    query_raw: str = "as-given"
+    #: INT-31: the excerpt is stripped once ("strip-once"), or again after the cut
+    #: ("strip-again"), or of ASCII whitespace only ("strip-ascii"): ``_excerpt.EXCERPTS``.
+    excerpt: str = "strip-once"
+    #: INT-33: the tie-breaks compare strings by "code-points", or by "utf-16" code units
+    #: (a key of ``_ordering.TIE_KEYS``).
+    order: str = "code-points"
 
     # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
 
@@ -167,6 +186,12 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
         ),
         # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
         Alternative(
+            "INT-05/ascii-whitespace-space-t",
+            0,
+            "whitespace is ASCII only: space, \\t, \\n, \\v, \\f, \\r",
+            {"whitespace": "ascii"},
+        ),
+        Alternative(
             "INT-05/python",
             1,
             "whitespace is what Python's str.split()/str.strip() use: White_Space and "
@@ -181,6 +206,27 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"whitespace": "ecmascript"},
         ),
         Alternative(
+            "INT-06/case-folding-str-casefold",
+            0,
+            "'lower' of the query, supplied terms and candidate text is Unicode case folding "
+            "(str.casefold: ß -> ss); tags keep INT-25",
+            {"lowercase": "case-folding"},
+        ),
+        Alternative(
+            "INT-06/ascii-lowercasing",
+            1,
+            "'lower' of the query, supplied terms and candidate text lowercases A-Z only; tags "
+            "keep INT-25",
+            {"lowercase": "ascii"},
+        ),
+        Alternative(
+            "INT-06/simple-1-1-lowercase",
+            2,
+            "'lower' of the query, supplied terms and candidate text is the simple 1:1 mapping "
+            "(U+0130 -> i, Σ -> σ always: no Final_Sigma); tags keep INT-25",
+            {"lowercase": "simple"},
+        ),
+        Alternative(
             "INT-07/utf-16-units",
             0,
             "a derived term's length counts UTF-16 code units (JavaScript's .length), so one "
@@ -188,11 +234,89 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"term_length": "utf-16-units"},
         ),
         Alternative(
+            "INT-07/utf-8-bytes",
+            1,
+            "a derived term's length counts UTF-8 bytes (Go's len, Rust's .len()), so one "
+            "non-ASCII character is long enough",
+            {"term_length": "utf-8-bytes"},
+        ),
+        Alternative(
             "INT-08/verbatim",
             0,
             "supplied query_terms used as given (not trimmed, collapsed or lowercased); only "
             "exact duplicates removed",
             {"query_terms": "verbatim"},
+        ),
+        Alternative(
+            "INT-08/apply-derivation-steps-split",
+            1,
+            "supplied query_terms go through derivation steps 1-5 each: normalized, split on "
+            "whitespace, terms shorter than 2 dropped, unique over all",
+            {"query_terms": "derived"},
+        ),
+        Alternative(
+            "INT-08/treat-empty-list-absent",
+            2,
+            "an empty scoring.query_terms list is treated as absent: terms derived from the query",
+            {"query_terms": "empty-is-absent"},
+        ),
+        Alternative(
+            "INT-09/lowercase-whitespace-collapse",
+            0,
+            "terms match the lowercased candidate text, not trimmed or whitespace-collapsed",
+            {"matching": "lowercase-only"},
+        ),
+        Alternative(
+            "INT-09/raw-text-case-sensitive",
+            1,
+            "terms match the raw candidate text (case-sensitive, not trimmed or collapsed)",
+            {"matching": "raw"},
+        ),
+        Alternative(
+            "INT-09/tokenize-text-words-match",
+            2,
+            "terms match whole words of the normalized text (words: split on whitespace; a "
+            "phrase term matches consecutive whole words)",
+            {"matching": "words"},
+        ),
+        Alternative(
+            "INT-10/count-occurrences",
+            0,
+            "term_match_count adds every occurrence of every term (non-overlapping per term, "
+            "as str.count)",
+            {"counting": "occurrences"},
+        ),
+        Alternative(
+            "INT-10/count-non-overlapping-matches",
+            1,
+            "term_match_count counts the distinct terms of a left-to-right, longest-first scan "
+            "whose matches never overlap ('abc' with terms ab, abc: 1)",
+            {"counting": "non-overlapping"},
+        ),
+        Alternative(
+            "INT-11/query-raw-holds-normalized",
+            0,
+            "package.query.raw holds the normalized query (trimmed, collapsed, lowercased)",
+            {"query_raw": "normalized"},
+        ),
+        Alternative(
+            "INT-31/strip-again-after-cut",
+            0,
+            "a cut excerpt is stripped again (no trailing whitespace), tokens counted after",
+            {"excerpt": "strip-again"},
+        ),
+        Alternative(
+            "INT-31/strip-ascii-whitespace",
+            1,
+            "the excerpt is stripped of ASCII whitespace only (U+00A0, U+3000, U+0085 stay)",
+            {"excerpt": "strip-ascii"},
+        ),
+        Alternative(
+            "INT-33/utf-16-order-javascript",
+            1,
+            "tie-breaks 3 and 4 compare store_path and memory_id by UTF-16 code units "
+            "(JavaScript's default sort): U+FF5E sorts after U+1F600",
+            {"order": "utf-16"},
         ),
         # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
         # -- records, timestamps, tags and recency age (INT-20..25, INT-35)

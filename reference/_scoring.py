@@ -11,12 +11,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from reference._excerpt import Excerpt, excerpt_of
 from reference._records import RecordHashing, normalize_tags
 from reference._text import PINNED_TEXT, TextRules, normalize
 from reference._timestamps import Timestamp, parse_utc
 
 __all__ = [
+    "COUNTING",
     "EXACT",
+    "MATCHING",
     "MAX_RECENCY",
     "POW_ULPS",
     "TAG_BONUS",
@@ -119,6 +122,82 @@ def _half_pow_fixed(exponent: float) -> float | None:
     return math.ldexp(float(mantissa), -_MANTISSA - whole)
 
 
+Terms = tuple[str, ...]
+Haystack = Callable[[str], str]
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def _words(haystack: Haystack, text: TextRules, terms: Terms) -> tuple[Haystack, Terms]:
+    """INT-09/tokenize-text-words-match: the normalized text as whitespace-separated words,
+    a term matching whole words only (a phrase term: consecutive whole words)."""
+    return (lambda candidate: f" {text.normalize(candidate)} "), tuple(f" {t} " for t in terms)
+
+
+#: INT-09: what candidate text terms are matched against, from the pinned haystack, the text
+#: rules and the terms (the pinned reading first): the normalized text (trim, collapse,
+#: lower), the lowercased text alone, the raw text, or whole words of the normalized text.
+MATCHING: Final[dict[str, Callable[[Haystack, TextRules, Terms], tuple[Haystack, Terms]]]] = {
+    "normalized": lambda haystack, text, terms: (haystack, terms),
+    "lowercase-only": lambda haystack, text, terms: (text.lower, terms),
+    "raw": lambda haystack, text, terms: (_same, terms),
+    "words": _words,
+}
+
+
+def _count_terms(terms: Terms, haystack_of: Haystack) -> Callable[[str], int]:
+    def term_count(text: str) -> int:
+        haystack = haystack_of(text)
+        return len([term for term in terms if term in haystack])
+
+    return term_count
+
+
+def _count_occurrences(terms: Terms, haystack_of: Haystack) -> Callable[[str], int]:
+    """INT-10/count-occurrences: every occurrence of every term (non-overlapping occurrences
+    of one term, left to right, as str.count, String.split, strings.Count count them)."""
+
+    def term_count(text: str) -> int:
+        haystack = haystack_of(text)
+        return sum(haystack.count(term) for term in terms)
+
+    return term_count
+
+
+def _count_non_overlapping(terms: Terms, haystack_of: Haystack) -> Callable[[str], int]:
+    """INT-10/count-non-overlapping-matches: the text is scanned left to right; at each
+    position the longest term found there is a match and the scan goes on after it (so
+    matches never overlap); the count is the number of distinct terms matched."""
+    longest_first = sorted((term for term in terms if term), key=len, reverse=True)
+
+    def term_count(text: str) -> int:
+        haystack = haystack_of(text)
+        found: set[str] = set()
+        index = 0
+        while index < len(haystack):
+            for term in longest_first:
+                if haystack.startswith(term, index):
+                    found.add(term)
+                    index += len(term)
+                    break
+            else:
+                index += 1
+        return len(found)
+
+    return term_count
+
+
+#: INT-10: what term_match_count counts (the pinned reading first): the terms that occur,
+#: every occurrence, or the distinct terms of non-overlapping matches.
+COUNTING: Final[dict[str, Callable[[Terms, Haystack], Callable[[str], int]]]] = {
+    "terms": _count_terms,
+    "occurrences": _count_occurrences,
+    "non-overlapping": _count_non_overlapping,
+}
+
+
 def score_of(base: int, overlap: int, weight: float) -> float:
     """S6-SCORE-18: "score = base + tag_bonus + recency_bonus", in IEEE doubles evaluated left to
     right (INT-04), with S6-SCORE-11 "tag_bonus = overlap * 0.5"."""
@@ -139,15 +218,27 @@ class Scorer:
     correctly_rounded_pow: bool = True
     #: INT-20: which ts_utc strings are valid timestamps (``_timestamps.PARSERS``).
     parse_ts: Callable[[str], Timestamp | None] = parse_utc
-    #: INT-05: what whitespace is, for matching and excerpts (``_text.WHITESPACE``).
+    #: INT-05, INT-06: what whitespace and lowercasing are, for matching and excerpts
+    #: (``_text.text_rules``).
     text: TextRules = PINNED_TEXT
     #: INT-01, INT-02, INT-17, INT-47: how records are hashed when not as pinned (None).
     hashing: RecordHashing | None = None
+    #: INT-09: what candidate text terms match (a key of ``MATCHING``).
+    matching: str = "normalized"
+    #: INT-10: what term_match_count counts (a key of ``COUNTING``).
+    counting: str = "terms"
+    #: INT-31: how an excerpt is built (``_excerpt.EXCERPTS``).
+    excerpt: Excerpt = excerpt_of
+    #: INT-33: how the tie-breaks compare strings (a key of ``_ordering.TIE_KEYS``).
+    order: str = "code-points"
     #: True when some term contains a space: only then does whitespace collapsing matter.
     phrases: bool = field(init=False)
     term_set: frozenset[str] = field(init=False)
     #: What candidate text is matched against: the normalized text (INT-09), chosen once.
     haystack: Callable[[str], str] = field(init=False)
+    #: S6-SCORE-07: "term_match_count = number of query_terms that appear as substrings in
+    #: normalized candidate text" (INT-09, INT-10), a function chosen once.
+    term_count: Callable[[str], int] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "phrases", any(" " in term for term in self.terms))
@@ -160,7 +251,9 @@ class Scorer:
             haystack = self.text.normalize
         else:
             haystack = normalize if self.phrases else str.lower
+        haystack, terms = MATCHING[self.matching](haystack, self.text, self.terms)
         object.__setattr__(self, "haystack", haystack)
+        object.__setattr__(self, "term_count", COUNTING[self.counting](terms, haystack))
 
     @property
     def approximate(self) -> bool:
@@ -171,12 +264,6 @@ class Scorer:
     def counts_tags(self) -> bool:
         """S6-SCORE-09: the tag bonus applies only "(optional, enable_tag_overlap=true)"."""
         return self.enable_tag_overlap and bool(self.terms)
-
-    def term_count(self, text: str) -> int:
-        """S6-SCORE-07: "term_match_count = number of query_terms that appear as substrings in
-        normalized candidate text" (INT-09, INT-10)."""
-        haystack = self.haystack(text)
-        return len([term for term in self.terms if term in haystack])
 
     def tag_overlap(self, tags: list[Any]) -> int:
         """S6-SCORE-10: "overlap = count of query_terms that exactly match any candidate tag".

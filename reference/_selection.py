@@ -17,7 +17,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from reference._ordering import HI, LO, TOKENS, TS, Candidate, HashOf, exact_order, reject_below
+from reference._ordering import (
+    HI,
+    LO,
+    TOKENS,
+    TS,
+    Candidate,
+    HashOf,
+    TieKey,
+    exact_order,
+    reject_below,
+    tie_key,
+)
 
 __all__ = [
     "BUDGET_EXHAUSTED",
@@ -93,11 +104,14 @@ class Shortlist:
     """
 
     __slots__ = ("approximate", "budget", "floor", "hash_of", "items", "limit", "reason",
-                 "tie_score", "tie_ts")  # fmt: skip
+                 "tie_key", "tie_score", "tie_ts")  # fmt: skip
 
-    def __init__(self, budget: Budget, hash_of: HashOf, *, approximate: bool) -> None:
+    def __init__(
+        self, budget: Budget, hash_of: HashOf, *, approximate: bool, tie_key: TieKey = tie_key
+    ) -> None:
         self.budget = budget
         self.hash_of = hash_of
+        self.tie_key = tie_key  # keys 2-4 (INT-33)
         self.approximate = approximate  # scores may be inexact (recency is on)
         self.items: list[Candidate] = []
         self.limit = _MIN_LIMIT
@@ -121,7 +135,7 @@ class Shortlist:
 
     def ranked(self) -> list[Candidate]:
         """The kept candidates in exact rank order, trimmed to those that can matter."""
-        ranked = exact_order(self.items, self.hash_of)
+        ranked = exact_order(self.items, self.hash_of, self.tie_key)
         stop = select(ranked, self.budget)
         self.reason = stop.reason
         del ranked[stop.kept :]

@@ -20,11 +20,11 @@ follows the named executable alternatives of the register instead of the pinned 
 is written here from its register entry's text (``alternatives[i]`` of the entry, the index the
 entry's ``executable`` table gives), not from the reference: :data:`ALTERNATIVES` says which
 value of :class:`Choices` each one sets, and the step the reading belongs to takes that value.
-Readings held by :mod:`conformance.readings` (INT-05, INT-07, INT-08, INT-20, INT-36, INT-39,
-INT-41) are parameters of those shared functions; the others (INT-01, INT-02, INT-03, INT-04,
-INT-17, INT-27, INT-28, INT-38, INT-47) are computed here: the hashing alternatives by this
-module's own serializer (:func:`encode`), over values it reads again with Python's json module
-where a reading keeps integers exact.
+Readings held by :mod:`conformance.readings` (INT-05, INT-06, INT-07, INT-08, INT-20, INT-36,
+INT-39, INT-41) are parameters of those shared functions; the others (INT-01, INT-02, INT-03,
+INT-04, INT-09, INT-10, INT-11, INT-17, INT-27, INT-28, INT-31, INT-38, INT-47) are computed
+here: the hashing alternatives by this module's own serializer (:func:`encode`), over values it
+reads again with Python's json module where a reading keeps integers exact.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ from conformance.readings import (
     SAFE_INT,
     WHITE_SPACE,
     IntReading,
+    Lowercase,
     Options,
     RecencyReading,
     RequestError,
@@ -55,6 +56,7 @@ from conformance.readings import (
     derive_terms,
     is_blank,
     is_denied,
+    lower,
     normalize_path,
     normalize_text,
     parse_json_text,
@@ -160,8 +162,14 @@ class Choices:
 
     # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
     whitespace: Whitespace = "white-space"  # INT-05: trim, collapse, split, strip
+    lowercase: Lowercase = "full"  # INT-06: 'lower' of the query, terms and text
     term_length: TermLength = "code-points"  # INT-07: a derived term's length
     terms: SuppliedTerms = "normalized"  # INT-08: supplied query_terms
+    matching: str = "normalized"  # INT-09: the text terms are matched against
+    counting: str = "terms"  # INT-10: what term_match_count counts
+    query_raw: str = "as-given"  # INT-11: query.raw
+    excerpt_strip: str = "once"  # INT-31: how the excerpt is stripped
+    string_order: str = "code-points"  # INT-33: how tie-break strings compare
 
     # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
 
@@ -369,14 +377,50 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-47 alternatives[3]: "Treat SPEC-005 hash as record_hash."
     "INT-47/treat-spec-005-hash": {"spec005_hash": True},
     # -- text, query terms, matching and excerpts (INT-05..11, INT-31, INT-33)
+    # INT-05 alternatives[0]: "ASCII whitespace only (space, \t, \n, \v, \f, \r)."
+    "INT-05/ascii-whitespace-space-t": {"whitespace": "ascii"},
     # INT-05 alternatives[1]: "Python str.split() / str.strip() semantics."
     "INT-05/python": {"whitespace": "python"},
     # INT-05 alternatives[2]: "ECMAScript String.prototype.trim and /\s+/."
     "INT-05/ecmascript": {"whitespace": "ecmascript"},
+    # INT-06 alternatives[0]: "Case folding (str.casefold()): ß -> ss, ﬁ -> fi."
+    "INT-06/case-folding-str-casefold": {"lowercase": "case-folding"},
+    # INT-06 alternatives[1]: "ASCII-only lowercasing."
+    "INT-06/ascii-lowercasing": {"lowercase": "ascii"},
+    # INT-06 alternatives[2]: "Simple (1:1) lowercase mapping without Final_Sigma."
+    "INT-06/simple-1-1-lowercase": {"lowercase": "simple"},
     # INT-07 alternatives[0]: "UTF-16 code units (JavaScript .length)."
     "INT-07/utf-16-units": {"term_length": "utf-16-units"},
+    # INT-07 alternatives[1]: "UTF-8 bytes."
+    "INT-07/utf-8-bytes": {"term_length": "utf-8-bytes"},
     # INT-08 alternatives[0]: "Use supplied terms verbatim."
     "INT-08/verbatim": {"terms": "verbatim"},
+    # INT-08 alternatives[1]: "Apply all derivation steps (split, length filter) to supplied
+    # terms."
+    "INT-08/apply-derivation-steps-split": {"terms": "derived"},
+    # INT-08 alternatives[2]: "Treat an empty list as absent and derive from the query."
+    "INT-08/treat-empty-list-absent": {"terms": "empty-is-absent"},
+    # INT-09 alternatives[0]: "Lowercase only, no whitespace collapse."
+    "INT-09/lowercase-whitespace-collapse": {"matching": "lowercase-only"},
+    # INT-09 alternatives[1]: "Raw text (case-sensitive)."
+    "INT-09/raw-text-case-sensitive": {"matching": "raw"},
+    # INT-09 alternatives[2]: "Tokenize text into words and match whole words." (words: the
+    # normalized text split on whitespace; a term's own words must appear consecutively)
+    "INT-09/tokenize-text-words-match": {"matching": "words"},
+    # INT-10 alternatives[0]: "Count occurrences." (of each term, left to right, an occurrence
+    # starting after the previous one ends)
+    "INT-10/count-occurrences": {"counting": "occurrences"},
+    # INT-10 alternatives[1]: "Count only non-overlapping matches." (a left-to-right scan taking
+    # the longest term at each position; the distinct terms so matched are counted)
+    "INT-10/count-non-overlapping-matches": {"counting": "non-overlapping"},
+    # INT-11 alternatives[0]: "query.raw holds the normalized query."
+    "INT-11/query-raw-holds-normalized": {"query_raw": "normalized"},
+    # INT-31 alternatives[0]: "Strip again after the cut."
+    "INT-31/strip-again-after-cut": {"excerpt_strip": "again"},
+    # INT-31 alternatives[1]: "Strip ASCII whitespace only."
+    "INT-31/strip-ascii-whitespace": {"excerpt_strip": "ascii"},
+    # INT-33 alternatives[1]: "UTF-16 order (JavaScript default)."
+    "INT-33/utf-16-order-javascript": {"string_order": "utf-16"},
     # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     # INT-20 alternatives[4]: "Accept what RFC 3339 section 5.6 allows for UTC beyond the
@@ -466,8 +510,7 @@ def score(
 ) -> float:
     """'score = base + tag_bonus + recency_bonus', left to right in doubles (INT-04)."""
     choices = choices or Choices()
-    text = normalize_text(record["text"], choices.whitespace)  # INT-09: 'normalized candidate text'
-    base = sum(1 for t in terms if t in text)  # INT-10: terms, not occurrences
+    base = term_match_count(record["text"], terms, choices)
     tag_bonus = 0.0
     if opts.tag_overlap:  # 'overlap = count of query_terms that exactly match any candidate tag'
         tag_bonus = sum(1 for t in terms if t in record["tags"]) * 0.5  # 'overlap * 0.5'
@@ -478,16 +521,85 @@ def score(
     return (float(base) + tag_bonus) + bonus
 
 
-def order_key(cand: dict[str, Any]) -> tuple[float, tuple[int, int, int], str, str, str, int]:
-    """TIE-BREAKING 1)-5) plus read order (INT-33)."""
+def _occurrences(text: str, term: str) -> int:
+    """INT-10/count-occurrences: occurrences of ``term`` found left to right, each starting
+    where the previous one ended (an empty term occurs before every code point and at the end)."""
+    if term == "":
+        return len(text) + 1
+    found, start = 0, 0
+    while (at := text.find(term, start)) >= 0:
+        found += 1
+        start = at + len(term)
+    return found
+
+
+def _non_overlapping(text: str, terms: list[str]) -> int:
+    """INT-10/count-non-overlapping-matches: the distinct terms matched by a left-to-right scan
+    that takes, at each position, the longest term starting there and resumes after it."""
+    matched: set[str] = set()
+    position = 0
+    while position < len(text):
+        starting = [t for t in terms if t and text[position : position + len(t)] == t]
+        if starting:
+            longest = max(starting, key=len)
+            matched.add(longest)
+            position += len(longest)
+        else:
+            position += 1
+    return len(matched)
+
+
+def term_match_count(text: str, terms: list[str], choices: Choices) -> int:
+    """'term_match_count = number of query_terms that appear as substrings in normalized
+    candidate text' (INT-09 which text, INT-10 what is counted)."""
+    if choices.matching == "lowercase-only":  # INT-09: lowercased, not trimmed or collapsed
+        haystack = lower(text, choices.lowercase)
+    elif choices.matching == "raw":  # INT-09: the text as read, case-sensitive
+        haystack = text
+    else:  # INT-09: 'normalized candidate text'
+        haystack = normalize_text(text, choices.whitespace, choices.lowercase)
+    if choices.matching == "words":  # INT-09: whole words, a phrase as consecutive words
+        words = haystack.split(" ")
+
+        def has(term: str) -> bool:
+            pieces = term.split(" ")
+            return any(words[i : i + len(pieces)] == pieces for i in range(len(words)))
+
+        if choices.counting != "terms":
+            raise OracleUndefined("INT-09/tokenize-text-words-match with INT-10's alternatives")
+        return sum(1 for t in terms if has(t))
+    if choices.counting == "occurrences":
+        return sum(_occurrences(haystack, t) for t in terms)
+    if choices.counting == "non-overlapping":
+        return _non_overlapping(haystack, terms)
+    return sum(1 for t in terms if t in haystack)  # INT-10: terms, not occurrences
+
+
+def utf16_units(s: str) -> list[int]:
+    """The UTF-16 code units of ``s``: a code point above U+FFFF is a surrogate pair."""
+    units: list[int] = []
+    for ch in s:
+        cp = ord(ch)
+        if cp > 0xFFFF:
+            cp -= 0x10000
+            units += [0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF)]
+        else:
+            units.append(cp)
+    return units
+
+
+def order_key(cand: dict[str, Any], strings: str = "code-points") -> tuple[Any, ...]:
+    """TIE-BREAKING 1)-5) plus read order (INT-33: strings by code point, or with
+    ``strings="utf-16"`` by UTF-16 code units, INT-33/utf-16-order-javascript)."""
     instant = cand.get("_instant")
     ts_key = (0, -instant[0], -instant[1]) if instant is not None else (1, 0, 0)
+    key: Callable[[str], Any] = utf16_units if strings == "utf-16" else str
     return (
         -cand["score"],  # 1) score descending
         ts_key,  # 2) ts_utc descending (missing ts_utc sorts last)
-        cand["store_path"],  # 3) store_path ascending (code points)
-        cand["memory_id"],  # 4) memory_id ascending
-        cand["record_hash"],  # 5) record_hash ascending
+        key(cand["store_path"]),  # 3) store_path ascending (code points)
+        key(cand["memory_id"]),  # 4) memory_id ascending
+        key(cand["record_hash"]),  # 5) record_hash ascending
         cand["read_index"],
     )
 
@@ -495,8 +607,17 @@ def order_key(cand: dict[str, Any]) -> tuple[float, tuple[int, int, int], str, s
 # --------------------------------------------------------------------------- truncation
 
 
-def make_excerpt(text: str, per_item: int, ws: Whitespace = "white-space") -> tuple[str, int]:
-    """TRUNCATION: strip, cut to per_item * 4 UTF-8 bytes at a code-point boundary."""
+def make_excerpt(
+    text: str, per_item: int, ws: Whitespace = "white-space", strip: str = "once"
+) -> tuple[str, int]:
+    """TRUNCATION: strip, cut to per_item * 4 UTF-8 bytes at a code-point boundary.
+
+    ``strip`` is the INT-31 reading: "once" (pinned), "again" (INT-31/strip-again-after-cut:
+    the cut excerpt is stripped once more) or "ascii" (INT-31/strip-ascii-whitespace: only
+    space, tab, LF, VT, FF and CR are stripped).
+    """
+    if strip == "ascii":
+        ws = "ascii"
     data = strip_ws(text, ws).encode("utf-8")  # INT-31: White_Space strip only (INT-05: ws)
     max_bytes = per_item * 4  # 'Determine max_bytes = per_item_max_excerpt_tokens * 4'
     if len(data) > max_bytes:
@@ -504,6 +625,8 @@ def make_excerpt(text: str, per_item: int, ws: Whitespace = "white-space") -> tu
         while cut > 0 and (data[cut] & 0xC0) == 0x80:  # 'cut back to last valid boundary'
             cut -= 1
         data = data[:cut]  # INT-31: not stripped again
+        if strip == "again":
+            data = strip_ws(data.decode("utf-8", errors="strict"), ws).encode("utf-8")
     excerpt = data.decode("utf-8", errors="strict")
     return excerpt, -(-len(data) // 4)  # 'excerpt_tokens = ceil(utf8_byte_length(excerpt) / 4)'
 
@@ -558,7 +681,9 @@ def select(
         if stop_reason is None and len(selected) >= opts.max_items:
             stop_reason = choices.max_items_reason
         if stop_reason is None:
-            excerpt, tokens = make_excerpt(cand["text"], per_item, choices.whitespace)
+            excerpt, tokens = make_excerpt(
+                cand["text"], per_item, choices.whitespace, choices.excerpt_strip
+            )
             if used + tokens <= opts.max_tokens:  # 'if used + excerpt_tokens <= max => select'
                 used += tokens
                 cand["fate"] = "selected"
@@ -593,19 +718,21 @@ def oracle_read(
         return err.envelope()
 
     require_unicode(opts.query, "query")
-    normalized_query = normalize_text(opts.query, choices.whitespace)  # INT-05
+    normalized_query = normalize_text(opts.query, choices.whitespace, choices.lowercase)  # INT-05
     query_hash = sha256_hex(normalized_query.encode("utf-8"))  # INT-11
     supplied = opts.query_terms
-    if supplied is None:
-        terms = derive_terms(opts.query, choices.term_length, choices.whitespace)
+    if supplied is None or (choices.terms == "empty-is-absent" and supplied == []):
+        terms = derive_terms(opts.query, choices.term_length, choices.whitespace, choices.lowercase)
     else:
-        terms = supplied_terms(supplied, choices.terms, choices.whitespace)
+        terms = supplied_terms(
+            supplied, choices.terms, choices.whitespace, choices.lowercase, choices.term_length
+        )
 
     lines = read_candidates(stores, entries, opts.deny, choices)
     ranked = [c for c in lines if "fate" not in c]
     for cand in ranked:
         cand["score"] = score(cand, terms, opts, choices)
-    ranked.sort(key=order_key)  # full sort on the composite key
+    ranked.sort(key=lambda cand: order_key(cand, choices.string_order))  # full sort
     selected, used = select(ranked, opts, choices)
 
     dropped = [
@@ -618,7 +745,11 @@ def oracle_read(
         # order inside each group (a stable sort of the read-order list).
         dropped.sort(key=lambda entry: entry["reason"])
     package: dict[str, Any] = {
-        "query": {"raw": opts.query, "query_hash": query_hash},
+        # INT-11: the query as given, or (INT-11/query-raw-holds-normalized) normalized
+        "query": {
+            "raw": normalized_query if choices.query_raw == "normalized" else opts.query,
+            "query_hash": query_hash,
+        },
         "budget": {  # INT-32
             "max_excerpt_tokens": opts.max_tokens,
             "used_excerpt_tokens": used,

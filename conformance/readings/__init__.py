@@ -76,10 +76,12 @@ from conformance.readings._stores import (
 )
 from conformance.readings._text import (
     WHITE_SPACE,
+    Lowercase,
     SuppliedTerms,
     TermLength,
     Whitespace,
     derive_terms,
+    lower,
     normalize_text,
     split_ws,
     strip_ws,
@@ -96,6 +98,7 @@ __all__ = [
     "WHITE_SPACE",
     "IntReading",
     "InvalidText",
+    "Lowercase",
     "Options",
     "RecencyReading",
     "RequestError",
@@ -110,6 +113,7 @@ __all__ = [
     "derive_terms",
     "is_blank",
     "is_denied",
+    "lower",
     "normalize_path",
     "normalize_record",
     "normalize_text",

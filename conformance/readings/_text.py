@@ -13,10 +13,12 @@ from typing import Literal
 
 __all__ = [
     "WHITE_SPACE",
+    "Lowercase",
     "SuppliedTerms",
     "TermLength",
     "Whitespace",
     "derive_terms",
+    "lower",
     "normalize_text",
     "split_ws",
     "strip_ws",
@@ -33,8 +35,9 @@ assert len(WHITE_SPACE) == 25
 #: INT-05: which code points are whitespace: the pinned Unicode "white-space" table, or, the
 #: register's ``alternatives[1]`` and ``[2]``, "python" ("Python str.split() / str.strip()
 #: semantics.", ``INT-05/python``) and "ecmascript" ("ECMAScript String.prototype.trim and
-#: /\s+/.", ``INT-05/ecmascript``).
-Whitespace = Literal["white-space", "python", "ecmascript"]
+#: /\s+/.", ``INT-05/ecmascript``), and ``alternatives[0]``, "ascii" ("ASCII whitespace only (space,
+#: \t, \n, \v, \f, \r).", ``INT-05/ascii-whitespace-space-t``).
+Whitespace = Literal["white-space", "python", "ecmascript", "ascii"]
 
 # ECMA-262 WhiteSpace (<TAB> <VT> <FF> <ZWNBSP> and <USP>, any "Zs" code point) and
 # LineTerminator (<LF> <CR> <LS> <PS>): what String.prototype.trim removes and /\s/ matches.
@@ -47,6 +50,8 @@ def whitespace_table(reading: Whitespace = "white-space") -> frozenset[str]:
     collapsing, splitting terms, normalizing candidate text and stripping excerpts)."""
     if reading == "python":  # what str.split() and str.strip() without arguments split on
         return frozenset(ch for ch in map(chr, range(0x110000)) if ch.isspace())
+    if reading == "ascii":  # space, \t, \n, \v (U+000B), \f (U+000C), \r
+        return frozenset(" \t\n\x0b\x0c\r")
     if reading == "ecmascript":
         spaces = (ch for ch in map(chr, range(0x110000)) if unicodedata.category(ch) == "Zs")
         return _ECMASCRIPT_NAMED | frozenset(spaces)
@@ -72,15 +77,44 @@ def split_ws(s: str, ws: Whitespace = "white-space") -> list[str]:
     return [piece for piece in spaced.split(" ") if piece != ""]
 
 
-def normalize_text(s: str, ws: Whitespace = "white-space") -> str:
+#: INT-06: 'lower' is the Unicode default "full" lowercase mapping (pinned), or the register's
+#: alternatives "case-folding" ("Case folding (str.casefold()): ß -> ss, ﬁ -> fi."), "ascii"
+#: ("ASCII-only lowercasing.") and "simple" ("Simple (1:1) lowercase mapping without
+#: Final_Sigma."); they apply to the query, supplied terms and candidate text (tags: INT-25).
+Lowercase = Literal["full", "case-folding", "ascii", "simple"]
+
+
+def _simple_lower(ch: str) -> str:
+    """The simple (UnicodeData.txt field 13) lowercase mapping of one code point: the full
+    mapping of the code point alone (no context, so no Final_Sigma) where that is one code
+    point; U+0130's full mapping is i + U+0307, its simple one U+0069."""
+    full = ch.lower()
+    if len(full) == 1:
+        return full
+    assert ch == "\u0130", ch  # the only one-to-many lowercase mapping (SpecialCasing.txt)
+    return "i"
+
+
+def lower(s: str, case: Lowercase = "full") -> str:
+    """INT-06: lowercase ``s`` under the reading ``case``."""
+    if case == "case-folding":
+        return s.casefold()
+    if case == "ascii":
+        return "".join(chr(ord(ch) + 32) if "A" <= ch <= "Z" else ch for ch in s)
+    if case == "simple":
+        return "".join(map(_simple_lower, s))
+    return s.lower()  # Unicode default full lowercase mapping == str.lower()
+
+
+def normalize_text(s: str, ws: Whitespace = "white-space", case: Lowercase = "full") -> str:
     """HASHING: 'trim, collapse internal whitespace to single spaces, lowercased' (INT-05/06/09)."""
-    # INT-06: Unicode default full lowercase mapping == str.lower().
-    return " ".join(split_ws(s, ws)).lower()
+    return lower(" ".join(split_ws(s, ws)), case)
 
 
 #: INT-07: a term's length in Unicode "code-points" (pinned), or in "utf-16-units"
-#: (``INT-07/utf-16-units``, the register's ``alternatives[0]``).
-TermLength = Literal["code-points", "utf-16-units"]
+#: (``INT-07/utf-16-units``, the register's ``alternatives[0]``), or in "utf-8-bytes"
+#: (``INT-07/utf-8-bytes``, ``alternatives[1]``).
+TermLength = Literal["code-points", "utf-16-units", "utf-8-bytes"]
 
 
 def term_length(term: str, unit: TermLength = "code-points") -> int:
@@ -89,27 +123,40 @@ def term_length(term: str, unit: TermLength = "code-points") -> int:
     is a surrogate pair, two units."""
     if unit == "utf-16-units":
         return sum(2 if ord(ch) > 0xFFFF else 1 for ch in term)
+    if unit == "utf-8-bytes":  # "UTF-8 bytes.": 1 to 4 bytes by code point range
+        return sum(1 + (ord(ch) >= 0x80) + (ord(ch) >= 0x800) + (ord(ch) >= 0x10000) for ch in term)
     return len(term)
 
 
 def derive_terms(
-    query: str, length: TermLength = "code-points", ws: Whitespace = "white-space"
+    query: str,
+    length: TermLength = "code-points",
+    ws: Whitespace = "white-space",
+    case: Lowercase = "full",
 ) -> list[str]:
     """SCORING 'Query term derivation (if scoring.query_terms absent)' steps 1-5; ``length`` is
-    the INT-07 reading of a term's length, ``ws`` the INT-05 reading of whitespace."""
-    normalized = normalize_text(query, ws)  # 1) normalize query: trim, lower, collapse whitespace
+    the INT-07 reading of a term's length, ``ws`` the INT-05 reading of whitespace, ``case``
+    the INT-06 reading of 'lower'."""
+    normalized = normalize_text(query, ws, case)  # 1) normalize query: trim, lower, collapse
     terms = split_ws(normalized, ws)  # 2) split on whitespace  3) drop empty terms
     terms = [t for t in terms if term_length(t, length) >= 2]  # 4) keep terms length >= 2 (INT-07)
     return list(dict.fromkeys(terms))  # 5) appearance order, then unique (first wins)
 
 
 #: INT-08: supplied query_terms are "normalized" like the query (pinned), or used "verbatim"
-#: (``INT-08/verbatim``, the register's ``alternatives[0]``).
-SuppliedTerms = Literal["normalized", "verbatim"]
+#: (``INT-08/verbatim``, the register's ``alternatives[0]``), or "derived" ("Apply all
+#: derivation steps (split, length filter) to supplied terms.", ``alternatives[1]``), or an
+#: empty list is "empty-is-absent" ("Treat an empty list as absent and derive from the query.",
+#: ``alternatives[2]``: the caller derives; a non-empty list is normalized as pinned).
+SuppliedTerms = Literal["normalized", "verbatim", "derived", "empty-is-absent"]
 
 
 def supplied_terms(
-    terms: list[str], reading: SuppliedTerms = "normalized", ws: Whitespace = "white-space"
+    terms: list[str],
+    reading: SuppliedTerms = "normalized",
+    ws: Whitespace = "white-space",
+    case: Lowercase = "full",
+    length: TermLength = "code-points",
 ) -> list[str]:
     """INT-08: each supplied term normalized like the query (``ws``: the INT-05 reading);
     empties removed; first wins.
@@ -120,5 +167,8 @@ def supplied_terms(
     """
     if reading == "verbatim":
         return list(dict.fromkeys(terms))
-    normalized = [normalize_text(t, ws) for t in terms]
+    if reading == "derived":  # steps 1-4 on each term; step 5 over them all
+        pieces = [piece for t in terms for piece in derive_terms(t, length, ws, case)]
+        return list(dict.fromkeys(pieces))
+    normalized = [normalize_text(t, ws, case) for t in terms]
     return list(dict.fromkeys(t for t in normalized if t != ""))

@@ -210,7 +210,7 @@ def int27(request: Any) -> Result:
     return _rehashed(result)
 
 
-def _as_given(terms: tuple[str, ...], normalize: Any = None) -> tuple[str, ...]:
+def _as_given(terms: tuple[str, ...], normalize: Any = None, *_: Any) -> tuple[str, ...]:
     seen: list[str] = []
     for term in terms:
         if term not in seen:

@@ -43,6 +43,22 @@ COMBINATIONS = (
     ("INT-01/ensure-ascii-true-escaping", "INT-28/by-reason", "INT-39/both-keys"),
     ("INT-02/hash-stripped-text-raw", "INT-05/python", "INT-17/keep-integers-exact-python"),
     ("INT-01/go-encoding-json", "INT-47/treat-spec-005-hash", "INT-27/budget-exhausted"),
+    (
+        "INT-05/ascii-whitespace-space-t",
+        "INT-06/simple-1-1-lowercase",
+        "INT-10/count-occurrences",
+        "INT-11/query-raw-holds-normalized",
+        "INT-31/strip-again-after-cut",
+        "INT-33/utf-16-order-javascript",
+    ),
+    (
+        "INT-06/case-folding-str-casefold",
+        "INT-07/utf-8-bytes",
+        "INT-08/apply-derivation-steps-split",
+        "INT-09/lowercase-whitespace-collapse",
+        "INT-10/count-non-overlapping-matches",
+        "INT-31/strip-ascii-whitespace",
+    ),
 )
 #: At most this many vectors may be left uncompared (OracleUndefined) in one run.
 MAX_UNDEFINED = 2

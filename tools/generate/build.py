@@ -61,7 +61,7 @@ from conformance import (
     open_adapter,
 )
 from conformance._kit import dumps, loads
-from conformance.readings import WHITE_SPACE
+from conformance.readings import WHITE_SPACE, normalize_text
 from tools.generate._errors import BuildError
 from tools.generate.families import FAMILIES
 from tools.generate.families._case import Case
@@ -117,6 +117,10 @@ _AUTO_INTERPRETATIONS = {
     # canonical form writes it (raw UTF-8, or ensure_ascii's \uxxxx) is INT-01's
     "non-ascii": "INT-01",
     "padded-text": "INT-02",  # a record text with whitespace at an end: hashed as read
+    "query-raw": "INT-11",  # query.raw is the query as given, which is not its normalized form
+    # a record_hash decides more than its own value: a trust entry names one, or two selected
+    # candidates tie on score and memory_id (the order's last key): how it is computed is INT-02's
+    "hash-decides": "INT-02",
 }
 
 
@@ -130,6 +134,18 @@ def _texts(case: Case) -> Iterable[str]:
         if isinstance(entry.get("text"), str):
             yield from entry["text"].split("\n")
         yield from (item for item in entry.get("lines", ()) if isinstance(item, str))
+
+
+def _hash_decides(case: Case, selected: Sequence[Json]) -> bool:
+    """Whether a record_hash decides more than its own value: a trust snapshot entry names one
+    (it is denied by its hash), or two selected candidates tie on score and memory_id (their
+    order falls to record_hash)."""
+    for entry in case.files.values():
+        text = entry.get("text")
+        if isinstance(text, str) and '"record_hash"' in text:
+            return True
+    keys = [(item.get("score"), item.get("memory_id")) for item in selected]
+    return len(set(keys)) < len(keys)
 
 
 def _padded(line: str) -> bool:
@@ -377,6 +393,11 @@ def _interpretations(case: Case, result: Json) -> list[str]:
             found.add(_AUTO_INTERPRETATIONS["non-ascii"])
         if any(_padded(text) for text in texts):
             found.add(_AUTO_INTERPRETATIONS["padded-text"])
+        raw = result["package"]["query"]["raw"]
+        if raw != normalize_text(raw):
+            found.add(_AUTO_INTERPRETATIONS["query-raw"])
+        if _hash_decides(case, selection["selected"]):
+            found.add(_AUTO_INTERPRETATIONS["hash-decides"])
     return sorted(found)
 
 

@@ -17,6 +17,9 @@ the sources, with the working in each vector's ``comment``):
   the receipt (INT-43): kind, query_hash and package_hash copied from the package,
   selected_count = len(selected), store_paths as written by hand.
 
+One label is added mechanically: INT-11 to a package vector whose query is not its own
+normalized form (query.raw shows the query as given, INT-11's pinned reading).
+
 It also refuses sources with unknown clause or interpretation IDs, duplicate or malformed IDs,
 and ``level`` inconsistent with ``interpretations``. Output is deterministic: the same sources
 give byte-identical files.
@@ -40,6 +43,7 @@ from typing import Any
 
 import rfc8785
 
+from conformance.readings import normalize_text
 from tools.generate._errors import BuildError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,6 +176,20 @@ def _check_vector(
         raise BuildError(f"{vid}: level does not match interpretations")
 
 
+def _interpretations(vector: Json) -> list[str]:
+    """The source's interpretations, and INT-11 for a package whose query.raw (the query as
+    given) is not the normalized query (see the module docstring)."""
+    found = list(vector["interpretations"])
+    query = (
+        vector["input"]["request"].get("query")
+        if isinstance(vector["input"]["request"], dict)
+        else None
+    )
+    if "$package" in vector["expect"] and isinstance(query, str) and query != normalize_text(query):
+        found = sorted({*found, "INT-11"})
+    return found
+
+
 def build() -> dict[str, bytes]:
     """Return ``{file name: bytes}`` for every hand vector file."""
     clause_ids, int_ids = _known_ids()
@@ -186,6 +204,8 @@ def build() -> dict[str, bytes]:
             out = dict(vector)
             out["input"] = {"request": vector["input"]["request"], "files": _build_files(files)}
             out["expect"] = _build_expect(vector["expect"], files)
+            out["interpretations"] = _interpretations(vector)
+            out["level"] = "pinned" if out["interpretations"] else "required"
             vectors_out.append(out)
         document = {
             "format": FORMAT,

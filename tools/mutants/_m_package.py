@@ -23,8 +23,7 @@ def _() -> SourcePatch:
     """query.raw holds the normalized query instead of the query as given."""
     return patch(
         "_controller.py",
-        '        query = {"raw": request.query, '
-        '"query_hash": query_hash(request.query, normalize)}',
+        '        query = {"raw": raw, "query_hash": query_hash(request.query, normalize)}',
         '        query = {"raw": normalize(request.query), '
         '"query_hash": query_hash(request.query, normalize)}',
     )

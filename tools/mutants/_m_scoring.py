@@ -24,8 +24,8 @@ def _() -> SourcePatch:
     """The base score counts every occurrence of every term, not the terms that occur."""
     return patch(
         "_scoring.py",
-        "        return len([term for term in self.terms if term in haystack])",
-        "        return sum(haystack.count(term) for term in self.terms)",
+        "        return len([term for term in terms if term in haystack])",
+        "        return sum(haystack.count(term) for term in terms)",
     )
 
 

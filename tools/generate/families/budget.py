@@ -137,7 +137,9 @@ def _zeros_and_stops() -> Iterator[Case]:
             description=f"Zero-token excerpts: {what}.",
             comment=f"excerpt_tokens {list(sizes)}; max {maximum}; texts {texts!r}.",
             clauses=("S6-TRUNC-03", "S6-TRUNC-11", "S6-TOK-02", "S6-REC-06"),
-            interpretations=("INT-26",) if "stop" in slug else ("INT-31",),
+            interpretations=(("INT-26",) if "stop" in slug else ("INT-31",))
+            # INT-05: whitespace that is not ASCII is stripped too
+            + (("INT-05",) if any(not t.isascii() for t in texts.values()) else ()),
             request=make_request("zz", tokens=maximum),
             files=_store(sizes, texts),
             selected=spec_selection(sizes, maximum),
@@ -233,7 +235,11 @@ def _scores_and_caps() -> Iterator[Case]:
         description="Score-0 candidates follow the matching ones and are still selected.",
         comment="m3 matches 'alpha'; m1, m2 score 0; max 100.",
         clauses=("S6-TRUNC-11", "S6-ORDER-01"),
-        interpretations=("INT-29",),
+        # INT-09: alpha matches inside the word alpha-xx
+        interpretations=(
+            "INT-09",
+            "INT-29",
+        ),
         request=make_request("alpha"),
         files=_store((1, 1, 2), {2: "alpha-xx"}),
         selected=("m3", "m1", "m2"),
@@ -243,7 +249,8 @@ def _scores_and_caps() -> Iterator[Case]:
         description="The budget stop applies to score-0 candidates like any other.",
         comment="m3 matches (2 tokens); m1 (3), m2 (1) score 0; max 4: m3, then m1 overflows.",
         clauses=("S6-TOK-04", "S6-TRUNC-12"),
-        interpretations=("INT-29", "INT-26"),
+        # INT-09: alpha matches inside the word alpha-xx
+        interpretations=("INT-09", "INT-29", "INT-26"),
         request=make_request("alpha", tokens=4),
         files=_store((3, 1, 2), {2: "alpha-xx"}),
         selected=("m3",),

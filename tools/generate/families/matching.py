@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from conformance.readings import lower, normalize_text, strip_ws
 from tools.generate.families._case import Case, Json, line, make_request, scores, store
 
 __all__ = ["DESCRIPTION", "cases"]
@@ -103,6 +104,24 @@ TAGS: tuple[tuple[str, str, list[str] | None, list[str], str, tuple[float, float
 _DEFAULT_ROWS = frozenset({"exact", "with-text", "two-terms", "phrase", "sigma"})
 
 
+def _cased(*texts: str) -> tuple[str, ...]:
+    """INT-06 when the readings of 'lower' disagree on one of ``texts``."""
+    cases = ("full", "case-folding", "ascii", "simple")
+    disagree = any(len({lower(t, case) for case in cases}) > 1 for t in texts)  # type: ignore[arg-type]
+    return ("INT-06",) if disagree else ()
+
+
+def _spaced(terms: list[str], text: str) -> tuple[str, ...]:
+    """INT-05 when a term or the text holds whitespace that is not ASCII; INT-31 when the
+    text's ends do (the excerpt strips them)."""
+    found: tuple[str, ...] = ()
+    if any(normalize_text(t) != normalize_text(t, "ascii") for t in (*terms, text)):
+        found += ("INT-05",)
+    if strip_ws(text) != strip_ws(text, "ascii"):
+        found += ("INT-31",)
+    return found
+
+
 def _score_is(expected: float) -> Callable[[Json], str | None]:
     def check(result: Json) -> str | None:
         got = scores(result)[0]
@@ -120,7 +139,13 @@ def cases() -> Iterator[Case]:
             comment=f"query_terms {terms!r}; text {text!r}; intended score {base:g}.",
             clauses=("S6-SCORE-07", "S6-SCORE-08", "S6-SCORE-18"),
             # INT-08: supplied terms are normalized (checked: python -m tools readings)
-            interpretations=("INT-08", "INT-09", "INT-10"),
+            interpretations=(
+                "INT-08",
+                "INT-09",
+                "INT-10",
+                *_cased(*terms, text),
+                *_spaced(terms, text),
+            ),
             request=make_request("zz", scoring={"query_terms": terms}),
             files={"stores/s.jsonl": store(line("m1", text))},
             check=_score_is(base),
@@ -152,7 +177,8 @@ def cases() -> Iterator[Case]:
                     else ("S6-SCORE-10", "S6-SCORE-11", "S6-READ-11", "S6-SCORE-18")
                 ),
                 interpretations=(("INT-25", "INT-10") if mode != "off" else ("INT-10",))
-                + (("INT-08",) if supplied is not None else ()),
+                + (("INT-08",) if supplied is not None else ())
+                + _cased(query, *(supplied or ())),
                 request=make_request(query, scoring=scoring or None),
                 files={"stores/s.jsonl": store(line("m1", text, tags=tags))},
                 check=_score_is(expected),

@@ -252,7 +252,9 @@ def cases() -> Iterator[Case]:
                 "S6-OUT-09",
                 "S6-OUT-16",
             ),
-            interpretations=("INT-28", "INT-04"),
+            # INT-09, INT-10: random texts where terms occur capitalized, inside longer words
+            # and more than once
+            interpretations=("INT-28", "INT-04", "INT-09", "INT-10"),
             request=make_request(
                 spec.query,
                 built.paths,

@@ -53,15 +53,27 @@ SHORT: tuple[tuple[str, str, bool, str], ...] = (
 _RUNTIME_SPACES = frozenset("\ufeff\u001c\u001d\u001e\u001f")
 
 
+def _cased(word: str) -> tuple[str, ...]:
+    """INT-06 when some reading of 'lower' other than the full mapping changes ``word``."""
+    return ("INT-06",) if word.lower() != word or word.casefold() != word else ()
+
+
 def _short(slug: str, word: str, kept: bool, why: str) -> Iterator[Case]:
     files = {"stores/s.jsonl": store(line("m1", "zz"), line("m2", f"x{word}y"))}
+    # INT-09: a term found inside the word 'x...y' matches a substring, not a whole word.
+    inside = ("INT-09",)
     yield Case(
         id=f"terms-len-{slug}",
         description=f"Derived term {word!r} ({why}) is {'kept' if kept else 'dropped'}.",
         comment=f"query {word!r}: {why}; step 4 keeps terms of >= 2 code points.",
         clauses=("S6-SCORE-05", "S6-SCORE-02", "S6-SCORE-07"),
         # INT-05: a code point some runtimes treat as whitespace (U+FEFF, U+001C..U+001F)
-        interpretations=("INT-07", *(("INT-05",) if set(word) & _RUNTIME_SPACES else ())),
+        interpretations=(
+            "INT-07",
+            *(("INT-05",) if set(word) & _RUNTIME_SPACES else ()),
+            *_cased(word),
+            *(inside if kept else ()),
+        ),
         request=make_request(word),
         files=files,
         selected=("m2", "m1") if kept else ("m1", "m2"),
@@ -71,7 +83,7 @@ def _short(slug: str, word: str, kept: bool, why: str) -> Iterator[Case]:
         description=f"Supplied term {word!r} ({why}) is used without a length filter.",
         comment=f"query_terms [{word!r}]: INT-08 applies no length filter.",
         clauses=("S6-INPUT-11", "S6-SCORE-07"),
-        interpretations=("INT-08",),
+        interpretations=("INT-08", *inside),
         request=make_request("unrelated words", scoring={"query_terms": [word]}),
         files=files,
         selected=("m2", "m1"),
@@ -86,17 +98,27 @@ def _score_is(expected: float) -> Callable[[Json], str | None]:
     return check
 
 
-#: slug -> (query, text of the only record, score, what it shows)
-DUPLICATES: tuple[tuple[str, str, str, float, str], ...] = (
-    ("dup-exact", "alpha alpha", "alpha", 1.0, "a repeated term counts once"),
-    ("dup-case", "Alpha ALPHA alpha", "alpha", 1.0, "duplicates after lowercasing"),
-    ("dup-ws", "alpha\u3000alpha\talpha", "alpha", 1.0, "duplicates split by any White_Space"),
-    ("dup-two", "alpha beta alpha beta", "alpha beta", 2.0, "two distinct terms"),
-    ("dup-occurrences", "ab", "ab ab ab ab", 1.0, "occurrences are not counted (INT-10)"),
-    ("dup-nested", "ab abc abcd", "abcd", 3.0, "nested terms each count (INT-10)"),
-    ("dup-short-mixed", "a ab a ab b", "ab", 1.0, "short terms dropped, duplicates removed"),
-    ("dup-sigma", "ΟΔΟΣ οδος", "οδος", 1.0, "ΟΔΟΣ lowercases to οδος: one term"),
-    ("dup-many", " ".join(["xy"] * 40), "xy", 1.0, "forty copies, one term"),
+#: slug -> (query, text of the only record, score, what it shows, other entries it depends on)
+DUPLICATES: tuple[tuple[str, str, str, float, str, tuple[str, ...]], ...] = (
+    ("dup-exact", "alpha alpha", "alpha", 1.0, "a repeated term counts once", ()),
+    ("dup-case", "Alpha ALPHA alpha", "alpha", 1.0, "duplicates after lowercasing", ()),
+    # INT-05: U+3000 is not ASCII whitespace
+    (
+        "dup-ws",
+        "alpha\u3000alpha\talpha",
+        "alpha",
+        1.0,
+        "duplicates split by any White_Space",
+        ("INT-05",),
+    ),
+    ("dup-two", "alpha beta alpha beta", "alpha beta", 2.0, "two distinct terms", ()),
+    ("dup-occurrences", "ab", "ab ab ab ab", 1.0, "occurrences are not counted (INT-10)", ()),
+    # INT-09: 'ab' and 'abc' are inside the word 'abcd'
+    ("dup-nested", "ab abc abcd", "abcd", 3.0, "nested terms each count (INT-10)", ("INT-09",)),
+    ("dup-short-mixed", "a ab a ab b", "ab", 1.0, "short terms dropped, duplicates removed", ()),
+    # INT-06: the final Σ is ς under the full mapping only
+    ("dup-sigma", "ΟΔΟΣ οδος", "οδος", 1.0, "ΟΔΟΣ lowercases to οδος: one term", ("INT-06",)),
+    ("dup-many", " ".join(["xy"] * 40), "xy", 1.0, "forty copies, one term", ()),
 )
 
 ORDERS: tuple[tuple[str, str], ...] = (
@@ -106,19 +128,34 @@ ORDERS: tuple[tuple[str, str], ...] = (
     ("order-dup-first", "gamma gamma alpha beta"),
 )
 
-#: slug -> (query_terms, selected order over m1 'zz', m2 'alpha beta', m3 'Alpha-Beta x')
-SUPPLIED: tuple[tuple[str, list[str], tuple[str, ...], str], ...] = (
-    ("q-normalized", ["  ALPHA  "], ("m2", "m3", "m1"), "trimmed and lowercased"),
-    ("q-phrase", ["alpha beta"], ("m2", "m1", "m3"), "a phrase is not split"),
-    ("q-phrase-ws", ["Alpha\t\u00a0 Beta"], ("m2", "m1", "m3"), "a phrase's run collapses"),
-    ("q-empty-list", [], ("m1", "m2", "m3"), "no terms: every score 0"),
-    ("q-empties", ["", "   ", "\u3000"], ("m1", "m2", "m3"), "empty after normalization"),
-    ("q-single-char", ["-"], ("m3", "m1", "m2"), "a one-character term is kept"),
-    ("q-dups", ["beta", "BETA", " beta "], ("m2", "m3", "m1"), "duplicates after normalizing"),
-    ("q-two", ["alpha", "x"], ("m3", "m2", "m1"), "m3 matches both"),
-    ("q-split-not", ["alpha beta x"], ("m1", "m2", "m3"), "no term splitting"),
-    ("q-short-kept", ["a", "b"], ("m2", "m3", "m1"), "no length filter"),
-    ("q-query-ignored", ["zz"], ("m1", "m2", "m3"), "the query's own words are not terms"),
+#: slug -> (query_terms, selected order over m1 'zz', m2 'alpha beta', m3 'Alpha-Beta x', and
+#: the entries besides INT-08 it depends on: INT-09 where a term matches m3's capitals or a
+#: part of a word, INT-05 where a phrase's run holds non-ASCII White_Space, INT-10 where a
+#: term occurs twice in a text)
+SUPPLIED: tuple[tuple[str, list[str], tuple[str, ...], str, tuple[str, ...]], ...] = (
+    ("q-normalized", ["  ALPHA  "], ("m2", "m3", "m1"), "trimmed and lowercased", ("INT-09",)),
+    ("q-phrase", ["alpha beta"], ("m2", "m1", "m3"), "a phrase is not split", ()),
+    (
+        "q-phrase-ws",
+        ["Alpha\t\u00a0 Beta"],
+        ("m2", "m1", "m3"),
+        "a phrase's run collapses",
+        ("INT-05",),
+    ),
+    ("q-empty-list", [], ("m1", "m2", "m3"), "no terms: every score 0", ()),
+    ("q-empties", ["", "   ", "\u3000"], ("m1", "m2", "m3"), "empty after normalization", ()),
+    ("q-single-char", ["-"], ("m3", "m1", "m2"), "a one-character term is kept", ("INT-09",)),
+    (
+        "q-dups",
+        ["beta", "BETA", " beta "],
+        ("m2", "m3", "m1"),
+        "duplicates after normalizing",
+        ("INT-09",),
+    ),
+    ("q-two", ["alpha", "x"], ("m3", "m2", "m1"), "m3 matches both", ("INT-09",)),
+    ("q-split-not", ["alpha beta x"], ("m1", "m2", "m3"), "no term splitting", ()),
+    ("q-short-kept", ["a", "b"], ("m2", "m3", "m1"), "no length filter", ("INT-09", "INT-10")),
+    ("q-query-ignored", ["zz"], ("m1", "m2", "m3"), "the query's own words are not terms", ()),
 )
 
 
@@ -126,13 +163,13 @@ def cases() -> Iterator[Case]:
     """Length cases (derived and supplied), duplicates, order, supplied lists."""
     for slug, word, kept, why in SHORT:
         yield from _short(slug, word, kept, why)
-    for slug, query, text, score, why in DUPLICATES:
+    for slug, query, text, score, why, also in DUPLICATES:
         yield Case(
             id=f"terms-{slug}",
             description=f"Term derivation: {why}.",
             comment=f"query {query[:40]!r}; text {text!r}; intended score {score}.",
             clauses=("S6-SCORE-06", "S6-SCORE-04", "S6-SCORE-07", "S6-SCORE-08"),
-            interpretations=("INT-10",),
+            interpretations=("INT-10", *also),
             request=make_request(query, scoring={"enable_tag_overlap": False}),
             files={"stores/s.jsonl": store(line("m1", text))},
             check=_score_is(score),
@@ -157,7 +194,7 @@ def cases() -> Iterator[Case]:
             line("m1", "zz"), line("m2", "alpha beta"), line("m3", "Alpha-Beta x")
         )
     }
-    for slug, terms, order, why in SUPPLIED:
+    for slug, terms, order, why, also in SUPPLIED:
         yield Case(
             id=f"terms-{slug}",
             description=f"Supplied query_terms {terms!r}: {why}.",
@@ -166,7 +203,7 @@ def cases() -> Iterator[Case]:
                 "texts m1 'zz', m2 'alpha beta', m3 'Alpha-Beta x'."
             ),
             clauses=("S6-INPUT-11", "S6-SCORE-07"),
-            interpretations=("INT-08",),
+            interpretations=("INT-08", *also),
             request=make_request("alpha beta", scoring={"query_terms": terms}),
             files=files,
             selected=order,

@@ -144,7 +144,8 @@ def _cases_for(cp: int) -> Iterator[Case]:
             description=f"A query of only {label} (not White_Space) is valid; c c is a term.",
             comment=f"query = c c with c = {label}: one 2-code-point term, found in m2's text.",
             clauses=("S6-INPUT-01", "S6-SCORE-05", "S6-HASH-04"),
-            interpretations=(*ints, "INT-11", "INT-07"),
+            # INT-09: the term is found inside m2's word 'x c c y'
+            interpretations=(*ints, "INT-11", "INT-07", "INT-09"),
             request=only,
             files={"stores/s.jsonl": store(line("m1", "z"), line("m2", "x" + c + c + "y"))},
             selected=("m2", "m1"),

@@ -29,6 +29,7 @@ __all__ = [
     "QH",
     "RH",
     "L",
+    "also",
     "bline",
     "bud",
     "directory",
@@ -205,6 +206,17 @@ def ok(pkg: dict[str, Json], store_paths: list[str]) -> dict[str, Json]:
 def err(code: str, path: str) -> dict[str, Json]:
     """An error expectation (code and JSON Pointer path)."""
     return {"error": {"code": code, "path": path}}
+
+
+def also(vectors: list[dict[str, Json]], labels: dict[str, list[str]]) -> list[dict[str, Json]]:
+    """``vectors`` with more interpretations for the IDs in ``labels`` (entries an executable
+    alternative reading shows the vector depends on, ``python -m tools readings``)."""
+    out = []
+    for vector in vectors:
+        extra = [i for i in labels.get(vector["id"], []) if i not in vector["interpretations"]]
+        ints = vector["interpretations"] + extra
+        out.append({**vector, "interpretations": ints, "level": "pinned" if ints else "required"})
+    return out
 
 
 def vec(

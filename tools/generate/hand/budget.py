@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from tools.generate.hand._dsl import L, bud, drop, lines, ok, package, rec, sel, vec
+from tools.generate.hand._dsl import L, also, bud, drop, lines, ok, package, rec, sel, vec
 
 DESCRIPTION = "Hand-written: exact-fit and off-by-one budgets, the stop rule (INT-26), max_items (INT-27), zero-token excerpts."
 S = "s.jsonl"
@@ -380,3 +380,11 @@ VECTORS = [
     _h012,
     _h013,
 ]
+
+# INT-09: a term matches inside a longer word (no word boundaries)
+VECTORS = also(
+    VECTORS,
+    {
+        "budget-h012": ["INT-09"],
+    },
+)

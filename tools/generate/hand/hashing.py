@@ -8,7 +8,7 @@ doubles, INT-17); rfc8785 produces the canonical bytes the hash covers.
 
 from __future__ import annotations
 
-from tools.generate.hand._dsl import L, bud, lines, ok, package, rec, sel, vec
+from tools.generate.hand._dsl import L, also, bud, lines, ok, package, rec, sel, vec
 
 DESCRIPTION = "Hand-written: record_hash preimage (INT-02) and RFC 8785 edge cases reached through refs and text."
 S = "s.jsonl"
@@ -322,3 +322,11 @@ _h013 = vec(
     expect=_pkg1(_r13, "note", 1),
 )
 VECTORS += [_h013]
+
+# INT-09: a term matches inside a longer word (no word boundaries)
+VECTORS = also(
+    VECTORS,
+    {
+        "hashing-h006": ["INT-09"],
+    },
+)

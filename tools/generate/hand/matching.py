@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from tools.generate.hand._dsl import L, bud, lines, ok, package, rec, sel, vec
+from tools.generate.hand._dsl import L, also, bud, lines, ok, package, rec, sel, vec
 
 DESCRIPTION = "Hand-written: term matching (case, collapsed whitespace, overlapping terms, no Unicode normalization)."
 S = "s.jsonl"
@@ -309,3 +309,12 @@ _h012 = vec(
 )
 
 VECTORS = [_h001, _h002, _h003, _h004, _h005, _h006, _h007, _h008, _h009, _h010, _h011, _h012]
+
+# INT-09: a term matches inside a longer word (no word boundaries)
+VECTORS = also(
+    VECTORS,
+    {
+        "matching-h003": ["INT-09"],
+        "matching-h005": ["INT-09"],
+    },
+)

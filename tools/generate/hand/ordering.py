@@ -477,6 +477,72 @@ _h015 = vec(
     ),
 )
 
+# ---------------------------------------------------------------- ordering-h016
+_r16 = {m: rec(m, "note") for m in ("\uff5e", "\U0001f600")}
+_h016 = vec(
+    "ordering-h016",
+    "Key 4: memory_id by code point: U+FF5E before U+1F600 (UTF-16 order would swap them).",
+    comment=_NOTE
+    + (
+        "memory_ids U+FF5E (FULLWIDTH TILDE) and U+1F600 (GRINNING FACE), no ts -> key 4, memory_id ascending by code "
+        "point (INT-33): 0xFF5E < 0x1F600 -> U+FF5E first. In UTF-16 code units U+1F600 is D83D DE00 and D83D < FF5E, "
+        "so JavaScript's default sort would put U+1F600 first (INT-33/utf-16-order-javascript). "
+        "Excerpts 1 token each. used 2, remaining 98."
+    ),
+    clauses=["S6-ORDER-04"],
+    interpretations=["INT-01", "INT-33"],  # INT-01: non-ASCII memory_ids in the hashed package
+    request=_req(),
+    files={
+        S: lines(
+            L(memory_id="\U0001f600", text="note"),
+            L(memory_id="\uff5e", text="note"),
+        )
+    },
+    expect=ok(
+        package(
+            "note",
+            "note",
+            bud(100, 2, 98, 100, 50),
+            [sel(_r16["\uff5e"], S, 1, "note", 1), sel(_r16["\U0001f600"], S, 1, "note", 1)],
+            [],
+        ),
+        [S],
+    ),
+)
+
+# ---------------------------------------------------------------- ordering-h017
+_r17 = rec("m", "note")
+_P17 = ("\uff5e.jsonl", "\U0001f600.jsonl")
+_h017 = vec(
+    "ordering-h017",
+    "Key 3: store_path by code point: 'U+FF5E.jsonl' before 'U+1F600.jsonl' (UTF-16 order would swap them).",
+    comment=_NOTE
+    + (
+        "The same record {m, 'note'} sits in 'U+1F600.jsonl' and 'U+FF5E.jsonl' -> same record_hash (INT-02). Scores "
+        "tie, no ts, same memory_id -> key 3, store_path ascending by code point (INT-33): 0xFF5E < 0x1F600 -> "
+        "'U+FF5E.jsonl' first; the stores are read in the same order and the receipt lists them so (INT-12, INT-43). "
+        "By UTF-16 code units (D83D < FF5E) the tie-break would put 'U+1F600.jsonl' first. "
+        "Excerpts 1 token each. used 2, remaining 98."
+    ),
+    clauses=["S6-ORDER-03", "S6-READ-05"],
+    interpretations=["INT-01", "INT-02", "INT-12", "INT-33", "INT-43"],
+    request=_req("note", [_P17[1], _P17[0]]),
+    files={
+        _P17[0]: lines(L(memory_id="m", text="note")),
+        _P17[1]: lines(L(memory_id="m", text="note")),
+    },
+    expect=ok(
+        package(
+            "note",
+            "note",
+            bud(100, 2, 98, 100, 50),
+            [sel(_r17, _P17[0], 1, "note", 1), sel(_r17, _P17[1], 1, "note", 1)],
+            [],
+        ),
+        [_P17[0], _P17[1]],
+    ),
+)
+
 VECTORS = [
     _h001,
     _h002,
@@ -493,4 +559,6 @@ VECTORS = [
     _h013,
     _h014,
     _h015,
+    _h016,
+    _h017,
 ]

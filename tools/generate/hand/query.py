@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from tools.generate.hand._dsl import L, bud, err, lines, ok, package, rec, sel, vec
+from tools.generate.hand._dsl import L, also, bud, err, lines, ok, package, rec, sel, vec
 
 DESCRIPTION = (
     "Hand-written: query trim / White_Space collapse / lowercasing, query.raw and query_hash."
@@ -420,3 +420,12 @@ VECTORS = [
     _h013,
     _h014,
 ]
+
+# INT-09: a term matches inside a longer word (no word boundaries)
+VECTORS = also(
+    VECTORS,
+    {
+        "query-h004": ["INT-09"],
+        "query-h013": ["INT-09"],
+    },
+)

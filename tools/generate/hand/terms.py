@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from tools.generate.hand._dsl import L, bud, lines, ok, package, rec, sel, vec
+from tools.generate.hand._dsl import L, also, bud, lines, ok, package, rec, sel, vec
 
 DESCRIPTION = "Hand-written: term derivation (short terms, duplicates, code-point length) and supplied query_terms."
 S = "s.jsonl"
@@ -371,3 +371,13 @@ VECTORS = [
     _h013,
     _h014,
 ]
+
+# INT-09: a term matches inside a longer word (no word boundaries)
+VECTORS = also(
+    VECTORS,
+    {
+        "terms-h003": ["INT-09"],
+        "terms-h013": ["INT-09"],
+        "terms-h014": ["INT-09", "INT-10"],
+    },
+)

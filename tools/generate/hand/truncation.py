@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from tools.generate.hand._dsl import L, bud, lines, ok, package, rec, sel, vec
+from tools.generate.hand._dsl import L, also, bud, lines, ok, package, rec, sel, vec
 
 DESCRIPTION = "Hand-written: strip of White_Space, cuts before / inside / after 2-, 3- and 4-byte characters, per-item cap."
 S = "s.jsonl"
@@ -457,3 +457,24 @@ VECTORS = [
     _h023,
     _h024,
 ]
+
+# INT-09: a term matches inside a longer word (no word boundaries)
+VECTORS = also(
+    VECTORS,
+    {
+        "trunc-h001": ["INT-09"],
+        "trunc-h002": ["INT-09"],
+        "trunc-h003": ["INT-09"],
+        "trunc-h004": ["INT-09"],
+        "trunc-h005": ["INT-09"],
+        "trunc-h007": ["INT-09"],
+        "trunc-h009": ["INT-09"],
+        "trunc-h010": ["INT-09"],
+        "trunc-h012": ["INT-09"],
+        "trunc-h013": ["INT-09"],
+        "trunc-h016": ["INT-09"],
+        "trunc-h018": ["INT-09"],
+        "trunc-h019": ["INT-09"],
+        "trunc-h024": ["INT-09"],
+    },
+)

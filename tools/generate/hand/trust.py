@@ -707,7 +707,7 @@ _h026 = vec(
         "trust_denied. used 2, remaining 98."
     ),
     clauses=["S6-TRUST-03", "S6-TRUST-04", "S6-TRUST-08"],
-    interpretations=["INT-39"],
+    interpretations=["INT-02", "INT-39"],  # INT-02: the entry denies by m2's record_hash
     request=_req({"trust_snapshot_path": T}),
     files={
         S: _STORE3,
