@@ -144,7 +144,18 @@ _EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|#|/)", re.IGNORECASE)
 
 class DocsError(Exception):
     """The site could not be built: a source is missing, the output directory is not a site's,
-    or MkDocs (strict) refused; ``message`` says which."""
+    or MkDocs (strict) refused, with its warnings; the message says which."""
+
+
+class _Warnings(logging.Handler):
+    """MkDocs' warnings during one build (in strict mode each one fails it)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(f"{record.levelname}: {record.getMessage()}")
 
 
 def page_map() -> dict[str, Page]:
@@ -171,7 +182,8 @@ def rewrite_links(
 
     ``files`` maps repository paths of non-page files copied into the site (the schemas) to
     their docs-tree path. A relative link to a file the repository at ``root`` does not have is
-    left as written, for MkDocs (strict) to fail on. Fenced code blocks are left alone.
+    left as written, for MkDocs (strict) to fail on; one leaving the repository becomes text.
+    Fenced code blocks are left alone.
     """
 
     def target_of(path: str) -> str | None:
@@ -187,7 +199,8 @@ def rewrite_links(
         path, _, anchor = target.partition("#")
         where = _resolve(page.source, path)
         found = target_of(where)
-        if found is None and not (root / where).exists():
+        outside = where == ".." or where.startswith("../")
+        if found is None and not outside and not (root / where).exists():
             return match[0]
         if found is None:
             shown = f"`{where}`"
@@ -427,10 +440,16 @@ def build(out: Path, root: Path = ROOT) -> int:
         config_file = Path(scratch) / "mkdocs.yml"
         # JSON is YAML: no YAML writer needed for a generated configuration.
         config_file.write_text(json.dumps(config(docs, out.resolve()), indent=2), "utf-8")
+        warnings = _Warnings()
+        logger = logging.getLogger("mkdocs")
+        logger.addHandler(warnings)
         try:
             mkdocs_build(load_config(str(config_file)))
         except MkDocsException as error:
-            raise DocsError(f"mkdocs refused the site: {error}") from error
+            said = "".join(f"\n  {message}" for message in warnings.messages)
+            raise DocsError(f"mkdocs refused the site: {error}{said}") from error
+        finally:
+            logger.removeHandler(warnings)
     return len(PAGES)
 
 
@@ -443,18 +462,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out", type=Path, default=DEFAULT_OUT, help="site directory (default: reports/docs)"
     )
     args = parser.parse_args(argv)
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
-    handler.setLevel(logging.WARNING)
-    logging.getLogger("mkdocs").addHandler(handler)
     started = time.monotonic()
     try:
         count = build(args.out)
     except DocsError as error:
         print(f"docs: {error}", file=sys.stderr)
         return 1
-    finally:
-        logging.getLogger("mkdocs").removeHandler(handler)
     elapsed = time.monotonic() - started
     print(f"docs: {count} pages in {args.out / 'index.html'} ({elapsed:.1f} s)")
     return 0
