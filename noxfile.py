@@ -37,6 +37,7 @@ MEMORY = ROOT / "adam_os_data" / "memory"
 AUDIT_SAMPLE = ROOT / "adam_os_data" / "audit"
 PHASE2_REPORT = REPORTS / "adamos-phase2-reference-http"
 SITE = REPORTS / "site"
+DOCS = REPORTS / "docs"
 #: Seconds the Phase 2 reference service gets to accept its first connection.
 PHASE2_START_TIMEOUT = 60.0
 #: Written into a session's venv after `_install`: what was installed (see `_install_stamp`).
@@ -249,6 +250,21 @@ def site(session: nox.Session) -> None:
         "python", "-m", "conformance", "site", "build", *(session.posargs or reports),
         "--out", str(SITE),
     )  # fmt: skip
+
+
+@nox.session(default=False)
+def docs(session: nox.Session) -> None:
+    """Build the documentation site (MkDocs, strict) into reports/docs/.
+
+    `python -m tools docs` assembles the README, CONTRIBUTING, CHANGELOG, every specs/*.md and
+    specs/phase2/*.md, the seed specs, the Phase 2 registers, an index of the specs and the JSON
+    Schemas into a temporary docs tree and builds it; a broken internal link or anchor fails the
+    build. Open reports/docs/index.html (file:// works). Arguments after `--` go to the tool
+    (e.g. `--out DIR`).
+    """
+    session.install(*nox.project.dependency_groups(PYPROJECT, "docs"))
+    out = [] if "--out" in session.posargs else ["--out", str(DOCS)]
+    session.run("python", "-m", "tools", "docs", *out, *session.posargs)
 
 
 @nox.session(default=False)

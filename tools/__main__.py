@@ -13,6 +13,7 @@
     python -m tools property-examples [--check]  the stored certification examples
     python -m tools readings [--check]       what each executable alternative changes
                              [--profile phase2-context]  (the Phase 2 corpus and register)
+    python -m tools docs [--out DIR]         the documentation site (MkDocs, strict)
 
 Each tool keeps its own options (``python -m tools TOOL --help``); this dispatcher only names
 them, so there is one entry point and ``--help`` lists every tool. nox drives all of them.
@@ -52,6 +53,7 @@ TOOLS: dict[str, tuple[str, str]] = {
         "tools.property_examples",
         "record / check the property families' stored certification examples",
     ),
+    "docs": ("tools.docs", "build the documentation site (MkDocs, strict) into reports/docs"),
 }
 
 
