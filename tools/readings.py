@@ -189,6 +189,14 @@ def register_problems(entries: list[dict[str, Any]] | None = None) -> list[str]:
                 problems.append(
                     f"{alternative_id}: rejected must start with a clause ID, not {clause!r}"
                 )
+        hashes_only = {a for a, alt in ALTERNATIVES.items() if alt.hashes_only}
+        differ = set(entry.get("hashes_only") or ()) ^ {
+            a for a in hashes_only if a.split("/", 1)[0] == entry["id"]
+        }
+        problems.extend(
+            f"{alternative_id}: hashes_only in the register and in reference/_readings.py differ"
+            for alternative_id in sorted(differ)
+        )
         for runtime, reading in (entry.get("runtimes") or {}).items():
             if runtime not in RUNTIMES:
                 problems.append(f"{entry['id']}: runtimes names unknown runtime {runtime!r}")

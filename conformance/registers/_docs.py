@@ -21,7 +21,7 @@ _SHOWN = 12
 
 
 def _alternative_line(
-    entry: dict[str, Any], runs: dict[int, str], ids: list[str], index: int, text: str
+    entry: Mapping[str, Any], runs: dict[int, str], ids: list[str], index: int, text: str
 ) -> str:
     """One alternative: its ID, whether the reference runs it (or why not), whether the
     register rejects it, and the register's words."""

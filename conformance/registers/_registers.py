@@ -71,6 +71,9 @@ class Interpretation:
     #: Runtime (python, javascript, go, rust, java) -> "pinned" or the alternative its
     #: standard library's obvious code follows.
     runtimes: dict[str, str] = field(default_factory=dict, hash=False)
+    #: Executable alternatives that change only package_hash/record_hash, of (nearly) every
+    #: package: vectors do not list the entry for them (``tools readings`` checks it).
+    hashes_only: tuple[str, ...] = ()
 
 
 #: Why an alternative of the register may stay out of the reference (``not_executable``).
@@ -150,6 +153,7 @@ def load_interpretations(path: Path | str | None = None) -> tuple[Interpretation
                 dict(raw.get("rejected", {})),
                 dict(raw.get("not_executable", {})),
                 dict(raw.get("runtimes", {})),
+                tuple(raw.get("hashes_only", ())),
             )
             for raw in document.get("entry", [])
         )

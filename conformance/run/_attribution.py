@@ -11,7 +11,11 @@ vector's own expectation. An alternative that gives exactly what the implementat
 *explains* that failure.
 
 1. Every failing vector (a mismatch only: an errored vector, a store mutation or a
-   nondeterministic reply is never a reading) is run under every executable alternative.
+   nondeterministic reply is never a reading) is run under every executable alternative that
+   bears on it: its entry is among the vector's ``interpretations`` (the kit's labels are
+   derived from what the alternatives change, ``tools readings --check``), or it changes only
+   hashes, of every package (``hashes_only`` in the register). Another corpus's labels are
+   trusted the same way.
 2. The implementation's **reading profile**: for each entry, the alternative that explains
    the most of its failures.
 3. A failure no single alternative explains is run under the whole profile (readings combine:
@@ -75,6 +79,12 @@ def keep_actual(actual: Any) -> bytes | None:
     except (TypeError, ValueError):
         return None
     return data if len(data) <= MAX_KEPT_ACTUAL else None
+
+
+def hashes_only_alternatives() -> frozenset[str]:
+    """The executable alternatives that change only the hashes, of (nearly) every package
+    (``hashes_only`` in the register): a vector need not list their entries."""
+    return frozenset(alt for entry in load_interpretations() for alt in entry.hashes_only)
 
 
 def rejected_alternatives() -> dict[str, str]:
@@ -274,10 +284,22 @@ def attribute(
     passed = [by_id[r.id] for r in results if r.ok and r.id in by_id]
     seen: dict[str, tuple[str, ...]] = {}
 
+    hashes_only = hashes_only_alternatives()
+
+    def bears_on(alternative: str, vector: Vector) -> bool:
+        """Whether ``alternative`` can change ``vector``'s expected output: the vector lists
+        its entry (labels are derived: ``tools readings --check``), or it changes the hashes
+        of every package."""
+        entry = alternative.split("/", 1)[0]
+        return entry in vector.interpretations or (
+            alternative in hashes_only and not vector.expects_error
+        )
+
     def changes(alternative: str) -> tuple[str, ...]:
         """The passing vectors ``alternative`` changes (computed once each)."""
         if alternative not in seen:
-            outputs = _outputs([alternative], passed, timeout, faults)
+            bearing = [vector for vector in passed if bears_on(alternative, vector)]
+            outputs = _outputs([alternative], bearing, timeout, faults) if bearing else {}
             seen[alternative] = tuple(
                 sorted(
                     vector_id
@@ -290,7 +312,10 @@ def attribute(
     single: dict[str, set[str]] = {}
     if candidates:
         for alternative in tried:
-            single[alternative] = _reproduced([alternative], candidates, timeout, faults)
+            bearing = [(v, actual) for v, actual in candidates if bears_on(alternative, v)]
+            single[alternative] = (
+                _reproduced([alternative], bearing, timeout, faults) if bearing else set()
+            )
     # 2. the profile: what it declares, else one alternative per entry, the one explaining the
     # most failures.
     if declared is not None:

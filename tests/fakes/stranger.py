@@ -210,7 +210,12 @@ def int27(request: Any) -> Result:
     return _rehashed(result)
 
 
-def _as_given(terms: tuple[str, ...], normalize: Any = None, *_: Any) -> tuple[str, ...]:
+def _as_given(
+    terms: tuple[str, ...],
+    normalize: Callable[[str], str] = str,
+    length: Callable[[str], int] = len,
+    query: str = "",
+) -> tuple[str, ...]:
     seen: list[str] = []
     for term in terms:
         if term not in seen:
@@ -220,13 +225,13 @@ def _as_given(terms: tuple[str, ...], normalize: Any = None, *_: Any) -> tuple[s
 
 def int08(request: Any) -> Result:
     """Supplied query_terms used as written: no trim, no lowercasing (INT-08's alternative)."""
-    _controller.SUPPLIED_TERMS["normalized"] = _as_given
+    _query.SUPPLIED_TERMS["normalized"] = _as_given
     return reference.memory_read(request)
 
 
 def int08int27(request: Any) -> Result:
     """Both: verbatim supplied terms, and budget_exhausted for a max_items stop."""
-    _controller.SUPPLIED_TERMS["normalized"] = _as_given
+    _query.SUPPLIED_TERMS["normalized"] = _as_given
     return int27(request)
 
 
@@ -295,7 +300,7 @@ def _fractional(request: Any) -> bool:
 
 def combo3(request: Any) -> Result:
     """Three readings at once: verbatim terms, budget_exhausted, integers without fractions."""
-    _controller.SUPPLIED_TERMS["normalized"] = _as_given
+    _query.SUPPLIED_TERMS["normalized"] = _as_given
     return int41(request) if _fractional(request) else int27(request)
 
 

@@ -366,7 +366,7 @@ class TestOtherCommands:
             started.append(list(command))
             return real_run(command, **options)
 
-        monkeypatch.setattr(_verify.subprocess, "run", recording_run)
+        monkeypatch.setattr(subprocess, "run", recording_run)
         monkeypatch.chdir(REPO)
         out = io.StringIO()
         code = main(
