@@ -357,7 +357,6 @@ class TestOtherCommands:
         and the sample record still verifies."""
         import subprocess
 
-        from conformance.audit import _verify
 
         started: list[list[str]] = []
         real_run = subprocess.run
