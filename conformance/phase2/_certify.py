@@ -14,7 +14,8 @@ reading explains as a bug (:func:`~conformance.phase2._attribution.phase2_verdic
 
 With ``jobs`` above 1 (an ``http:`` adapter only), the vectors run on that many services, each
 with a database of its own: ``{worker}`` in the base URL and in the commands is the worker's
-number, 1 to ``jobs`` (:func:`worker_engines`); the properties run on worker 1.
+number, 1 to ``jobs`` (:func:`worker_engines`); every worker observes the properties'
+generated examples, and a failing one is shrunk on worker 1.
 
 Only the published corpus, unselected, with the properties section run certifies anything; a
 vector whose op the implementation does not declare is skipped and makes the run partial.
@@ -236,7 +237,8 @@ def certify_phase2(
     jobs: int = 1,
 ) -> Certification:
     """Certify the Phase 2 implementation behind ``adapter`` (default: the reference engine
-    through ``python -m reference.phase2 serve-protocol``).
+    through ``python -m reference.phase2 serve-protocol``); ``jobs``: workers, each with a
+    service and a database of its own (``http:`` only, :func:`check_workers`).
 
     Raises :class:`~conformance._errors.HarnessError` subclasses only for harness problems
     (corpus, usage, an adapter spec that names nothing); an implementation's misbehaviour is
