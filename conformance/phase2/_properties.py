@@ -14,9 +14,10 @@ Every property is checked two ways, and fails if either finds a break:
   (``retention``). A failing example is shrunk within a budget of calls; the smallest is the
   counterexample in the report.
 
-With more than one engine (``--jobs N`` over http:, a service and a database each), the
-examples a passing run draws are drawn first and observed on every engine at once
-(:func:`_prefetch`); the properties then find them in the cache. The properties themselves, and
+Over http:, the examples a passing run draws are drawn first and observed an example at a
+time (its calls on one load of its fixture), on every engine at once with more than one
+(``--jobs N``, a service and a database each; :func:`_prefetch`); the properties then find
+them in the cache. The properties themselves, and
 any shrinking, run on the first engine.
 
 Runs are reproducible: a fixed seed (``--section-option seed=N``), a fixed number of examples
@@ -398,7 +399,7 @@ def properties_section(
     started = time.perf_counter()
     readings = readings if readings is not None else CheckReadings()
     observer = _Observer(engine)
-    if workers:
+    if workers or engine.kind == "http":  # a live service: an example's calls on one load
         _prefetch(observer, [engine, *workers], config, capabilities)
     on_vectors = _vector_leg(observed, vectors, readings)
     determinism = [

@@ -235,6 +235,31 @@ class TestSlowEngineOverHttp:
         implementation = header["adapter"]["implementation"]
         assert (implementation["name"], implementation["version"]) == ("slow engine", "0.6")
 
+    def test_properties_load_each_example_once(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """On one service, each generated example is loaded once: its budgeted call (the state
+        dumped before and after), the same call without a budget and a compaction share one
+        load; three dumps after the calls and one before."""
+        log = tmp_path / "commands.log"
+        monkeypatch.setenv("PHASE2_SLOW_SECONDS", "0")
+        monkeypatch.setenv("PHASE2_SLOW_LOG", str(log))
+        db = shlex.quote(str(tmp_path / "engine.db"))
+        with serve(str(tmp_path / "engine.db")) as base:
+            code, out, report = certify(
+                f"http:{base}",
+                tmp_path / "r",
+                *("--load", f"{SLOW_ENGINE} load --db {db}"),
+                *("--dump", f"{SLOW_ENGINE} dump --db {db}"),
+                *("--job", f"{SLOW_ENGINE} job --db {db}"),
+                *("--section-option", "examples=3"),
+                *selected("id:p2-budget-h001"),
+            )
+        assert code == 3, out
+        assert report["sections"]["properties"]["status"] == "passed"
+        assert report["sections"]["properties"]["data"]["calls"] == 9
+        assert Counter(log.read_text().split()) == {"load": 1 + 3, "dump": 1 + 4 * 3, "job": 3}
+
     @pytest.mark.parametrize(
         ("adapter", "load", "message"),
         [
