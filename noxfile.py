@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import random
 import shlex
 import shutil
 import signal
@@ -36,6 +37,8 @@ JS_EXAMPLE = CONFORMANCE / "examples" / "javascript"
 MEMORY = ROOT / "adam_os_data" / "memory"
 AUDIT_SAMPLE = ROOT / "adam_os_data" / "audit"
 PHASE2_REPORT = REPORTS / "adamos-phase2-reference-http"
+#: Services (each on a database of its own) `certify_phase2` certifies in parallel (`--jobs`).
+PHASE2_WORKERS = 2
 SITE = REPORTS / "site"
 DOCS = REPORTS / "docs"
 #: Seconds the Phase 2 reference service gets to accept its first connection.
@@ -138,41 +141,67 @@ def certify(session: nox.Session) -> None:
 def certify_phase2(session: nox.Session) -> None:
     """Certify the reference Phase 2 engine's HTTP endpoint end to end (profile phase2-context).
 
-    Starts `python -m reference.phase2 serve` (Starlette on uvicorn) on a free 127.0.0.1 port
-    over a fresh SQLite database, certifies it with `python -m conformance certify --profile
-    phase2-context --adapter http:...`, the engine's own `load`, `dump` and `job` commands on
-    that database as `--load`, `--dump` and `--job`, then stops the service. Writes
-    reports/adamos-phase2-reference-http/; arguments after `--` go to `certify` (e.g.
-    `--select`, `--report-dir`). `nox -s certify -- --profile phase2-context` certifies the
-    engine through the subprocess protocol instead.
+    Starts PHASE2_WORKERS copies of `python -m reference.phase2 serve` (Starlette on uvicorn),
+    each on 127.0.0.1 port 10 * P + W over a fresh SQLite database of its own, and certifies
+    them with `python -m conformance certify --profile phase2-context --adapter
+    http:http://127.0.0.1:P{worker} --jobs N`, the engine's own `load`, `dump` and `job`
+    commands on worker W's database (`--db .../w{worker}.db`) as `--load`, `--dump` and `--job`,
+    the implementation named `adamos-phase2-reference` with the engine's version; then stops
+    the services. Writes reports/adamos-phase2-reference-http/; arguments after `--` go to
+    `certify` (e.g. `--select`, `--report-dir`). `nox -s certify -- --profile phase2-context`
+    certifies the engine through the subprocess protocol instead.
     """
     session.install("-e", ".[phase2]")
     python = str(Path(session.bin) / "python")
+    version = session.run(
+        "python", "-c", "import reference.phase2 as e; print(e.__version__)", silent=True
+    )  # fmt: skip
     scratch = Path(tempfile.mkdtemp(prefix="phase2-certify-"))
-    db = str(scratch / "engine.db")
+    db = shlex.quote(str(scratch / "w{worker}.db"))
     commands = {
-        option: f"{shlex.quote(python)} -m reference.phase2 {option} --db {shlex.quote(db)}"
+        option: f"{shlex.quote(python)} -m reference.phase2 {option} --db {db}"
         for option in ("load", "dump", "job")
     }
     report = [] if "--report-dir" in session.posargs else ["--report-dir", str(PHASE2_REPORT)]
+    prefix = _port_block(session, PHASE2_WORKERS)
     try:
-        with _phase2_service(session, python, db, scratch / "serve.log") as base:
+        with contextlib.ExitStack() as services:
+            for worker in range(1, PHASE2_WORKERS + 1):
+                db_file, log = scratch / f"w{worker}.db", scratch / f"serve-{worker}.log"
+                port = prefix * 10 + worker
+                services.enter_context(_phase2_service(session, python, str(db_file), log, port))
             session.run(
                 "python", "-m", "conformance", "certify", "--profile", "phase2-context",
-                "--adapter", f"http:{base}", "--load", commands["load"],
-                "--dump", commands["dump"], "--job", commands["job"], *report, *session.posargs,
+                "--adapter", f"http:http://127.0.0.1:{prefix}{{worker}}",
+                "--jobs", str(PHASE2_WORKERS), "--load", commands["load"],
+                "--dump", commands["dump"], "--job", commands["job"],
+                "--name", "adamos-phase2-reference",
+                "--implementation-version", str(version or "unknown").strip(),
+                *report, *session.posargs,
             )  # fmt: skip
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def _port_block(session: nox.Session, count: int) -> int:
+    """A prefix P such that ports P1 to P<count> (10 * P + worker) are free on 127.0.0.1."""
+    for prefix in random.sample(range(2000, 6000), 200):
+        try:
+            for worker in range(1, count + 1):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", prefix * 10 + worker))
+        except OSError:
+            continue
+        return prefix
+    session.error("no block of free ports on 127.0.0.1")
+
+
 @contextlib.contextmanager
-def _phase2_service(session: nox.Session, python: str, db: str, log: Path) -> Iterator[str]:
-    """`reference.phase2 serve --db DB` on a free 127.0.0.1 port, in a session of its own;
+def _phase2_service(
+    session: nox.Session, python: str, db: str, log: Path, port: int
+) -> Iterator[str]:
+    """`reference.phase2 serve --db DB` on 127.0.0.1 `port`, in a session of its own;
     yields its base URL once it accepts connections; stops its whole process group."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     argv = [python, "-m", "reference.phase2", "serve", "--db", db, "--port", str(port)]
     with log.open("wb") as output:
         process = subprocess.Popen(
@@ -420,10 +449,13 @@ def bench(session: nox.Session) -> None:
     for the run and deleted after. Arguments after `--` go to `python -m tools bench`
     (e.g. `--records 100000 --runs 5`). Then the corpus certified in-process and through the
     subprocess adapter (targets >= 500 vectors/s, < 30 s); then the interoperability site at 20
-    implementations x 5 versions (build < 60 s, first paint < 2 s from file://). Results go to
-    reports/bench/ (git-ignored).
+    implementations x 5 versions (build < 60 s, first paint < 2 s from file://); then Phase 2
+    over HTTP with a slow engine (load and dump 0.6 s each, 4 services: target < 300 s). Results
+    go to reports/bench/ (git-ignored).
     """
     _install(session, "bench")
     session.run("python", "-m", "tools", "bench", *session.posargs)
     session.run("python", "-m", "tools", "bench-harness")
     session.run("python", "-m", "tools", "bench-site")
+    session.install("-e", ".[phase2]")
+    session.run("python", "-m", "tools", "bench-phase2-http")

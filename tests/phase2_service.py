@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import shlex
 import signal
 import socket
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 
 from paths import REPO
 
-__all__ = ["ServiceDidNotStart", "commands", "free_port", "serve"]
+__all__ = ["ServiceDidNotStart", "commands", "free_port", "port_block", "serve"]
 
 #: Seconds a server gets to answer its first connection.
 START_TIMEOUT = 30.0
@@ -37,6 +38,20 @@ def free_port() -> int:
         return port
 
 
+def port_block(count: int) -> int:
+    """A prefix P such that ports P1 to P<count> (``10 * P + worker``) are free on 127.0.0.1:
+    ``http://127.0.0.1:P{worker}`` then names worker W's service (``--jobs count``)."""
+    for prefix in random.sample(range(2000, 6000), 200):
+        try:
+            for worker in range(1, count + 1):
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", prefix * 10 + worker))
+        except OSError:
+            continue
+        return prefix
+    raise ServiceDidNotStart("no block of free ports on 127.0.0.1")
+
+
 def commands(db: str) -> dict[str, str]:
     """``--load``, ``--dump`` and ``--job`` for the reference engine's database at ``db``."""
     python = shlex.quote(sys.executable)
@@ -47,10 +62,10 @@ def commands(db: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def serve(db: str) -> Iterator[str]:
-    """Run ``serve --db db`` on a free 127.0.0.1 port (its own session); yield the base URL;
-    stop it (SIGTERM to its group, then SIGKILL)."""
-    port = free_port()
+def serve(db: str, port: int | None = None) -> Iterator[str]:
+    """Run ``serve --db db`` on ``port`` (default: a free one) of 127.0.0.1 (its own session);
+    yield the base URL; stop it (SIGTERM to its group, then SIGKILL)."""
+    port = port or free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "reference.phase2", "serve", "--db", db, "--port", str(port)],
         cwd=REPO,

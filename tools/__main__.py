@@ -9,6 +9,7 @@
     python -m tools bench [--records N]      the reference against a json.loads baseline
     python -m tools bench-harness            certification throughput
     python -m tools bench-site               the site at scale: build time, first paint
+    python -m tools bench-phase2-http        Phase 2 over HTTP with a slow load and dump
     python -m tools samples [--check]        the sample stores in adam_os_data/memory/
     python -m tools property-examples [--check]  the stored certification examples
     python -m tools readings [--check]       what each executable alternative changes
@@ -44,6 +45,10 @@ TOOLS: dict[str, tuple[str, str]] = {
     "bench": ("tools.bench.reference", "benchmark the reference (json.loads baseline, RSS)"),
     "bench-harness": ("tools.bench.harness", "benchmark certification throughput"),
     "bench-site": ("tools.bench.site", "the site at 20 implementations x 5 versions: build, paint"),
+    "bench-phase2-http": (
+        "tools.bench.phase2_http",
+        "Phase 2 over HTTP, load and dump 0.6 s each: wall time, loads and dumps per vector",
+    ),
     "samples": ("tools.samples", "write / check the sample stores in adam_os_data/memory"),
     "readings": (
         "tools.readings",

@@ -57,7 +57,7 @@ from conformance.cli._common import (
 )
 from conformance.corpus import load_corpus
 from conformance.phase2 import PROFILE as PHASE2_PROFILE
-from conformance.phase2 import certify_phase2
+from conformance.phase2 import certify_phase2, check_workers
 from conformance.report import (
     build_report,
     default_report_dir,
@@ -146,6 +146,8 @@ def register(commands: Subparsers) -> None:
     )
     parser.add_argument(
         "--implementation-version",
+        "--version",
+        dest="implementation_version",
         metavar="VERSION",
         help="the implementation's version in the console and the report (default: the "
         "handshake's; for python: the installed distribution's, when the module belongs to one)",
@@ -180,7 +182,9 @@ def register(commands: Subparsers) -> None:
         "-j",
         type=bounded_int(0, MAX_JOBS),
         default=None,
-        help="worker processes (default: CPUs)",
+        help="worker processes (default: CPUs); with --profile phase2-context, services "
+        "(default 1): an http: adapter whose base URL, --load and --dump name {worker}, each "
+        "worker's number (1 to N), so that each worker has a service and a database of its own",
     )
     parser.add_argument(
         "--timeout", type=positive_float, default=DEFAULT_TIMEOUT, help="seconds per request"
@@ -295,11 +299,13 @@ def _check(args: argparse.Namespace) -> None:
             )
     if http and (args.load is None or args.dump is None):
         raise UsageError("the http: adapter needs --load CMD and --dump CMD")
-    if phase2 and (args.section or (args.jobs is not None and args.jobs > 1)):
+    if phase2 and args.section:
         raise UsageError(
-            f"--profile {PHASE2_PROFILE} runs one vector at a time and its own section "
-            "(properties): --section and --jobs do not apply"
+            f"--profile {PHASE2_PROFILE} runs its own section (properties): --section does "
+            "not apply"
         )
+    if phase2 and args.jobs is not None and args.jobs > 1:
+        check_workers(args.adapter or "", args.jobs, load=args.load, dump=args.dump, job=args.job)
     check_paths(
         directories=[("--vectors", args.vectors), ("--temp-dir", args.temp_dir)],
         writable=[("--temp-dir", args.temp_dir)]
@@ -596,6 +602,7 @@ def _certify_phase2_run(args: argparse.Namespace, options: dict[str, str]) -> Ce
         max_line_bytes=args.max_line_bytes,
         max_consecutive_failures=args.max_consecutive_failures,
         declared_readings=getattr(args, "declared_readings", None),
+        jobs=args.jobs or 1,
     )
 
 

@@ -16,8 +16,11 @@ Owns what is particular to the profile, and nothing else:
   worker process) and ``cmd:`` over ``phase6-adapter/1`` with the Phase 2 bodies
   (:class:`PythonEngine`, :class:`ProtocolEngine`: the SPEC-006 adapters with the profile's
   contract, capability and schemas), and ``http:<base>`` with the user's ``--load``,
-  ``--dump`` and ``--job`` commands (:class:`HttpEngine`);
-- the runner (one vector at a time, repeated, a fresh-process sample), the ``properties``
+  ``--dump`` and ``--job`` commands (:class:`HttpEngine`: each fixture loaded once while the
+  dumps show it unchanged; ``--jobs N``, a service and a database per worker,
+  :func:`worker_engines`);
+- the runner (by fixture group, one vector at a time per engine, repeated, a fresh-process
+  sample), the ``properties``
   section (every invariant on the vectors' outcomes and on hypothesis-generated fixtures,
   :func:`fixtures`, :func:`examples`) and :func:`certify_phase2`;
 - attribution (:func:`attribute_phase2`): the policy text read from the outputs
@@ -51,8 +54,10 @@ from conformance.phase2._certify import (
     SECTIONS,
     Phase2Certification,
     certify_phase2,
+    check_workers,
     open_engine,
     reproduce_phase2,
+    worker_engines,
 )
 from conformance.phase2._commands import UserCommand, parse_output
 from conformance.phase2._compare import (
@@ -79,7 +84,13 @@ from conformance.phase2._engines import (
     PythonEngine,
     reference_engine_spec,
 )
-from conformance.phase2._http import DEFAULT_MAX_RESPONSE_BYTES, HttpEngine, encode_params
+from conformance.phase2._http import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    WORKER,
+    HttpEngine,
+    encode_params,
+    for_worker,
+)
 from conformance.phase2._invariants import (
     RETAINED_TABLES,
     determinism_view,
@@ -99,7 +110,7 @@ from conformance.phase2._readings import (
     estimate,
 )
 from conformance.phase2._registers import Property, executable_alternatives, load_properties
-from conformance.phase2._runner import run_vector, run_vectors
+from conformance.phase2._runner import fixture_groups, run_vector, run_vectors
 from conformance.phase2._strategies import Example, examples, fixtures
 
 __all__ = [
@@ -115,6 +126,7 @@ __all__ = [
     "SECTIONS",
     "SPEC",
     "TABLES",
+    "WORKER",
     "CheckReadings",
     "Difference",
     "Engine",
@@ -132,6 +144,7 @@ __all__ = [
     "UserCommand",
     "attribute_phase2",
     "certify_phase2",
+    "check_workers",
     "compare",
     "determinism_view",
     "encode_params",
@@ -140,7 +153,9 @@ __all__ = [
     "executable_alternatives",
     "expect_from_observed",
     "first_difference",
+    "fixture_groups",
     "fixtures",
+    "for_worker",
     "load_phase2_corpus",
     "load_properties",
     "no_write_differences",
@@ -159,4 +174,5 @@ __all__ = [
     "run_vectors",
     "state_problem",
     "trim_order_failure",
+    "worker_engines",
 ]

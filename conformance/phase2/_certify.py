@@ -12,6 +12,11 @@ rules, report, ``footer.attribution``) with the profile's names (``phase2-contex
 ``PHASE2-memory-engine``, ``phase2-context/1``) and a verdict that treats a failure no listed
 reading explains as a bug (:func:`~conformance.phase2._attribution.phase2_verdict`).
 
+With ``jobs`` above 1 (an ``http:`` adapter only), the vectors run on that many services, each
+with a database of its own: ``{worker}`` in the base URL and in the commands is the worker's
+number, 1 to ``jobs`` (:func:`worker_engines`); every worker observes the properties'
+generated examples, and a failing one is shrunk on worker 1.
+
 Only the published corpus, unselected, with the properties section run certifies anything; a
 vector whose op the implementation does not declare is skipped and makes the run partial.
 A reproduce command reruns one vector: ``certify --profile phase2-context --select id:ID``
@@ -26,8 +31,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from conformance._errors import HandshakeError
+from conformance._errors import HandshakeError, UsageError
 from conformance._kit import one_line, utc_now
 from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT
 from conformance.corpus import ExpectedFailures, load_expected_failures, select_vectors
@@ -39,7 +45,7 @@ from conformance.phase2._corpus import (
     phase2_vectors_dir,
 )
 from conformance.phase2._engines import Engine, open_process_engine, reference_engine_spec
-from conformance.phase2._http import HttpEngine
+from conformance.phase2._http import WORKER, HttpEngine, for_worker
 from conformance.phase2._properties import PropertySettings, properties_section
 from conformance.phase2._readings import CAPABILITIES, CONTRACT, PROFILE, SPEC, CheckReadings
 from conformance.phase2._runner import RunState, not_declared_reason, observations, run_vectors
@@ -60,7 +66,15 @@ from conformance.run import (
     with_expected_failure,
 )
 
-__all__ = ["SECTIONS", "Phase2Certification", "certify_phase2", "open_engine", "reproduce_phase2"]
+__all__ = [
+    "SECTIONS",
+    "Phase2Certification",
+    "certify_phase2",
+    "check_workers",
+    "open_engine",
+    "reproduce_phase2",
+    "worker_engines",
+]
 
 #: The sections a Phase 2 certification runs.
 SECTIONS = ("properties",)
@@ -110,6 +124,62 @@ def open_engine(
     return open_process_engine(
         spec, timeout=timeout, validate=validate, max_line_bytes=max_line_bytes
     )
+
+
+def worker_engines(
+    spec: str,
+    jobs: int,
+    *,
+    load: str | None = None,
+    dump: str | None = None,
+    job: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    validate: bool = False,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    temp_dir: str | None = None,
+) -> list[Engine]:
+    """One engine per worker (not started yet), ``{worker}`` replaced by its number in the
+    spec and the commands (:func:`check_workers` first)."""
+    check_workers(spec, jobs, load=load, dump=dump, job=job)
+
+    def worker(text: str | None, number: int) -> str | None:
+        return None if text is None else for_worker(text, number)
+
+    return [
+        open_engine(
+            for_worker(spec, number),
+            load=worker(load, number),
+            dump=worker(dump, number),
+            job=worker(job, number),
+            timeout=timeout,
+            validate=validate,
+            max_line_bytes=max_line_bytes,
+            temp_dir=temp_dir,
+        )
+        for number in range(1, max(1, jobs) + 1)
+    ]
+
+
+def check_workers(
+    spec: str, jobs: int, *, load: str | None, dump: str | None, job: str | None
+) -> None:
+    """:class:`UsageError` unless ``jobs`` workers can run: more than one needs an ``http:``
+    adapter whose base URL, ``--load`` and ``--dump`` (and ``--job``, when given) name
+    ``{worker}``. Workers that shared a service or a database would load over each other's
+    fixtures."""
+    if jobs > 1:
+        if not spec.startswith("http:"):
+            raise UsageError(
+                f"--jobs {jobs}: the {PROFILE} profile runs vectors in parallel only over "
+                "http:, with a service and a database per worker"
+            )
+        named = [("--adapter", spec), ("--load", load), ("--dump", dump), ("--job", job)]
+        missing = [option for option, text in named if text is not None and WORKER not in text]
+        if missing:
+            raise UsageError(
+                f"--jobs {jobs}: each worker needs a service and a database of its own: put "
+                f"{WORKER} (the worker's number, 1 to {jobs}) in {', '.join(missing)}"
+            )
 
 
 def reproduce_phase2(
@@ -165,9 +235,11 @@ def certify_phase2(
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     max_consecutive_failures: int = 10,
     declared_readings: Sequence[str] | None = None,
+    jobs: int = 1,
 ) -> Certification:
     """Certify the Phase 2 implementation behind ``adapter`` (default: the reference engine
-    through ``python -m reference.phase2 serve-protocol``).
+    through ``python -m reference.phase2 serve-protocol``); ``jobs``: workers, each with a
+    service and a database of its own (``http:`` only, :func:`check_workers`).
 
     ``declared_readings`` (``certify --readings FILE``; default: the ``readings`` of the start
     reply, if any): the alternative readings the implementation says it follows; it is held to
@@ -186,10 +258,11 @@ def certify_phase2(
     chosen: tuple[Phase2Vector, ...] = select_vectors(corpus.vectors, select)
     if isinstance(expected_failures, Path | str):
         expected_failures = load_expected_failures(expected_failures)
+    jobs = max(1, jobs)
     config = RunConfig(
         adapter=spec,
         timeout=timeout,
-        jobs=1,
+        jobs=jobs,
         repeat=max(1, repeat),
         fresh_every=max(0, fresh_every),
         validate_protocol=validate_protocol,
@@ -201,12 +274,18 @@ def certify_phase2(
 
     def command_for(vector_id: str) -> str:
         return reproduce_phase2(
-            spec, vector_id, load=load, dump=dump, job=job, vectors_dir=corpus_arg
+            for_worker(spec, 1),
+            vector_id,
+            load=None if load is None else for_worker(load, 1),
+            dump=None if dump is None else for_worker(dump, 1),
+            job=None if job is None else for_worker(job, 1),
+            vectors_dir=corpus_arg,
         )
 
     started, clock = utc_now(), datetime.now(UTC)
-    engine = open_engine(
+    engine, *workers = worker_engines(
         spec,
+        jobs,
         load=load,
         dump=dump,
         job=job,
@@ -219,6 +298,11 @@ def certify_phase2(
     capabilities: tuple[str, ...] = ()
     declared = None if declared_readings is None else tuple(declared_readings)
     try:
+        for number, other in enumerate(workers, 2):
+            try:
+                other.start()
+            except HandshakeError as exc:
+                raise HandshakeError(f"worker {number}: {exc.message}") from None
         handshake = engine.start()
         capabilities = handshake.capabilities
         if declared is None and handshake.readings is not None:
@@ -232,6 +316,8 @@ def certify_phase2(
         broken = exc
         progress.note(f"adapter broken: {one_line(exc.message)}")
     metadata = engine.metadata()
+    if workers:
+        metadata = _workers_metadata(metadata, spec, load, dump, job)
     faults: list[str] = []
     state = RunState()
     section: Section | None = None
@@ -247,6 +333,7 @@ def certify_phase2(
                     config,
                     sample=fresh_sample(chosen, config.fresh_every),
                     on_result=progress.advance,
+                    workers=workers,
                 )
             except Exception as exc:  # a fault of the kit: keep what ran, say so
                 faults.append(_fault("running the vectors", exc))
@@ -281,6 +368,7 @@ def certify_phase2(
                     PropertySettings.for_engine(engine.kind, section_options or {}),
                     readings=CheckReadings.of(evidence.attribution.profile, policy=evidence.policy),
                     profile=evidence.attribution.profile,
+                    workers=workers,
                 )
             except KeyboardInterrupt:
                 state.interrupted = True
@@ -295,7 +383,8 @@ def certify_phase2(
             if section is not None:
                 progress.section_finished(section)
     finally:
-        engine.close()
+        for each in (engine, *workers):
+            each.close()
     raw: list[VectorResult] = []
     rejudged = evidence.rejudged
     for vector in chosen:
@@ -351,9 +440,9 @@ def certify_phase2(
         broken_reason=broken.message if broken else state.stopped_reason,
         stopped_after=state.stopped_after,
         interrupted=state.interrupted,
-        workers=1,
-        requests=engine.requests,
-        restarts=engine.restarts,
+        workers=jobs,
+        requests=sum(each.requests for each in (engine, *workers)),
+        restarts=sum(each.restarts for each in (engine, *workers)),
         published_corpus=published,
         expected_sections=SECTIONS,
         harness_faults=tuple(faults),
@@ -366,6 +455,18 @@ def certify_phase2(
         attribution=evidence.attribution,
         evidence=evidence,
     )
+
+
+def _workers_metadata(
+    metadata: dict[str, Any],
+    spec: str,
+    load: str | None,
+    dump: str | None,
+    job: str | None,
+) -> dict[str, Any]:
+    """The report header's adapter object of a run on several workers: the spec and the
+    commands as given, ``{worker}`` in them (the header's options say how many workers)."""
+    return {**metadata, "spec": spec, "commands": {"load": load, "dump": dump, "job": job}}
 
 
 def _note_evidence(progress: Progress, evidence: Evidence) -> None:

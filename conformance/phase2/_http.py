@@ -4,14 +4,20 @@ user names (specs/protocol.md, P2.4).
     phase6 certify --profile phase2-context --adapter http:http://127.0.0.1:8080 \\
         --load "CMD" --dump "CMD" [--job "CMD"]
 
-Per vector, strictly one at a time (the database is shared):
+Per vector, strictly one at a time on one database (``--jobs N`` gives each worker a service and
+a database of its own: ``{worker}`` in the base URL and the commands is the worker's number):
 
-1. the fixture is written to a private temporary file and ``--load CMD FILE`` run;
+1. the fixture is written to a private temporary file and ``--load CMD FILE`` run, unless the
+   database still holds exactly that fixture: loaded for an earlier vector, and every dump
+   since showed it unchanged (a context call is read-only by contract; an engine that writes,
+   even the one preview event P2-INT-20 allows, is loaded afresh for the next vector);
 2. a context call is ``GET <base>/v1/memory/context?<params>`` (each name and value
    percent-encoded as UTF-8, RFC 3986 unreserved characters kept, pairs joined with ``&``; no
    header but ``Accept: application/json``); a job call is ``--job CMD`` with the call as
    JSON on stdin (without ``--job``, compact and summarize are not declared: not run);
-3. ``--dump CMD`` prints the state after the call.
+3. ``--dump CMD`` prints the state after the call (once per vector: the check of every
+   vector needs it), and before it only where a property asks for the state before a call
+   and the last dump is not known to still hold.
 
 A request runs under one deadline (a watchdog closes the socket when it passes: a server that
 trickles bytes cannot stretch it), its body is read up to :data:`DEFAULT_MAX_RESPONSE_BYTES`,
@@ -24,6 +30,7 @@ handshake is a TCP connection to the service: refused, the adapter is broken.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import http.client
 import os
 import shutil
@@ -47,10 +54,19 @@ from conformance._kit import dumps
 from conformance._schemas import schema_errors
 from conformance.adapters import DEFAULT_MAX_LINE_BYTES, DEFAULT_TIMEOUT, AdapterKind, Handshake
 from conformance.phase2._commands import UserCommand, parse_output
+from conformance.phase2._compare import normalize_state, state_problem
 from conformance.phase2._engines import Observation
 from conformance.phase2._readings import CAPABILITIES, CONTEXT_CAPABILITY, CONTRACT
 
-__all__ = ["DEFAULT_MAX_RESPONSE_BYTES", "PATH", "HttpEngine", "encode_params", "http_get"]
+__all__ = [
+    "DEFAULT_MAX_RESPONSE_BYTES",
+    "PATH",
+    "WORKER",
+    "HttpEngine",
+    "encode_params",
+    "for_worker",
+    "http_get",
+]
 
 #: The preview endpoint (P2-API-02).
 PATH: Final = "/v1/memory/context"
@@ -58,7 +74,31 @@ PATH: Final = "/v1/memory/context"
 #: is for a service that answers without end).
 DEFAULT_MAX_RESPONSE_BYTES: Final = 4 * 1024 * 1024
 OBSERVED_SCHEMA: Final = "phase2/observed.schema.json"
+#: In ``--adapter http:...``, ``--load``, ``--dump`` and ``--job``: the worker's number (1..N).
+WORKER: Final = "{worker}"
 _SHOWN = 200
+
+
+def for_worker(text: str, worker: int) -> str:
+    """``text`` with :data:`WORKER` replaced by ``worker``."""
+    return text.replace(WORKER, str(worker))
+
+
+def _digest(fixture: Mapping[str, Any]) -> bytes:
+    return hashlib.sha256(dumps(fixture)).digest()
+
+
+def _holds(state: Any, known: Any, fixture: Mapping[str, Any]) -> bool:
+    """Whether a dumped ``state`` shows the database as it was loaded: the same as the last
+    dump known to (``known``), or, with none yet, exactly the fixture (rows by id)."""
+    if known is not None:
+        return bool(state == known)
+    if state_problem(state) is not None:
+        return False
+    try:
+        return normalize_state(state) == normalize_state(fixture)
+    except (KeyError, TypeError, AttributeError):  # rows that are not the fixture's
+        return False
 
 
 def encode_params(params: Sequence[Sequence[str]]) -> str:
@@ -186,7 +226,13 @@ class HttpEngine:
         self.handshake: Handshake | None = None
         self.requests = 0
         self.restarts = 0
+        #: The user's commands run so far, by option (``load``, ``dump``, ``job``).
+        self.commands_run = {"load": 0, "dump": 0, "job": 0}
         self._scratch: Path | None = None
+        #: (digest of the fixture loaded, the last dump since, if any) while the database is
+        #: known to hold exactly that fixture; ``None`` when unknown (nothing loaded, a job
+        #: ran, a dump differed, a command failed).
+        self._holding: tuple[bytes, Any] | None = None
 
     @property
     def capabilities(self) -> tuple[str, ...]:
@@ -247,6 +293,7 @@ class HttpEngine:
     # ------------------------------------------------------------------ one vector
 
     def _load(self, fixture: Mapping[str, Any]) -> None:
+        self.commands_run["load"] += 1
         if self._scratch is None:
             self.start()
         assert self._scratch is not None
@@ -261,6 +308,7 @@ class HttpEngine:
                 path.unlink()
 
     def _dump(self) -> Any:
+        self.commands_run["dump"] += 1
         output = self.dump.run(timeout=self.timeout, max_bytes=self.max_output_bytes)
         state = parse_output(output, "the --dump command's output")
         if not isinstance(state, dict):
@@ -278,6 +326,7 @@ class HttpEngine:
     def _job(self, call: Mapping[str, Any]) -> Any:
         if self.job is None:
             raise UsageError("a job call needs --job CMD")
+        self.commands_run["job"] += 1
         output = self.job.run(
             stdin=dumps(call) + b"\n", timeout=self.timeout, max_bytes=self.max_output_bytes
         )
@@ -293,6 +342,16 @@ class HttpEngine:
                 )
         return observed
 
+    def _loaded(self, fixture: Mapping[str, Any]) -> tuple[bytes, Any]:
+        """Load ``fixture`` unless the database holds it already; (its digest, the last dump
+        known to show it, or ``None``). Until the caller says otherwise, the database is
+        unknown (a failure halfway leaves it so)."""
+        digest, holding, self._holding = _digest(fixture), self._holding, None
+        if holding is not None and holding[0] == digest:
+            return holding
+        self._load(fixture)
+        return digest, None
+
     def observe(
         self,
         fixture: Mapping[str, Any],
@@ -301,17 +360,23 @@ class HttpEngine:
         runs: int = 1,
         dump_before: bool = False,
     ) -> Observation:
-        """Load, call, dump. A context call (read-only by contract) runs ``runs`` times on one
-        load; a job is loaded afresh for every run."""
+        """Load (unless the database holds the fixture), call, dump. A context call
+        (read-only by contract) runs ``runs`` times on one load; a job is loaded afresh for
+        every run but the first (its database then is unknown)."""
         runs = max(1, runs)
         if call["op"] == "context":
-            self._load(fixture)
-            before = self._dump() if dump_before else None
+            digest, known = self._loaded(fixture)
+            before = None
+            if dump_before:
+                before = known if known is not None else self._dump()
+                known = before
             answers = []
             for _ in range(runs):
                 self.requests += 1
                 answers.append(self._get(call["params"]))
             state = self._dump()
+            if _holds(state, known, fixture):
+                self._holding = (digest, state)
             outcomes = tuple(
                 self._checked({"status": status, "body": body, "state": state})
                 for status, body in answers
@@ -319,7 +384,7 @@ class HttpEngine:
             return Observation(outcomes, before)
         results = []
         for _ in range(runs):
-            self._load(fixture)
+            self._loaded(fixture)
             self.requests += 1
             result = self._job(call)
             results.append(self._checked({"result": result, "state": self._dump()}))

@@ -14,6 +14,12 @@ Every property is checked two ways, and fails if either finds a break:
   (``retention``). A failing example is shrunk within a budget of calls; the smallest is the
   counterexample in the report.
 
+Over http:, the examples a passing run draws are drawn first and observed an example at a
+time (its calls on one load of its fixture), on every engine at once with more than one
+(``--jobs N``, a service and a database each; :func:`_prefetch`); the properties then find
+them in the cache. The properties themselves, and
+any shrinking, run on the first engine.
+
 Runs are reproducible: a fixed seed (``--section-option seed=N``), a fixed number of examples
 per adapter kind (``examples=N``), generation independent of what else is imported
 (:func:`conformance.properties.kit_constants_only`), and the engine's answers cached, so the
@@ -30,6 +36,8 @@ policy text, the whitespace table and a trimmed query. The section's data says w
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -113,7 +121,12 @@ class _Observer:
         self._cache: dict[tuple[bytes, bytes, int, bool], Observation | AdapterError] = {}
 
     def observe(
-        self, fixture: Any, call: Any, *, runs: int = 1, dump_before: bool = False
+        self,
+        fixture: Any,
+        call: Any,
+        *,
+        runs: int = 1,
+        dump_before: bool = False,
     ) -> Observation:
         key = (dumps(fixture), dumps(call), runs, dump_before)
         cached = self._cache.get(key)
@@ -127,6 +140,70 @@ class _Observer:
         if isinstance(cached, AdapterError):
             raise _EngineAbort(cached)
         return cached
+
+
+def _drawn(config: PropertySettings) -> list[Example]:
+    """The examples a property whose every example passes is given (the same seed and
+    settings, nothing observed)."""
+    drawn: list[Example] = []
+
+    def body(example: Example) -> None:
+        drawn.append(example)
+
+    test = hypothesis_settings(config.examples)(seed(config.seed)(given(examples())(body)))
+    with kit_constants_only():
+        test()
+    return drawn
+
+
+def _prefetch(
+    observer: _Observer,
+    engines: Sequence[Engine],
+    config: PropertySettings,
+    capabilities: Sequence[str],
+) -> None:
+    """Observe the calls of every example a passing run draws (each distinct call once, an
+    example's calls in the order the properties ask for them, on one engine), all engines at
+    once. An adapter error is cached like any answer; a call left out (a fault of the kit
+    stops a worker) is observed when a property asks for it."""
+    compact = CAPABILITIES["compact"] in capabilities
+    pending: queue.SimpleQueue[tuple[Any, list[tuple[Any, int, bool]]]] = queue.SimpleQueue()
+    queued: set[tuple[bytes, bytes, int, bool]] = set()
+    for example in _drawn(config):
+        calls = [(example.call_a, 2, True), (example.call_b, 1, False)]
+        calls += [(example.compact_call, 1, False)] if compact else []
+        fresh = []
+        for call, runs, before in calls:
+            key = (dumps(example.fixture), dumps(call), runs, before)
+            if key not in queued:
+                queued.add(key)
+                fresh.append((call, runs, before))
+        if fresh:
+            pending.put((example.fixture, fresh))
+    lock = threading.Lock()
+
+    def work(engine: Engine) -> None:
+        while True:
+            try:
+                fixture, calls = pending.get_nowait()
+            except queue.Empty:
+                return
+            for call, runs, before in calls:
+                try:
+                    found: Observation | AdapterError = engine.observe(
+                        fixture, call, runs=runs, dump_before=before
+                    )
+                except AdapterError as exc:
+                    found = exc
+                with lock:
+                    observer.calls += 1
+                    observer._cache[(dumps(fixture), dumps(call), runs, before)] = found
+
+    threads = [threading.Thread(target=work, args=(engine,), daemon=True) for engine in engines]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
 
 
 def _first(observation: Observation) -> Any:
@@ -313,13 +390,17 @@ def properties_section(
     readings: CheckReadings | None = None,
     profile: Sequence[str] = (),
     progress: Callable[[str], None] = lambda text: None,
+    workers: Sequence[Engine] = (),
 ) -> Section:
     """The ``properties`` section: every property of the register, on the vectors' outcomes
     and on generated examples (see the module docstring), under ``readings`` (the values the
-    reading ``profile`` gives the checks; default: the pinned readings)."""
+    reading ``profile`` gives the checks; default: the pinned readings); ``workers``: more
+    engines of the same implementation that observe the examples alongside ``engine``."""
     started = time.perf_counter()
     readings = readings if readings is not None else CheckReadings()
     observer = _Observer(engine)
+    if workers or engine.kind == "http":  # a live service: an example's calls on one load
+        _prefetch(observer, [engine, *workers], config, capabilities)
     on_vectors = _vector_leg(observed, vectors, readings)
     determinism = [
         (r.id, next(f.message for f in r.failures if f.kind is FailureKind.DETERMINISM))

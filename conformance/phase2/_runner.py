@@ -1,6 +1,9 @@
-"""Running the Phase 2 vectors against one engine, one at a time: observe, compare, repeat.
+"""Running the Phase 2 vectors against an engine: observe, compare, repeat.
 
-For each vector (:func:`run_vector`):
+The vectors run in groups that share a fixture (:func:`fixture_groups`: a live service loads
+it once for the group, :mod:`conformance.phase2._http`), one at a time on each engine; with
+more than one engine (``--jobs N``: a service and a database per worker), each takes the next
+group as it finishes one. For each vector (:func:`run_vector`):
 
 1. a vector whose op the implementation did not declare (``phase2.compact``,
    ``phase2.summarize``) is not sent: *skipped* with the capability named, never a pass;
@@ -21,6 +24,9 @@ mostly) stop the run as adapter broken (:class:`conformance.run.Breaker`).
 
 from __future__ import annotations
 
+import hashlib
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -55,6 +61,7 @@ from conformance.run import (
 __all__ = [
     "DETERMINISM_CLAUSES",
     "VectorRun",
+    "fixture_groups",
     "judge",
     "not_declared_reason",
     "run_fresh_sample",
@@ -224,6 +231,76 @@ def run_fresh_sample(
         fresh.close()
 
 
+def fixture_groups(vectors: Sequence[Phase2Vector]) -> list[list[Phase2Vector]]:
+    """``vectors`` grouped by fixture, in the order each fixture first appears; within a
+    group the context calls (which leave the database as loaded) before the jobs."""
+    groups: dict[bytes, list[Phase2Vector]] = {}
+    for vector in vectors:
+        groups.setdefault(hashlib.sha256(dumps(vector.fixture)).digest(), []).append(vector)
+    return [sorted(group, key=lambda v: v.op != "context") for group in groups.values()]
+
+
+def _cost(group: Sequence[Phase2Vector], repeat: int) -> int:
+    """Commands a group costs a live service: a load, then a dump per context call and a
+    load, job and dump per job run."""
+    return 1 + sum(1 if v.op == "context" else 3 * repeat for v in group)
+
+
+def _run_parallel(
+    groups: Sequence[Sequence[Phase2Vector]],
+    engines: Sequence[Engine],
+    capabilities: Sequence[str],
+    config: RunConfig,
+) -> Iterator[tuple[Phase2Vector, VectorRun]]:
+    """Each engine takes the next group (the costliest first) as it finishes one; yields
+    every run as it ends. Closing the generator (the run stops) lets the groups under way
+    end their current vector and starts no other."""
+    pending: queue.SimpleQueue[Sequence[Phase2Vector]] = queue.SimpleQueue()
+    for group in sorted(groups, key=lambda g: -_cost(g, config.repeat)):
+        pending.put(group)
+    done: queue.SimpleQueue[tuple[Phase2Vector, VectorRun] | BaseException | None] = (
+        queue.SimpleQueue()
+    )
+    stop = threading.Event()
+
+    def work(engine: Engine) -> None:
+        try:
+            while not stop.is_set():
+                try:
+                    group = pending.get_nowait()
+                except queue.Empty:
+                    return
+                for vector in group:
+                    if stop.is_set():
+                        return
+                    done.put((vector, run_vector(vector, engine, capabilities, config)))
+        except BaseException as exc:  # a fault of the kit: the caller raises it
+            done.put(exc)
+        finally:
+            done.put(None)
+
+    threads = [
+        threading.Thread(target=work, args=(engine,), name=f"phase2-worker-{n}", daemon=True)
+        for n, engine in enumerate(engines, 1)
+    ]
+    for thread in threads:
+        thread.start()
+    running = len(threads)
+    try:
+        while running:
+            item = done.get()
+            if item is None:
+                running -= 1
+            elif isinstance(item, BaseException):
+                raise item
+            else:
+                yield item
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+
+
 def run_vectors(
     vectors: Sequence[Phase2Vector],
     engine: Engine,
@@ -232,8 +309,11 @@ def run_vectors(
     *,
     sample: frozenset[str] = frozenset(),
     on_result: Callable[[VectorResult], None] = lambda result: None,
+    workers: Sequence[Engine] = (),
 ) -> RunState:
-    """Run ``vectors`` in order; stop early when the breaker says the adapter is broken.
+    """Run ``vectors`` by fixture group; stop early when the breaker says the adapter is
+    broken. ``workers``: more engines of the same implementation, each with a database of its
+    own, that run groups alongside ``engine``.
 
     Returns every vector run so far (by ID); a ``KeyboardInterrupt`` ends the run, marked
     interrupted. The caller skips the vectors that have no result.
@@ -241,17 +321,31 @@ def run_vectors(
     state = RunState()
     breaker = Breaker(config.max_consecutive_failures, timeout=config.timeout)
     sampled: list[tuple[Phase2Vector, Any]] = []
+    groups = fixture_groups(vectors)
+    runs: Iterator[tuple[Phase2Vector, VectorRun]]
+    if workers:
+        runs = _run_parallel(groups, [engine, *workers], capabilities, config)
+    else:
+        runs = (
+            (vector, run_vector(vector, engine, capabilities, config))
+            for group in groups
+            for vector in group
+        )
     try:
-        for vector in vectors:
-            run = run_vector(vector, engine, capabilities, config)
-            state.runs[vector.id] = run
-            on_result(run.result)
-            if vector.id in sample and run.observation is not None:
-                sampled.append((vector, run.observation.outcomes[0]))
-            state.stopped_reason = breaker.observe(run.result)
-            if state.stopped_reason is not None:
-                state.stopped_after = len(state.runs)
-                return state
+        try:
+            for vector, run in runs:
+                state.runs[vector.id] = run
+                on_result(run.result)
+                if vector.id in sample and run.observation is not None:
+                    sampled.append((vector, run.observation.outcomes[0]))
+                state.stopped_reason = breaker.observe(run.result)
+                if state.stopped_reason is not None:
+                    state.stopped_after = len(state.runs)
+                    return state
+        finally:
+            close = getattr(runs, "close", None)
+            if close is not None:
+                close()
         for vector_id, failure, error in run_fresh_sample(engine, sampled):
             run = state.runs[vector_id]
             found = (failure,) if failure is not None else ()

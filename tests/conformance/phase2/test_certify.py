@@ -14,13 +14,14 @@ import json
 import shlex
 import sys
 import threading
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 from paths import FAKES as FAKE_PROGRAMS
 from phase2_fakes import CONTROLS, FAKES
-from phase2_service import commands, serve
+from phase2_service import commands, port_block, serve
 
 from conformance.cli import main
 
@@ -42,6 +43,19 @@ FEW = (
     "id:p2-tokens-h00[12]",
     "id:p2-compact-h00[12]",
     "id:p2-summarize-h001",
+)
+#: The reference engine's load, dump and job commands with a delay before load and dump, each
+#: run counted (an engine whose database is slow to fill and to read).
+SLOW_ENGINE = (
+    f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_PROGRAMS / 'phase2_slow_engine.py'))}"
+)
+#: Fixtures shared: three token vectors and a compaction on one fixture, two compactions on
+#: another, two budget vectors on a third.
+SHARED = (
+    "id:p2-tokens-h00[123]",
+    "id:p2-compact-h003",
+    "id:p2-compact-h00[16]",
+    "id:p2-budget-h00[12]",
 )
 
 
@@ -180,6 +194,98 @@ class TestReference:
         assert "capability not declared: phase2.compact" in " ".join(
             report["footer"]["partial_reasons"]
         )
+
+
+class TestSlowEngineOverHttp:
+    """An engine whose load and dump are slow: each fixture is loaded once per worker that
+    needs it, each call dumped once, and the vectors spread over a service per worker."""
+
+    def test_loads_and_dumps_on_two_workers(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Seven loads, not eleven (one per vector and job run): a fixture is loaded once for
+        its context calls, and a compaction on it takes the database they left; every other
+        job run is loaded afresh. Eleven dumps: one per context call and per job run. The
+        implementation is named by --name and --version."""
+        log = tmp_path / "commands.log"
+        monkeypatch.setenv("PHASE2_SLOW_SECONDS", "0.05")
+        monkeypatch.setenv("PHASE2_SLOW_LOG", str(log))
+        db = shlex.quote(str(tmp_path / "w{worker}.db"))
+        prefix = port_block(2)
+        with (
+            serve(str(tmp_path / "w1.db"), port=prefix * 10 + 1),
+            serve(str(tmp_path / "w2.db"), port=prefix * 10 + 2),
+        ):
+            code, out, report = certify(
+                f"http:http://127.0.0.1:{prefix}{{worker}}",
+                tmp_path / "r",
+                *("--load", f"{SLOW_ENGINE} load --db {db}"),
+                *("--dump", f"{SLOW_ENGINE} dump --db {db}"),
+                *("--job", f"{SLOW_ENGINE} job --db {db}"),
+                *("--jobs", "2", "--no-sections", "--name", "slow engine", "--version", "0.6"),
+                *selected(*SHARED),
+            )
+        assert code == 3, out
+        assert report["footer"]["totals"]["passed"] == len(report["results"]) == 8
+        assert Counter(log.read_text().split()) == {"load": 7, "dump": 11, "job": 6}
+        header = report["header"]
+        assert header["options"]["workers"] == 2
+        assert "{worker}" in header["adapter"]["spec"]
+        assert "w{worker}.db" in header["adapter"]["commands"]["load"]
+        implementation = header["adapter"]["implementation"]
+        assert (implementation["name"], implementation["version"]) == ("slow engine", "0.6")
+
+    def test_properties_load_each_example_once(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """On one service, each generated example is loaded once: its budgeted call (the state
+        dumped before and after), the same call without a budget and a compaction share one
+        load; three dumps after the calls and one before."""
+        log = tmp_path / "commands.log"
+        monkeypatch.setenv("PHASE2_SLOW_SECONDS", "0")
+        monkeypatch.setenv("PHASE2_SLOW_LOG", str(log))
+        db = shlex.quote(str(tmp_path / "engine.db"))
+        with serve(str(tmp_path / "engine.db")) as base:
+            code, out, report = certify(
+                f"http:{base}",
+                tmp_path / "r",
+                *("--load", f"{SLOW_ENGINE} load --db {db}"),
+                *("--dump", f"{SLOW_ENGINE} dump --db {db}"),
+                *("--job", f"{SLOW_ENGINE} job --db {db}"),
+                *("--section-option", "examples=3"),
+                *selected("id:p2-budget-h001"),
+            )
+        assert code == 3, out
+        assert report["sections"]["properties"]["status"] == "passed"
+        assert report["sections"]["properties"]["data"]["calls"] == 9
+        assert Counter(log.read_text().split()) == {"load": 1 + 3, "dump": 1 + 4 * 3, "job": 3}
+
+    @pytest.mark.parametrize(
+        ("adapter", "load", "message"),
+        [
+            ("http:http://127.0.0.1:9", "true {worker}", "--adapter"),
+            ("http:http://127.0.0.1:9{worker}", "true", "--load"),
+        ],
+    )
+    def test_workers_need_a_service_and_database_each(
+        self,
+        tmp_path: Path,
+        adapter: str,
+        load: str,
+        message: str,
+        capsys: pytest.CaptureFixture[str],
+    ) -> None:
+        """--jobs N over http: refuses a base URL or a command without {worker} (exit 2)."""
+        code, _ = cli(
+            *("certify", "--profile", "phase2-context", "--adapter", adapter),
+            *("--load", load, "--dump", "true {worker}", "--jobs", "2"),
+            *("--report-dir", str(tmp_path / "r")),
+        )
+        assert code == 2
+        error = capsys.readouterr().err
+        assert "{worker}" in error
+        assert message in error.rsplit("in ", 1)[1]
+        assert not (tmp_path / "r" / "report.json").exists()
 
 
 @pytest.mark.slow

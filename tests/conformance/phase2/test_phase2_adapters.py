@@ -397,3 +397,84 @@ class TestHttp:
             thread.join(10)
         assert {k.lower() for k in seen} == {"host", "accept"}
         assert seen["Accept"] == "application/json"
+
+
+#: The reference engine's load, dump and job commands, counted (tests/fakes/phase2_slow_engine.py
+#: with no delay): a real database for the answers of the hostile server.
+SLOW_ENGINE = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKES / 'phase2_slow_engine.py'))}"
+COMPACT = {"op": "compact", "now": "2024-06-01T00:00:00Z"}
+OTHER = {"inbox_items": [{**TURN, "id": 2, "created_at": "2024-05-02T10:00:00Z"}]}
+
+
+class TestFixtureReuse:
+    """A live service is loaded once per fixture while every dump shows it unchanged."""
+
+    @pytest.fixture
+    def engine(
+        self, hostile: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> Iterator[HttpEngine]:
+        """The http adapter on the hostile server (answering JSON) and a real SQLite database."""
+        monkeypatch.setenv("PHASE2_SLOW_SECONDS", "0")
+        hostile.mode = "json"
+        db = shlex.quote(str(tmp_path / "engine.db"))
+        engine = HttpEngine(
+            f"http:http://127.0.0.1:{hostile.server_address[1]}",
+            load=f"{SLOW_ENGINE} load --db {db}",
+            dump=f"{SLOW_ENGINE} dump --db {db}",
+            job=f"{SLOW_ENGINE} job --db {db}",
+            timeout=30.0,
+        )
+        engine.start()
+        try:
+            yield engine
+        finally:
+            engine.close()
+
+    def test_context_calls_share_one_load(self, engine: HttpEngine) -> None:
+        """Context calls on one fixture: one load, a dump after each call; the state before a
+        call is the last dump, not another one."""
+        for _ in range(3):
+            (observed,) = engine.observe(FIXTURE, CONTEXT).outcomes
+            assert observed["state"]["inbox_items"] == FIXTURE["inbox_items"]
+        observation = engine.observe(FIXTURE, CONTEXT, runs=2, dump_before=True)
+        assert observation.before == observation.outcomes[0]["state"]
+        assert engine.commands_run == {"load": 1, "dump": 4, "job": 0}
+
+    def test_another_fixture_is_loaded(self, engine: HttpEngine) -> None:
+        """A different fixture is loaded; coming back to the first loads it again."""
+        for fixture in (FIXTURE, OTHER, FIXTURE):
+            (observed,) = engine.observe(fixture, CONTEXT).outcomes
+            assert observed["state"]["inbox_items"] == fixture["inbox_items"]
+        assert engine.commands_run["load"] == 3
+
+    def test_a_job_leaves_the_database_unknown(self, engine: HttpEngine) -> None:
+        """A job's first run takes the database as a context call left it; every later run,
+        and the next vector, are loaded afresh."""
+        engine.observe(FIXTURE, CONTEXT)
+        engine.observe(FIXTURE, COMPACT, runs=2)
+        assert engine.commands_run == {"load": 2, "dump": 3, "job": 2}
+        engine.observe(FIXTURE, CONTEXT)
+        assert engine.commands_run["load"] == 3
+
+    def test_a_state_unlike_the_fixture_is_loaded_again(self, hostile: Any) -> None:
+        """A dump that does not show the fixture (here: an empty state) proves nothing: every
+        call is loaded afresh."""
+        hostile.mode = "json"
+        engine = _engine(hostile, timeout=10.0)
+        try:
+            for _ in range(2):
+                engine.observe(FIXTURE, CONTEXT)
+            assert engine.commands_run == {"load": 2, "dump": 2, "job": 0}
+        finally:
+            engine.close()
+
+    def test_a_failed_dump_forgets_the_fixture(self, engine: HttpEngine) -> None:
+        """A command that fails leaves the database unknown: the next call loads."""
+        engine.observe(FIXTURE, CONTEXT)
+        good = engine.dump
+        engine.dump = UserCommand.parse("--dump", command("fail"))
+        with pytest.raises(AdapterCrashedError):
+            engine.observe(FIXTURE, CONTEXT)
+        engine.dump = good
+        engine.observe(FIXTURE, CONTEXT)
+        assert engine.commands_run["load"] == 2

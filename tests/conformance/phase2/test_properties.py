@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,6 +63,49 @@ class TestGenerated:
         assert "P2-BUD-04" in item.clauses
         assert item.details["counterexample"] == repeated.details["counterexample"]
         assert set(item.details["counterexample"]) == {"fixture", "calls"}
+
+
+class _Counting:
+    """An engine that counts the calls it observes (everything else is the engine's)."""
+
+    def __init__(self, engine: PythonEngine):
+        self.engine = engine
+        self.kind = engine.kind
+        self.observed = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def observe(self, fixture: Any, call: Any, **options: Any) -> Any:
+        self.observed += 1
+        return self.engine.observe(fixture, call, **options)
+
+
+class TestWorkers:
+    """More engines (``--jobs N`` over http:) observe the examples alongside the first."""
+
+    @pytest.mark.parametrize("engine", ["python:reference.phase2:run_vector_call"], indirect=True)
+    def test_examples_shared_out_and_each_observed_once(self, engine: PythonEngine) -> None:
+        """Both engines observe examples; together each call once, as many as one engine
+        alone makes; the outcome is the same."""
+        settings = PropertySettings(seed=0, examples=6, shrink_calls=20)
+        alone = properties_section(engine, CAPABILITIES, {}, {}, (), settings)
+        with PythonEngine("python:reference.phase2:run_vector_call", timeout=5) as other:
+            other.start()
+            first, second = _Counting(engine), _Counting(other)
+            shared = properties_section(
+                first,
+                CAPABILITIES,
+                {},
+                {},
+                (),
+                settings,
+                workers=[second],
+            )
+        assert outcomes(shared) == outcomes(alone)
+        assert first.observed > 0
+        assert second.observed > 0
+        assert first.observed + second.observed == shared.data["calls"] == alone.data["calls"]
 
 
 HANGS_ON_COMPACT = """
