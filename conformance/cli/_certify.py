@@ -555,7 +555,7 @@ def _certify_phase2(args: argparse.Namespace, out: TextIO) -> int:
     options = dict(o.partition("=")[::2] for o in args.section_option)
     report_dir = _report_dir(args)
     refused = f"not available for --profile {PHASE2_PROFILE} (its engine and service keep state)"
-    with sandbox_run(args.sandbox, refused=refused) as box:
+    with terminate_as_interrupt(), sandbox_run(args.sandbox, refused=refused) as box:
         _require_sandbox(args, box.reason)
         result = _certify_phase2_run(args, options)
     return _finish(named(result, args.name, args.implementation_version), args, report_dir, out)

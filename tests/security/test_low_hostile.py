@@ -216,6 +216,26 @@ class TestSigterm:
         with pytest.raises(ProcessLookupError):
             os.killpg(process.pid, 0)  # nothing of the run's process group is left
 
+    def test_sigterm_interrupts_a_phase2_certification(self, tmp_path: Path) -> None:
+        """The Phase 2 profile too: SIGTERM mid-run is an interruption (exit 2, a partial
+        report), not exit 143 with nothing written."""
+        report = tmp_path / "report"
+        argv = [
+            sys.executable, "-m", "conformance", "certify", "--profile", "phase2-context",
+            "--report-dir", str(report), "-q", "--sandbox", "off",
+        ]  # fmt: skip
+        process = subprocess.Popen(argv, start_new_session=True, cwd=tmp_path)
+        try:
+            time.sleep(4.0)  # the reference engine is started and vectors are running
+            process.send_signal(signal.SIGTERM)
+            code = process.wait(timeout=60)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+        assert code == 2
+        document = json.loads((report / "report.json").read_text("utf-8"))
+        assert document["footer"]["partial"]
+
 
 class TestTwoReplyLines:
     """Two reply lines for one run blamed the next, innocent vector (its reply read as the

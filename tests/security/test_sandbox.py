@@ -357,7 +357,6 @@ class TestOtherCommands:
         and the sample record still verifies."""
         import subprocess
 
-
         started: list[list[str]] = []
         real_run = subprocess.run
 
