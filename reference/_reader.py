@@ -28,7 +28,7 @@ import hashlib
 import os
 import stat
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -37,6 +37,7 @@ from reference._errors import StoreError, render_value
 __all__ = [
     "BLOCK_BYTES",
     "MAX_LINE_BYTES",
+    "STORE_CHECKS",
     "Batch",
     "Chunk",
     "Digest",
@@ -155,6 +156,41 @@ def open_stores(stores: list[tuple[str, int]]) -> list[Store]:
         close_stores(opened)
         raise
     return opened
+
+
+def _open_existing(stores: list[tuple[str, int]]) -> list[Store]:
+    """INT-13/skip-missing-stores-partial: a store with nothing there is left out (a partial
+    package from the others); every other failure still fails the call."""
+    opened: list[Store] = []
+    try:
+        for path, index in stores:
+            try:
+                opened.append(_open(path, index))
+            except StoreError as error:
+                if error.code != "store_not_found":
+                    raise
+    except BaseException:
+        close_stores(opened)
+        raise
+    return opened
+
+
+def _open_in_request_order(stores: list[tuple[str, int]]) -> list[Store]:
+    """INT-13/check-request-order: the stores are checked in the order the request names them
+    (the first failure in request order wins), then read in normalized sorted order."""
+    order = sorted(range(len(stores)), key=lambda position: stores[position][1])
+    opened = open_stores([stores[position] for position in order])
+    by_position = dict(zip(order, opened, strict=True))
+    return [by_position[position] for position in range(len(stores))]
+
+
+#: INT-13: which stores are checked, in which order, and what a missing one does (the pinned
+#: reading first; ``_readings.py``).
+STORE_CHECKS: Final[dict[str, Callable[[list[tuple[str, int]]], list[Store]]]] = {
+    "sorted-fail": open_stores,
+    "request-order-fail": _open_in_request_order,
+    "sorted-skip-missing": _open_existing,
+}
 
 
 def close_stores(stores: list[Store]) -> None:

@@ -44,6 +44,7 @@ from conformance.readings import (
     RequestError,
     SuppliedTerms,
     TermLength,
+    TextReading,
     TrustMatch,
     TsGrammar,
     Whitespace,
@@ -112,6 +113,7 @@ __all__ = [
 ]
 
 CONTROLLER_VERSION = "phase6-v1"
+PINNED_TEXT: Final = TextReading()
 NS_PER_DAY = 86_400 * 10**9
 
 
@@ -155,6 +157,14 @@ class Choices:
     terms: SuppliedTerms = "normalized"  # INT-08: supplied query_terms
 
     # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
+    duplicate_stores: str = "once"  # INT-12: a store named twice is read "once" or "twice"
+    store_order: str = "code-points"  # INT-12: how normalized store paths sort
+    missing_store: str = "error"  # INT-13: a store that does not exist
+    store_checks: str = "sorted"  # INT-13: the order stores are checked in
+    blank_lines: str = "skip"  # INT-14: an empty or whitespace-only line
+    cr: str = "removed"  # INT-14: the CR before a line's LF
+    text: TextReading = PINNED_TEXT  # INT-15, INT-16, INT-18: a line's JSON text
+    invalid_entries: str = "listed"  # INT-19: the dropped entries of invalid lines
 
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
@@ -203,6 +213,38 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-08 alternatives[0]: "Use supplied terms verbatim."
     "INT-08/verbatim": {"terms": "verbatim"},
     # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
+    # INT-12 alternatives[1]: "Keep duplicates and read them twice."
+    "INT-12/keep-duplicates-read-twice": {"duplicate_stores": "twice"},
+    # INT-12 alternatives[2]: "Sort by UTF-16 code units."
+    "INT-12/sort-utf-16-code": {"store_order": "utf-16-units"},
+    # INT-13 alternatives[0]: "Skip missing stores (partial success)."
+    "INT-13/skip-missing-stores-partial": {"missing_store": "skip"},
+    # INT-13 alternatives[1]: "Check in request order."
+    "INT-13/check-request-order": {"store_checks": "request"},
+    # INT-14 alternatives[0]: "Blank lines dropped as invalid_record_schema."
+    "INT-14/blank-lines-dropped-invalid": {"blank_lines": "invalid"},
+    # INT-14 alternatives[1]: "CR kept as part of the line (then a CRLF line still parses: CR
+    # is JSON whitespace)."
+    "INT-14/cr-kept-part-line": {"cr": "kept"},
+    # INT-15 alternatives[0]: "Strip a leading BOM."
+    "INT-15/strip-leading-bom": {"text": TextReading(bom="strip")},
+    # INT-15 alternatives[1]: "Accept NaN/Infinity like Python's json module."
+    "INT-15/accept-nan-infinity-like": {"text": TextReading(constants="accept")},
+    # INT-15 alternatives[2]: "Replace lone surrogates with U+FFFD."
+    "INT-15/replace-lone-surrogates-u": {"text": TextReading(surrogates="replace")},
+    # INT-16 alternatives[0]: "First occurrence wins."
+    "INT-16/first-occurrence-wins": {"text": TextReading(duplicates="first")},
+    # INT-16 alternatives[1]: "invalid_record_schema (I-JSON: names MUST be unique)."
+    "INT-16/invalid-record-schema-i": {"text": TextReading(duplicates="reject")},
+    # INT-18 alternatives[0]: "No limit (implementation-defined behaviour)."
+    "INT-18/limit-implementation-defined-behaviour": {"text": TextReading(max_depth=None)},
+    # INT-18 alternatives[1]: "Limit 1000 or 1024." (1000)
+    "INT-18/limit-1000-1024": {"text": TextReading(max_depth=1000)},
+    # INT-19 alternatives[0]: "memory_id and record_hash null."
+    "INT-19/memory-id-record-hash": {"invalid_entries": "null"},
+    # INT-19 alternatives[1]: "Omit invalid lines from dropped (contradicts 'counted as
+    # dropped')."
+    "INT-19/omit-invalid-lines-dropped": {"invalid_entries": "omitted"},
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     # INT-20 alternatives[4]: "Accept what RFC 3339 section 5.6 allows for UTC beyond the
     # profile, and nothing more: a lower-case 't' and 'z', and the offset '-00:00' (normalized
@@ -279,14 +321,30 @@ def score(
     return (float(base) + tag_bonus) + bonus
 
 
-def order_key(cand: dict[str, Any]) -> tuple[float, tuple[int, int, int], str, str, str, int]:
-    """TIE-BREAKING 1)-5) plus read order (INT-33)."""
+def utf16_units(path: str) -> str:
+    """INT-12/sort-utf-16-code: a key that orders strings by their UTF-16 code units."""
+    units = path.encode("utf-16-be", errors="surrogatepass")
+    return "".join(chr(int.from_bytes(units[k : k + 2], "big")) for k in range(0, len(units), 2))
+
+
+#: INT-12: how two store paths compare ("Sort by UTF-16 code units": everywhere paths are
+#: ordered, the read order and the store_path tie-break alike).
+STORE_KEYS: Final[dict[str, Callable[[str], str]]] = {
+    "code-points": str,
+    "utf-16-units": utf16_units,
+}
+
+
+def order_key(
+    cand: dict[str, Any], store_key: Callable[[str], str] = str
+) -> tuple[float, tuple[int, int, int], str, str, str, int]:
+    """TIE-BREAKING 1)-5) plus read order (INT-33); ``store_key`` is the INT-12 path order."""
     instant = cand.get("_instant")
     ts_key = (0, -instant[0], -instant[1]) if instant is not None else (1, 0, 0)
     return (
         -cand["score"],  # 1) score descending
         ts_key,  # 2) ts_utc descending (missing ts_utc sorts last)
-        cand["store_path"],  # 3) store_path ascending (code points)
+        store_key(cand["store_path"]),  # 3) store_path ascending (code points)
         cand["memory_id"],  # 4) memory_id ascending
         cand["record_hash"],  # 5) record_hash ascending
         cand["read_index"],
@@ -322,10 +380,11 @@ def read_candidates(
     choices = choices or Choices()
     lines: list[dict[str, Any]] = []
     for store_path, data in stores:
-        for raw in split_lines(data):  # '2) within each store, read in file order (line order)'
-            if is_blank(raw):
-                continue
-            cand = read_line(raw, choices.ts_grammar)  # INT-20
+        # '2) within each store, read in file order (line order)'; INT-14 (choices.cr)
+        for raw in split_lines(data, choices.cr):
+            if is_blank(raw) and choices.blank_lines == "skip":
+                continue  # INT-14/blank-lines-dropped-invalid: not JSON, so invalid below
+            cand = read_line(raw, choices.ts_grammar, choices.text)  # INT-20, INT-15/16/18
             cand["store_path"] = store_path
             cand["read_index"] = len(lines)
             if "invalid" in cand:  # INT-19
@@ -382,7 +441,14 @@ def oracle_read(
             recency=choices.recency,
             whitespace=choices.whitespace,
         )
-        stores = read_stores(opts.store_paths, root)  # errors.md 9-10
+        stores = read_stores(  # errors.md 9-10, INT-12, INT-13
+            opts.store_paths,
+            root,
+            duplicates=choices.duplicate_stores,
+            order=choices.store_order,
+            missing=choices.missing_store,
+            checks=choices.store_checks,
+        )
         entries = None
         if opts.snapshot is not None:  # 'If no snapshot provided, trust filtering is disabled.'
             entries = read_snapshot(opts.snapshot, root, choices.missing_snapshot)
@@ -402,7 +468,8 @@ def oracle_read(
     ranked = [c for c in lines if "fate" not in c]
     for cand in ranked:
         cand["score"] = score(cand, terms, opts, choices)
-    ranked.sort(key=order_key)  # full sort on the composite key
+    store_key = STORE_KEYS[choices.store_order]  # INT-12
+    ranked.sort(key=lambda cand: order_key(cand, store_key))  # full sort on the composite key
     selected, used = select(ranked, opts, choices)
 
     dropped = [
@@ -410,6 +477,14 @@ def oracle_read(
         for c in lines
         if c["fate"] != "selected"
     ]  # INT-28: read order
+    if choices.invalid_entries == "null":
+        # INT-19/memory-id-record-hash: "memory_id and record_hash null."
+        for entry in dropped:
+            if entry["reason"] == "invalid_record_schema":
+                entry.update(memory_id=None, record_hash=None)
+    elif choices.invalid_entries == "omitted":
+        # INT-19/omit-invalid-lines-dropped: "Omit invalid lines from dropped."
+        dropped = [entry for entry in dropped if entry["reason"] != "invalid_record_schema"]
     if choices.dropped_order == "by-reason":
         # INT-28/by-reason: "Grouped by reason." Groups in code-point order of the reason, read
         # order inside each group (a stable sort of the read-order list).

@@ -111,7 +111,7 @@ ENCODING: tuple[Row, ...] = (
 )
 
 SYNTAX: tuple[Row, ...] = tuple(
-    (slug, text, "", ("INT-15", "INT-19"), what)
+    (slug, text, "", ("INT-15", "INT-19", *(("INT-18",) if "depth" in slug else ())), what)
     for slug, text, what in (
         ("nan", _t(',"x":NaN'), "NaN"),
         ("infinity", _t(',"x":Infinity'), "Infinity"),
@@ -233,7 +233,8 @@ SHAPES: tuple[Row, ...] = tuple(
 
 
 def _schema(slug: str, text: str, memory_id: str, what: str) -> Row:
-    return (slug, text, memory_id, ("INT-22", "INT-19"), what)
+    duplicates = ("INT-16",) if slug.startswith("dup-") else ()  # which duplicate wins
+    return (slug, text, memory_id, ("INT-22", "INT-19", *duplicates), what)
 
 
 SCHEMA: tuple[Row, ...] = (

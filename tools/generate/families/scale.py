@@ -252,7 +252,8 @@ def cases() -> Iterator[Case]:
                 "S6-OUT-09",
                 "S6-OUT-16",
             ),
-            interpretations=("INT-28", "INT-04"),
+            # INT-14: the stores hold blank lines (blank_every)
+            interpretations=("INT-28", "INT-04", *(("INT-14",) if spec.blank_every else ())),
             request=make_request(
                 spec.query,
                 built.paths,
