@@ -29,7 +29,7 @@ from reference._query import (
     supplied_terms,
     verbatim_terms,
 )
-from reference._reader import STORE_CHECKS, close_stores
+from reference._reader import LINE_BREAKS, STORE_CHECKS, close_stores
 from reference._readings import Readings
 from reference._records import RECORD_TIMESTAMPS, line_rules
 from reference._request import INTEGERS, Request, validate_request
@@ -141,7 +141,7 @@ def _write_package(
     """
     # S6-READ-04/05: "store_paths MUST be normalized and sorted lexicographically before read"
     paths = STORE_LISTS[readings.store_list](list(request.store_paths))  # INT-12
-    stores = STORE_CHECKS[readings.store_checks](paths)  # INT-13
+    stores = LINE_BREAKS[readings.line_breaks](STORE_CHECKS[readings.store_checks](paths))
     if writer is not None:  # what a failure record can say of the stores from now on
         writer.stores = [(store.path, store.size, None) for store in stores]
     try:

@@ -54,8 +54,10 @@ class Readings:
     store_list: str = "unique-code-points"
     #: INT-13: how stores are checked before reading (a key of ``_reader.STORE_CHECKS``).
     store_checks: str = "sorted-fail"
-    #: INT-14: blank lines and the CR of CRLF (a key of ``_records.LINE_ENDS``).
+    #: INT-14: blank lines and the CR of CRLF (a key of ``_records.LINE_ENDS``), and which
+    #: bytes end a line (a key of ``_reader.LINE_BREAKS``).
     line_ends: str = "skip-blank-drop-cr"
+    line_breaks: str = "lf"
     #: INT-15: which JSON texts a line may hold (a key of ``_records.JSON_TEXTS``).
     json_text: str = "rfc8259"
     #: INT-16: a member name twice in one object (a key of ``_records.MEMBER_NAMES``).
@@ -184,6 +186,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"line_ends": "cr-kept"},
         ),
         Alternative(
+            "INT-14/cr-also-ends-line",
+            2,
+            "a CR not followed by LF ends a line too (universal newlines: Python text-mode "
+            "files, Java's readLine, Node's readline)",
+            {"line_breaks": "lf-cr"},
+        ),
+        Alternative(
             "INT-15/strip-leading-bom",
             0,
             "a UTF-8 BOM that starts a line is removed before the line is parsed (its "
@@ -204,6 +213,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"json_text": "replace-surrogates"},
         ),
         Alternative(
+            "INT-15/go-replace-invalid-utf-8",
+            3,
+            "invalid UTF-8 inside a string (one U+FFFD per byte that starts no valid sequence) "
+            "and escaped lone surrogates read as U+FFFD (Go's encoding/json)",
+            {"json_text": "go"},
+        ),
+        Alternative(
             "INT-16/first-occurrence-wins",
             0,
             "a member name that occurs twice in one object: the first occurrence wins",
@@ -216,6 +232,14 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"member_names": "unique"},
         ),
         Alternative(
+            "INT-16/duplicate-record-field-invalid",
+            2,
+            "a record field (memory_id, text, tags, refs, ts_utc) twice in the top-level "
+            'object makes the line invalid_record_schema (memory_id ""); other duplicates: '
+            "the last wins (serde_json into a struct)",
+            {"member_names": "record-fields-unique"},
+        ),
+        Alternative(
             "INT-18/limit-implementation-defined-behaviour",
             0,
             "no nesting limit of its own (only the parser's: orjson's 1024)",
@@ -226,6 +250,12 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             1,
             "a line nested deeper than 1000 is invalid (not 64)",
             {"depth_limit": "1000"},
+        ),
+        Alternative(
+            "INT-18/limit-127-serde",
+            4,
+            "a line nested deeper than 127 is invalid (serde_json's recursion limit of 128)",
+            {"depth_limit": "127"},
         ),
         Alternative(
             "INT-19/memory-id-record-hash",

@@ -373,6 +373,45 @@ def _load_replacing_surrogates(raw: bytes) -> Any:
     return value
 
 
+def _go_text(raw: bytes) -> str:
+    """The line as Go's encoding/json sees its strings: each byte that does not start a valid
+    UTF-8 sequence reads as one U+FFFD (utf8.DecodeRune's (RuneError, 1))."""
+    out: list[str] = []
+    i, size = 0, len(raw)
+    while i < size:
+        byte = raw[i]
+        if byte < 0x80:
+            out.append(chr(byte))
+            i += 1
+            continue
+        length = 2 if 0xC2 <= byte <= 0xDF else 3 if 0xE0 <= byte <= 0xEF else 4
+        if byte <= 0xF4:
+            try:
+                out.append(raw[i : i + length].decode("utf-8"))
+            except UnicodeDecodeError:
+                pass
+            else:
+                i += length
+                continue
+        out.append("\ufffd")
+        i += 1
+    return "".join(out)
+
+
+def _load_like_go(raw: bytes) -> Any:
+    """INT-15/go-replace-invalid-utf-8: invalid UTF-8 inside a string and escaped lone
+    surrogates read as U+FFFD (Go's encoding/json); anywhere else the bytes are not JSON, and
+    a replacement character there is not JSON either."""
+    try:
+        return load_line(raw)
+    except NotJSON:
+        pass
+    text = _go_text(raw)
+    if text.encode("utf-8") == raw:  # valid UTF-8: only the lone surrogates differ
+        return _load_replacing_surrogates(raw)
+    return _load_replacing_surrogates(text.encode("utf-8"))
+
+
 class _Duplicate(list[tuple[str, Any]]):
     """An object in which a member name occurs more than once."""
 
@@ -405,6 +444,24 @@ def _load_unique_names(raw: bytes) -> Any:
     value = load_line(raw)
     if _has_duplicate(_python_json(raw, _names)):
         raise _not_json("duplicate member name")
+    return value
+
+
+#: The members a record's schema names (S6-REC-03..09): a struct's fields.
+_RECORD_FIELDS: Final = frozenset({"memory_id", "text", "tags", "refs", "ts_utc"})
+
+
+def _load_no_duplicate_field(raw: bytes) -> Any:
+    """INT-16/duplicate-record-field-invalid: a record field named twice in the top-level
+    object makes the line unreadable, memory_id "" (serde_json into a struct: "duplicate
+    field"); any other duplicate name: the last one wins."""
+    value = load_line(raw)
+    if type(value) is not dict:
+        return value
+    fields = _python_json(raw, lambda pairs: pairs)  # the top-level object's pairs, in order
+    names = [key for key, _ in fields if key in _RECORD_FIELDS]
+    if len(set(names)) != len(names):
+        raise _not_json("duplicate record field")
     return value
 
 
@@ -463,16 +520,23 @@ JSON_TEXTS: Final[dict[str, Callable[[bytes], Any]]] = {
     "strip-bom": _load_without_bom,
     "nan-infinity": _load_with_constants,
     "replace-surrogates": _load_replacing_surrogates,
+    "go": _load_like_go,
 }
 #: INT-16: what a member name that occurs twice in one object does (the pinned reading first).
 MEMBER_NAMES: Final[dict[str, Callable[[bytes], Any]]] = {
     "last-wins": load_line,
     "first-wins": _load_first_wins,
     "unique": _load_unique_names,
+    "record-fields-unique": _load_no_duplicate_field,
 }
 #: INT-18: the deepest nesting a line may have (the pinned reading first; "none": only the
 #: parser's own limit, orjson's 1024).
-DEPTH_LIMITS: Final[dict[str, int]] = {"64": MAX_DEPTH, "none": 1 << 62, "1000": 1000}
+DEPTH_LIMITS: Final[dict[str, int]] = {
+    "64": MAX_DEPTH,
+    "none": 1 << 62,
+    "1000": 1000,
+    "127": 127,  # serde_json: its recursion limit of 128 fails at the 128th level
+}
 
 
 def line_rules(ends: str, text: str, names: str, depth: str) -> LineRules:

@@ -226,20 +226,33 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-14 alternatives[1]: "CR kept as part of the line (then a CRLF line still parses: CR
     # is JSON whitespace)."
     "INT-14/cr-kept-part-line": {"cr": "kept"},
+    # INT-14 alternatives[2]: "A CR not followed by LF also ends a line (universal newlines)."
+    "INT-14/cr-also-ends-line": {"cr": "line-break"},
     # INT-15 alternatives[0]: "Strip a leading BOM."
     "INT-15/strip-leading-bom": {"text": TextReading(bom="strip")},
     # INT-15 alternatives[1]: "Accept NaN/Infinity like Python's json module."
     "INT-15/accept-nan-infinity-like": {"text": TextReading(constants="accept")},
     # INT-15 alternatives[2]: "Replace lone surrogates with U+FFFD."
     "INT-15/replace-lone-surrogates-u": {"text": TextReading(surrogates="replace")},
+    # INT-15 alternatives[3]: "Invalid UTF-8 inside a string (one U+FFFD for each byte that
+    # starts no valid sequence) and escaped lone surrogates read as U+FFFD, like Go's
+    # encoding/json."
+    "INT-15/go-replace-invalid-utf-8": {"text": TextReading(utf8="go", surrogates="replace")},
     # INT-16 alternatives[0]: "First occurrence wins."
     "INT-16/first-occurrence-wins": {"text": TextReading(duplicates="first")},
     # INT-16 alternatives[1]: "invalid_record_schema (I-JSON: names MUST be unique)."
     "INT-16/invalid-record-schema-i": {"text": TextReading(duplicates="reject")},
+    # INT-16 alternatives[2]: "A record field (memory_id, text, tags, refs, ts_utc) named twice
+    # in the top-level object makes the line invalid_record_schema with memory_id ""; any
+    # other duplicate: the last wins (serde_json deserializing into a struct)."
+    "INT-16/duplicate-record-field-invalid": {"text": TextReading(duplicates="record-fields")},
     # INT-18 alternatives[0]: "No limit (implementation-defined behaviour)."
     "INT-18/limit-implementation-defined-behaviour": {"text": TextReading(max_depth=None)},
     # INT-18 alternatives[1]: "Limit 1000 or 1024." (1000)
     "INT-18/limit-1000-1024": {"text": TextReading(max_depth=1000)},
+    # INT-18 alternatives[4]: "Limit 127: a line nested 128 deep is invalid (serde_json's
+    # default recursion limit of 128)."
+    "INT-18/limit-127-serde": {"text": TextReading(max_depth=127)},
     # INT-19 alternatives[0]: "memory_id and record_hash null."
     "INT-19/memory-id-record-hash": {"invalid_entries": "null"},
     # INT-19 alternatives[1]: "Omit invalid lines from dropped (contradicts 'counted as

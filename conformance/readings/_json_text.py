@@ -4,6 +4,7 @@ and the canonical form every hash is computed over (INT-01, RFC 8785).
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import math
@@ -40,12 +41,18 @@ class TextReading:
     or "replace" (an escaped lone surrogate becomes U+FFFD). INT-16: ``duplicates`` "last",
     "first" (which occurrence of a member name wins) or "reject" (I-JSON). INT-18:
     ``max_depth``, None for no limit of the reading's own.
+
+    Runtimes' own readings: ``utf8="go"`` with ``surrogates="replace"`` is Go's encoding/json
+    (every byte that starts no valid UTF-8 sequence reads as one U+FFFD; outside a string it is
+    still not JSON); ``duplicates="record-fields"`` is serde_json into a struct (a record field
+    named twice in the top-level object is an error, any other duplicate: the last wins).
     """
 
+    utf8: Literal["strict", "go"] = "strict"
     bom: Literal["reject", "strip"] = "reject"
     constants: Literal["reject", "accept"] = "reject"
     surrogates: Literal["reject", "replace"] = "reject"
-    duplicates: Literal["last", "first", "reject"] = "last"
+    duplicates: Literal["last", "first", "reject", "record-fields"] = "last"
     max_depth: int | None = MAX_DEPTH
 
 
@@ -129,7 +136,20 @@ def _non_finite(value: object) -> bool:
     return False
 
 
-def _object(reading: TextReading) -> Any:
+RECORD_FIELDS = frozenset({"memory_id", "text", "tags", "refs", "ts_utc"})
+
+
+def _one_byte_replaced(error: UnicodeError) -> tuple[str, int]:
+    """A decode error handler: U+FFFD for the first byte of the bad sequence only, decoding
+    resumes at the next byte (Go's utf8.DecodeRune returns (RuneError, 1))."""
+    assert isinstance(error, UnicodeDecodeError)
+    return "\ufffd", error.start + 1
+
+
+codecs.register_error("phase6-go-replace", _one_byte_replaced)
+
+
+def _object(reading: TextReading, repeated: dict[int, set[str]]) -> Any:
     """INT-16: the object of the pairs a JSON object spells; every pair, overwritten or not,
     obeys INT-15 (the line is judged as text first)."""
 
@@ -143,7 +163,9 @@ def _object(reading: TextReading) -> Any:
             raise InvalidText("duplicate member name")  # I-JSON (RFC 7493): names MUST be unique
         if reading.duplicates == "first":
             return dict(reversed(pairs))  # the first occurrence is written last, so it stays
-        return dict(pairs)  # the last occurrence of a name wins
+        built = dict(pairs)  # the last occurrence of a name wins
+        repeated[id(built)] = {name for name in names if names.count(name) > 1}
+        return built
 
     return build
 
@@ -154,23 +176,27 @@ def parse_json_text(raw: bytes, reading: TextReading = PINNED_TEXT) -> Any:
     ``reading`` follows alternatives of INT-15, INT-16 and INT-18 instead (:class:`TextReading`).
     """
     try:
-        text = raw.decode("utf-8", errors="strict")
+        text = raw.decode("utf-8", errors="phase6-go-replace" if reading.utf8 == "go" else "strict")
     except UnicodeDecodeError:
         raise InvalidText("not UTF-8") from None
     if text.startswith("\ufeff"):
         if reading.bom != "strip":
             raise InvalidText("BOM")  # U+FEFF is not JSON whitespace
         text = text[1:]
+    repeated: dict[int, set[str]] = {}  # id of a built object -> its repeated names
     try:
         value = json.loads(
             text,
-            object_pairs_hook=_object(reading),
+            object_pairs_hook=_object(reading, repeated),
             parse_constant=float if reading.constants == "accept" else _reject_constant,
             parse_int=_parse_int,
             parse_float=_parse_float,
         )
     except (ValueError, RecursionError, OverflowError):
         raise InvalidText("not JSON") from None
+    top_repeated = repeated.get(id(value), set()) if isinstance(value, dict) else set()
+    if reading.duplicates == "record-fields" and top_repeated & RECORD_FIELDS:
+        raise InvalidText("a record field named twice (serde: duplicate field)")
     if reading.surrogates == "replace":
         value = _lone_to_fffd(value)
     _check_tree(value)

@@ -21,12 +21,15 @@ __all__ = ["is_blank", "normalize_record", "read_line", "record_hash", "split_li
 
 def split_lines(data: bytes, cr: str = "removed") -> list[bytes]:
     """INT-14: split on LF only; a trailing LF makes no extra line; one CR before LF removed
-    (``cr="kept"``: INT-14/cr-kept-part-line, the CR stays part of the line)."""
+    (``cr="kept"``: INT-14/cr-kept-part-line, the CR stays part of the line; ``cr="line-break"``:
+    INT-14/cr-also-ends-line, any other CR ends a line as well)."""
     pieces = data.split(b"\n")
     if pieces[-1] == b"":
         pieces.pop()
     if cr == "kept":
         return pieces
+    if cr == "line-break":  # INT-14/cr-also-ends-line: a CR alone ends a line too
+        return [q for p in pieces for q in (p[:-1] if p.endswith(b"\r") else p).split(b"\r")]
     return [p[:-1] if p.endswith(b"\r") else p for p in pieces]
 
 
