@@ -11,9 +11,13 @@ reading is a value the code takes"). Fields and alternatives are grouped by the 
 consults them, in register order within a group; each field's comment names its entry.
 ``specs/readings-coverage.md`` lists every alternative with the vectors it changes.
 
-``INT-28/by-reason`` changes only the order of a finished package: the streaming path writes
-the pinned order, and under this reading the package is assembled whole, reordered and hashed
-again (the plain path; ``memory_read_to`` then buffers).
+``INT-28/by-reason`` changes only the order of a finished package, and INT-19's alternatives
+only its invalid lines' dropped entries: the streaming path writes the pinned entries in read
+order, and under these readings the package is assembled whole, rewritten and hashed again
+(the plain path; ``memory_read_to`` then buffers).  The reader's readings (INT-12..INT-16,
+INT-18) are values the stages take: store lists and checks are tables of functions
+(``_paths.STORE_LISTS``, ``_reader.STORE_CHECKS``, ``_reader.LINE_BREAKS``), and a line's
+readings a ``_records.LineRules`` the passes bind once per chunk, never a branch per line.
 
 The harness certifies against these by running the reference under an alternative and
 comparing what it produces with what an implementation produced (``conformance.run``,

@@ -20,9 +20,10 @@ follows the named executable alternatives of the register instead of the pinned 
 is written here from its register entry's text (``alternatives[i]`` of the entry, the index the
 entry's ``executable`` table gives), not from the reference: :data:`ALTERNATIVES` says which
 value of :class:`Choices` each one sets, and the step the reading belongs to takes that value.
-Readings held by :mod:`conformance.readings` (INT-05, INT-07, INT-08, INT-20, INT-36, INT-39,
-INT-41) are parameters of those shared functions; the others (INT-04, INT-27, INT-28, INT-38)
-are computed here.
+Readings held by :mod:`conformance.readings` (INT-05, INT-07, INT-08, INT-12..INT-16, INT-18,
+INT-20, INT-36, INT-39, INT-41) are parameters of those shared functions; the others (INT-04,
+INT-19, INT-27, INT-28, INT-38, and the store_path order of INT-12 in the tie-break) are
+computed here.
 """
 
 from __future__ import annotations
