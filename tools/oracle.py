@@ -114,7 +114,6 @@ __all__ = [
 ]
 
 CONTROLLER_VERSION = "phase6-v1"
-PINNED_TEXT: Final = TextReading()
 NS_PER_DAY = 86_400 * 10**9
 
 
@@ -164,7 +163,12 @@ class Choices:
     store_checks: str = "sorted"  # INT-13: the order stores are checked in
     blank_lines: str = "skip"  # INT-14: an empty or whitespace-only line
     cr: str = "removed"  # INT-14: the CR before a line's LF
-    text: TextReading = PINNED_TEXT  # INT-15, INT-16, INT-18: a line's JSON text
+    utf8: str = "strict"  # INT-15: bytes that are not UTF-8
+    bom: str = "reject"  # INT-15: a leading BOM
+    constants: str = "reject"  # INT-15: NaN, Infinity, -Infinity
+    surrogates: str = "reject"  # INT-15: an escaped lone surrogate
+    duplicates: str = "last"  # INT-16: a member name twice in one object
+    max_depth: int | None = MAX_DEPTH  # INT-18: the nesting limit
     invalid_entries: str = "listed"  # INT-19: the dropped entries of invalid lines
 
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
@@ -230,30 +234,30 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-14 alternatives[2]: "A CR not followed by LF also ends a line (universal newlines)."
     "INT-14/cr-also-ends-line": {"cr": "line-break"},
     # INT-15 alternatives[0]: "Strip a leading BOM."
-    "INT-15/strip-leading-bom": {"text": TextReading(bom="strip")},
+    "INT-15/strip-leading-bom": {"bom": "strip"},
     # INT-15 alternatives[1]: "Accept NaN/Infinity like Python's json module."
-    "INT-15/accept-nan-infinity-like": {"text": TextReading(constants="accept")},
+    "INT-15/accept-nan-infinity-like": {"constants": "accept"},
     # INT-15 alternatives[2]: "Replace lone surrogates with U+FFFD."
-    "INT-15/replace-lone-surrogates-u": {"text": TextReading(surrogates="replace")},
+    "INT-15/replace-lone-surrogates-u": {"surrogates": "replace"},
     # INT-15 alternatives[3]: "Invalid UTF-8 inside a string (one U+FFFD for each byte that
     # starts no valid sequence) and escaped lone surrogates read as U+FFFD, like Go's
     # encoding/json."
-    "INT-15/go-replace-invalid-utf-8": {"text": TextReading(utf8="go", surrogates="replace")},
+    "INT-15/go-replace-invalid-utf-8": {"utf8": "go", "surrogates": "replace"},
     # INT-16 alternatives[0]: "First occurrence wins."
-    "INT-16/first-occurrence-wins": {"text": TextReading(duplicates="first")},
+    "INT-16/first-occurrence-wins": {"duplicates": "first"},
     # INT-16 alternatives[1]: "invalid_record_schema (I-JSON: names MUST be unique)."
-    "INT-16/invalid-record-schema-i": {"text": TextReading(duplicates="reject")},
+    "INT-16/invalid-record-schema-i": {"duplicates": "reject"},
     # INT-16 alternatives[2]: "A record field (memory_id, text, tags, refs, ts_utc) named twice
     # in the top-level object makes the line invalid_record_schema with memory_id ""; any
     # other duplicate: the last wins (serde_json deserializing into a struct)."
-    "INT-16/duplicate-record-field-invalid": {"text": TextReading(duplicates="record-fields")},
+    "INT-16/duplicate-record-field-invalid": {"duplicates": "record-fields"},
     # INT-18 alternatives[0]: "No limit (implementation-defined behaviour)."
-    "INT-18/limit-implementation-defined-behaviour": {"text": TextReading(max_depth=None)},
+    "INT-18/limit-implementation-defined-behaviour": {"max_depth": None},
     # INT-18 alternatives[1]: "Limit 1000 or 1024." (1000)
-    "INT-18/limit-1000-1024": {"text": TextReading(max_depth=1000)},
+    "INT-18/limit-1000-1024": {"max_depth": 1000},
     # INT-18 alternatives[4]: "Limit 127: a line nested 128 deep is invalid (serde_json's
     # default recursion limit of 128)."
-    "INT-18/limit-127-serde": {"text": TextReading(max_depth=127)},
+    "INT-18/limit-127-serde": {"max_depth": 127},
     # INT-19 alternatives[0]: "memory_id and record_hash null."
     "INT-19/memory-id-record-hash": {"invalid_entries": "null"},
     # INT-19 alternatives[1]: "Omit invalid lines from dropped (contradicts 'counted as
@@ -392,13 +396,21 @@ def read_candidates(
 ) -> list[dict[str, Any]]:
     """READER: every record line in read order (INT-28), invalid and trust-denied ones marked."""
     choices = choices or Choices()
+    text = TextReading(
+        utf8=choices.utf8,
+        bom=choices.bom,
+        constants=choices.constants,
+        surrogates=choices.surrogates,
+        duplicates=choices.duplicates,
+        max_depth=choices.max_depth,
+    )
     lines: list[dict[str, Any]] = []
     for store_path, data in stores:
         # '2) within each store, read in file order (line order)'; INT-14 (choices.cr)
         for raw in split_lines(data, choices.cr):
             if is_blank(raw) and choices.blank_lines == "skip":
                 continue  # INT-14/blank-lines-dropped-invalid: not JSON, so invalid below
-            cand = read_line(raw, choices.ts_grammar, choices.text)  # INT-20, INT-15/16/18
+            cand = read_line(raw, choices.ts_grammar, text)  # INT-20, INT-15/16/18
             cand["store_path"] = store_path
             cand["read_index"] = len(lines)
             if "invalid" in cand:  # INT-19

@@ -9,7 +9,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 import rfc8785
 
@@ -48,11 +48,11 @@ class TextReading:
     named twice in the top-level object is an error, any other duplicate: the last wins).
     """
 
-    utf8: Literal["strict", "go"] = "strict"
-    bom: Literal["reject", "strip"] = "reject"
-    constants: Literal["reject", "accept"] = "reject"
-    surrogates: Literal["reject", "replace"] = "reject"
-    duplicates: Literal["last", "first", "reject", "record-fields"] = "last"
+    utf8: str = "strict"  # or "go"
+    bom: str = "reject"  # or "strip"
+    constants: str = "reject"  # or "accept"
+    surrogates: str = "reject"  # or "replace"
+    duplicates: str = "last"  # "first", "reject", "record-fields"
     max_depth: int | None = MAX_DEPTH
 
 

@@ -40,6 +40,13 @@ COMBINATIONS = (
     ("INT-04/platform-pow", "INT-38/ignore-missing"),
     ("INT-07/utf-16-units", "INT-36/half-life-when-enabled", "INT-41/written-integer"),
     ("INT-05/ecmascript", "INT-07/utf-16-units", "INT-08/verbatim"),
+    (
+        "INT-12/keep-duplicates-read-twice",
+        "INT-14/cr-kept-part-line",
+        "INT-19/omit-invalid-lines-dropped",
+    ),
+    ("INT-13/check-request-order", "INT-15/go-replace-invalid-utf-8", "INT-18/limit-127-serde"),
+    ("INT-12/sort-utf-16-code", "INT-14/cr-also-ends-line", "INT-16/first-occurrence-wins"),
 )
 #: At most this many vectors may be left uncompared (OracleUndefined) in one run.
 MAX_UNDEFINED = 2
