@@ -349,7 +349,7 @@ def _load_with_constants(raw: bytes) -> Any:
 
 def _load_replacing_surrogates(raw: bytes) -> Any:
     """INT-15/replace-lone-surrogates-u: every escaped lone surrogate (a high one without its
-    low one, or a low one alone) reads as U+FFFD, in member names too (Go's encoding/json)."""
+    low one, or a low one alone) reads as U+FFFD, in member names too."""
     try:
         return load_line(raw)
     except NotJSON:
