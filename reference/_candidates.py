@@ -20,8 +20,8 @@ from typing import Any, Final
 
 from reference._dropped import ChunkParts
 from reference._ordering import candidate
-from reference._reader import Chunk, Digest, LineReader, Store, is_blank
-from reference._records import Invalid, NotJSON, load_line, parse_record
+from reference._reader import Chunk, Digest, LineReader, Store
+from reference._records import PINNED_LINES, Invalid, LineRules, NotJSON
 from reference._scoring import EXACT, MAX_RECENCY, TAG_BONUS, Scorer, score_of
 from reference._selection import INVALID_RECORD, TRUST_DENIED, Shortlist
 from reference._timestamps import sort_key
@@ -42,13 +42,15 @@ def scan_chunk(
     parts: ChunkParts,
     first_line: int = 1,
     store_digest: Digest | None = None,
+    rules: LineRules = PINNED_LINES,
 ) -> int:
     """Give every line of the chunk its dropped entry or offer it to `shortlist` (recorded in
     `parts`); return the CRC-32 of the chunk's bytes with an assembly record (0 without:
     nothing reads the chunk twice then).
 
     `first_line` is the number of the chunk's first line (assembly-record rows, INT-53);
-    `store_digest`, when given, is fed every byte of the chunk (the record's store hash).
+    `store_digest`, when given, is fed every byte of the chunk (the record's store hash);
+    `rules` is how a line is read (INT-14..INT-18), taken as values, not branched on.
     """
     store = stores[chunk.position]
     reader = LineReader(store, chunk, hash_overlong=True, digest=store_digest, checksum=parts.audit)
@@ -58,6 +60,7 @@ def scan_chunk(
     fast_weight = scorer.fast_weight
     parse_ts = scorer.parse_ts  # INT-20
     hashing = scorer.hashing  # INT-01, INT-02, INT-17, INT-47
+    skip, load, parse = rules.skip, rules.load, rules.parse  # INT-14..INT-18
     strip = scorer.text.strip  # INT-05
     excerpt_of = scorer.excerpt  # INT-31
     recency = scorer.recency_now_ns is not None
@@ -91,15 +94,14 @@ def scan_chunk(
             here = number
             number += 1
             # A record line starts with "{" (almost always): only other lines can be blank.
-            if line[:1] != b"{" and is_blank(line):
+            if line[:1] != b"{" and skip(line):
                 continue  # INT-14: not a record
             try:
-                obj = load_line(line)
+                obj = load(line)
             except NotJSON:
-                record = parse_record(line, store_path=path)  # invalid (INT-15)
+                record = parse(line, store_path=path)  # invalid (INT-15)
             else:
-                record = parse_record(line, obj, store_path=path, parse_ts=parse_ts,
-                                      hashing=hashing)  # fmt: skip
+                record = parse(line, obj, store_path=path, parse_ts=parse_ts, hashing=hashing)
             reason = stop
             if isinstance(record, Invalid):
                 # S6-REC-11: "counted as dropped with reason: invalid_record_schema" (INT-19)

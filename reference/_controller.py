@@ -30,14 +30,15 @@ from reference._package import (
     package_hash,
     package_hash_under,
 )
-from reference._paths import ordered_unique
+from reference._paths import STORE_LISTS
 from reference._query import QUERY_RAW, SUPPLIED_TERMS, TERM_LENGTHS, derive_terms, query_hash
-from reference._reader import close_stores, open_stores
+from reference._reader import LINE_BREAKS, STORE_CHECKS, close_stores
 from reference._readings import Readings
-from reference._records import RECORD_TIMESTAMPS, RecordHashing
+from reference._records import RECORD_TIMESTAMPS, RecordHashing, line_rules
 from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
 from reference._scoring import TAG_BONUS, Scorer
+from reference._selection import INVALID_RECORD
 from reference._text import WHITESPACE, TextRules, text_rules
 from reference._timestamps import PARSERS
 from reference._trust import SnapshotIdentity, load_trust_filter
@@ -172,7 +173,9 @@ def _write_package(
 
     Raises MemoryReadError before anything is written, _Started after.
     """
-    stores = open_stores(ordered_unique(list(request.store_paths)))  # S6-READ-04/05, INT-12/13
+    # S6-READ-04/05: "store_paths MUST be normalized and sorted lexicographically before read"
+    paths = STORE_LISTS[readings.store_list](list(request.store_paths))  # INT-12
+    stores = LINE_BREAKS[readings.line_breaks](STORE_CHECKS[readings.store_checks](paths))
     if writer is not None:  # what a failure record can say of the stores from now on
         writer.stores = [(store.path, store.size, None) for store in stores]
     try:
@@ -205,12 +208,15 @@ def _write_package(
         raw = QUERY_RAW[readings.query_raw](request.query, normalize)  # INT-11
         query = {"raw": raw, "query_hash": query_hash(request.query, normalize)}
         scorer = _scorer(request, readings)
+        lines = line_rules(  # INT-14, INT-15, INT-16, INT-18
+            readings.line_ends, readings.json_text, readings.member_names, readings.depth_limit
+        )
         audit = None
         if writer is not None:
             audit = _audit_parameters(request, scorer, read, budget, writer)
         try:
             with _gc_paused():
-                return assemble(stores, scorer, trust, budget, query, envelope, audit)
+                return assemble(stores, scorer, trust, budget, query, envelope, audit, lines)
         except BaseException as error:
             if envelope.started:
                 raise _Started(error) from error
@@ -237,8 +243,8 @@ def write_result(
     """
     if _package_hashing(readings) != _PINNED_PACKAGE_HASHING:
         return _rehashed(request, envelope, audit_out, readings)
-    if readings.dropped_order != "read":
-        return _reordered(request, envelope, audit_out, readings)
+    if readings.dropped_order != "read" or readings.invalid_entries != "listed":
+        return _rewritten(request, envelope, audit_out, readings)
     writer = AuditWriter(audit_out, request) if audit_out is not None else None
     try:
         valid = validate_request(
@@ -267,22 +273,44 @@ def write_result(
 DROPPED_ORDERS: Final = {"by-reason": lambda entry: entry["reason"]}
 
 
-def _reordered(
+def _invalid_nulled(entry: dict[str, Any]) -> dict[str, Any] | None:
+    if entry["reason"] != INVALID_RECORD:
+        return entry
+    return entry | {"memory_id": None, "record_hash": None}
+
+
+def _invalid_omitted(entry: dict[str, Any]) -> dict[str, Any] | None:
+    return None if entry["reason"] == INVALID_RECORD else entry
+
+
+#: INT-19: what a finished package's dropped entry becomes ("listed" is the streaming path's
+#: own: memory_id "" or the string member, the raw-line hash; None: left out).
+INVALID_ENTRIES: Final = {"null": _invalid_nulled, "omitted": _invalid_omitted}
+
+
+def _rewritten(
     request: Any, envelope: Envelope, audit_out: Rewindable | None, readings: Readings
 ) -> dict[str, Any]:
-    """INT-28/by-reason, on the plain path: the package assembled whole in read order, its
-    dropped entries reordered, package_hash (S6-HASH-08) and the receipt computed again."""
+    """INT-19's and INT-28's alternatives, on the plain path: the package assembled whole with
+    the pinned dropped entries in read order, its dropped entries rewritten (INT-19) and
+    reordered (INT-28), package_hash (S6-HASH-08) and the receipt computed again."""
     if audit_out is not None:
-        raise ValueError("an assembly record lists dropped entries in read order only (INT-28)")
+        raise ValueError("an assembly record lists pinned dropped entries only (INT-19, INT-28)")
     buffer = io.BytesIO()
-    outcome = write_result(request, Envelope(buffer), None, replace(readings, dropped_order="read"))
+    pinned = replace(readings, dropped_order="read", invalid_entries="listed")
+    outcome = write_result(request, Envelope(buffer), None, pinned)
     if "error" in outcome:
         envelope.error(outcome["error"])
         return outcome
     result = _loads(buffer.getvalue())
     package = result["package"]
     dropped = package["selection"]["dropped"]
-    package["selection"]["dropped"] = sorted(dropped, key=DROPPED_ORDERS[readings.dropped_order])
+    if readings.invalid_entries != "listed":
+        rewrite = INVALID_ENTRIES[readings.invalid_entries]
+        dropped = [entry for entry in map(rewrite, dropped) if entry is not None]
+    if readings.dropped_order != "read":
+        dropped = sorted(dropped, key=DROPPED_ORDERS[readings.dropped_order])
+    package["selection"]["dropped"] = dropped
     package["package_hash"] = package_hash(package)
     receipt = result["receipt"]
     receipt["data"]["package_hash"] = package["package_hash"]

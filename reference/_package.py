@@ -65,7 +65,7 @@ from reference._reader import (
     whole_stores,
 )
 from reference._receipt import build_receipt
-from reference._records import Invalid, Record, parse_record
+from reference._records import PINNED_LINES, Invalid, LineRules, Record
 from reference._scoring import Scorer
 from reference._selection import (
     BUDGET_EXHAUSTED,
@@ -253,8 +253,10 @@ class _Passes:
         indent: bytes | None,
         *,
         audit: bool = False,
+        lines: LineRules = PINNED_LINES,
     ) -> None:
         self.stores = stores
+        self.lines = lines
         self.scorer = scorer
         self.trust = trust
         self.budget = budget
@@ -305,7 +307,7 @@ class _Passes:
         """A candidate's record, re-read; a line that no longer hashes as it did in pass 1
         means a changed store."""
         store = self.stores[item[STORE]]
-        record = parse_record(
+        record = self.lines.parse(
             read_line(store, item[OFFSET], item[LENGTH]),
             store_path=store.path,
             parse_ts=self.scorer.parse_ts,
@@ -341,7 +343,7 @@ class _Passes:
             digest = self.digests[chunk.position] if hashing else None
             crcs[index] = scan_chunk(self.stores, chunk, self.scorer, self.trust, per_item,
                                      shortlist, found, self.first_lines[index],
-                                     digest)  # fmt: skip
+                                     digest, self.lines)  # fmt: skip
             parts[index] = found.parts
         spool.flush()
         return shortlist.ranked(), parts, crcs
@@ -445,15 +447,17 @@ def assemble(
     query: dict[str, Any],
     envelope: Envelope,
     audit: Audit | None = None,
+    rules: LineRules = PINNED_LINES,
 ) -> dict[str, Any]:
     """Write the package envelope for an opened set of stores; return the receipt.
 
     With `audit`, the assembly record is written beside it (`_audit`): the package and the
-    receipt are the same bytes.
+    receipt are the same bytes.  `rules` is how a line is read (INT-14..INT-18).
     """
     passes = _Passes(
-        stores, scorer, trust, budget, envelope.dropped_indent, audit=audit is not None
-    )
+        stores, scorer, trust, budget, envelope.dropped_indent, audit=audit is not None,
+        lines=rules,
+    )  # fmt: skip
     try:
         ranked = passes.candidates()
         if audit is not None:

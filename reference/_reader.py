@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -36,7 +37,9 @@ from reference._errors import StoreError, render_value
 
 __all__ = [
     "BLOCK_BYTES",
+    "LINE_BREAKS",
     "MAX_LINE_BYTES",
+    "STORE_CHECKS",
     "Batch",
     "Chunk",
     "Digest",
@@ -58,6 +61,7 @@ MAX_LINE_BYTES: Final = 1 << 20
 BLOCK_BYTES: Final = 256 << 10
 _SCAN_BYTES: Final = 64 << 10
 _BLANK: Final = b" \t\r"
+_CR_ALONE: Final = re.compile(rb"\r(?!\n)")
 _OPEN_FLAGS: Final = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -155,6 +159,77 @@ def open_stores(stores: list[tuple[str, int]]) -> list[Store]:
         close_stores(opened)
         raise
     return opened
+
+
+def _open_existing(stores: list[tuple[str, int]]) -> list[Store]:
+    """INT-13/skip-missing-stores-partial: a store with nothing there is left out (a partial
+    package from the others); every other failure still fails the call."""
+    opened: list[Store] = []
+    try:
+        for path, index in stores:
+            try:
+                opened.append(_open(path, index))
+            except StoreError as error:
+                if error.code != "store_not_found":
+                    raise
+    except BaseException:
+        close_stores(opened)
+        raise
+    return opened
+
+
+def _open_in_request_order(stores: list[tuple[str, int]]) -> list[Store]:
+    """INT-13/check-request-order: the stores are checked in the order the request names them
+    (the first failure in request order wins), then read in normalized sorted order."""
+    order = sorted(range(len(stores)), key=lambda position: stores[position][1])
+    opened = open_stores([stores[position] for position in order])
+    by_position = dict(zip(order, opened, strict=True))
+    return [by_position[position] for position in range(len(stores))]
+
+
+#: INT-13: which stores are checked, in which order, and what a missing one does (the pinned
+#: reading first; ``_readings.py``).
+STORE_CHECKS: Final[dict[str, Callable[[list[tuple[str, int]]], list[Store]]]] = {
+    "sorted-fail": open_stores,
+    "request-order-fail": _open_in_request_order,
+    "sorted-skip-missing": _open_existing,
+}
+
+
+def _read_as_lf(stores: list[Store]) -> list[Store]:
+    """Every store as read: only LF ends a line (the pinned reading, INT-14)."""
+    return stores
+
+
+def _cr_ends_lines(stores: list[Store]) -> list[Store]:
+    """INT-14/cr-also-ends-line: a CR not followed by LF ends a line too (universal newlines).
+
+    Each store is read whole (the bytes ``fstat`` gave at open) into an anonymous file in
+    which every such CR is an LF: one byte for one byte, so offsets, line bytes and raw-line
+    hashes are those of the store, and the passes read it as they read any store.
+    """
+    copies: list[Store] = []
+    try:
+        for store in stores:
+            data = _CR_ALONE.sub(b"\n", _pread(store, store.size, 0))
+            fd = os.memfd_create("store", os.MFD_CLOEXEC)
+            copies.append(Store(store.path, store.index, fd, store.size))
+            written = 0
+            while written < len(data):
+                written += os.pwrite(fd, data[written:], written)
+    except BaseException:
+        close_stores(copies)
+        raise
+    finally:
+        close_stores(stores)  # the caller holds the copies only
+    return copies
+
+
+#: INT-14: which bytes end a line (the pinned reading first; ``_readings.py``).
+LINE_BREAKS: Final[dict[str, Callable[[list[Store]], list[Store]]]] = {
+    "lf": _read_as_lf,
+    "lf-cr": _cr_ends_lines,
+}
 
 
 def close_stores(stores: list[Store]) -> None:

@@ -11,9 +11,13 @@ reading is a value the code takes"). Fields and alternatives are grouped by the 
 consults them, in register order within a group; each field's comment names its entry.
 ``specs/readings-coverage.md`` lists every alternative with the vectors it changes.
 
-``INT-28/by-reason`` changes only the order of a finished package: the streaming path writes
-the pinned order, and under this reading the package is assembled whole, reordered and hashed
-again (the plain path; ``memory_read_to`` then buffers).
+``INT-28/by-reason`` changes only the order of a finished package, and INT-19's alternatives
+only its invalid lines' dropped entries: the streaming path writes the pinned entries in read
+order, and under these readings the package is assembled whole, rewritten and hashed again
+(the plain path; ``memory_read_to`` then buffers).  The reader's readings (INT-12..INT-16,
+INT-18) are values the stages take: store lists and checks are tables of functions
+(``_paths.STORE_LISTS``, ``_reader.STORE_CHECKS``, ``_reader.LINE_BREAKS``), and a line's
+readings a ``_records.LineRules`` the passes bind once per chunk, never a branch per line.
 
 The hashing readings are alike: a record's hash under INT-01, INT-02, INT-17 or INT-47 is a
 value the reader takes (``_records.RecordHashing``, None on the pinned fast path), and a
@@ -93,6 +97,24 @@ class Readings:
     order: str = "code-points"
 
     # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
+    #: INT-12: the stores read, in which order (a key of ``_paths.STORE_LISTS``).
+    store_list: str = "unique-code-points"
+    #: INT-13: how stores are checked before reading (a key of ``_reader.STORE_CHECKS``).
+    store_checks: str = "sorted-fail"
+    #: INT-14: blank lines and the CR of CRLF (a key of ``_records.LINE_ENDS``), and which
+    #: bytes end a line (a key of ``_reader.LINE_BREAKS``).
+    line_ends: str = "skip-blank-drop-cr"
+    line_breaks: str = "lf"
+    #: INT-15: which JSON texts a line may hold (a key of ``_records.JSON_TEXTS``).
+    json_text: str = "rfc8259"
+    #: INT-16: a member name twice in one object (a key of ``_records.MEMBER_NAMES``).
+    member_names: str = "last-wins"
+    #: INT-18: the nesting limit of a line (a key of ``_records.DEPTH_LIMITS``).
+    depth_limit: str = "64"
+    #: INT-19: the dropped entries of invalid lines are "listed" with memory_id "" or the
+    #: string member, and the raw-line hash; or have memory_id/record_hash "null"; or are
+    #: "omitted" (a key of ``_controller.INVALID_ENTRIES``).
+    invalid_entries: str = "listed"
 
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     #: INT-20: which strings are valid UTC timestamps (a key of ``_timestamps.PARSERS``).
@@ -319,6 +341,131 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"order": "utf-16"},
         ),
         # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
+        Alternative(
+            "INT-12/keep-duplicates-read-twice",
+            1,
+            "store_paths that normalize to the same path are all read, each time they are "
+            "named (their records appear once per naming)",
+            {"store_list": "keep-duplicates"},
+        ),
+        Alternative(
+            "INT-12/sort-utf-16-code",
+            2,
+            "store paths compare by UTF-16 code units (JavaScript's sort() and <, Java's "
+            "compareTo): in read order and in the store_path tie-break, a non-BMP character "
+            "sorts before U+E000..U+FFFF",
+            {"store_list": "unique-utf-16-units"},
+        ),
+        Alternative(
+            "INT-13/skip-missing-stores-partial",
+            0,
+            "a store with nothing there is skipped (a package from the other stores, which "
+            "the receipt lists); other store failures still fail the call",
+            {"store_checks": "sorted-skip-missing"},
+        ),
+        Alternative(
+            "INT-13/check-request-order",
+            1,
+            "stores checked in request order (the first failure in request order wins)",
+            {"store_checks": "request-order-fail"},
+        ),
+        Alternative(
+            "INT-14/blank-lines-dropped-invalid",
+            0,
+            "a blank line (empty or only space, tab, CR) is dropped as invalid_record_schema "
+            'with memory_id "" and its raw-line hash',
+            {"line_ends": "blank-invalid"},
+        ),
+        Alternative(
+            "INT-14/cr-kept-part-line",
+            1,
+            "the CR of a CRLF line is part of the line: an invalid line's record_hash covers it",
+            {"line_ends": "cr-kept"},
+        ),
+        Alternative(
+            "INT-14/cr-also-ends-line",
+            2,
+            "a CR not followed by LF ends a line too (universal newlines: Python text-mode "
+            "files, Java's readLine, Node's readline)",
+            {"line_breaks": "lf-cr"},
+        ),
+        Alternative(
+            "INT-15/strip-leading-bom",
+            0,
+            "a UTF-8 BOM that starts a line is removed before the line is parsed (its "
+            "raw-line hash still covers it)",
+            {"json_text": "strip-bom"},
+        ),
+        Alternative(
+            "INT-15/accept-nan-infinity-like",
+            1,
+            "NaN, Infinity and -Infinity read as numbers (Python's json); one inside refs "
+            "still makes the line unreadable (RFC 8785 cannot write it)",
+            {"json_text": "nan-infinity"},
+        ),
+        Alternative(
+            "INT-15/replace-lone-surrogates-u",
+            2,
+            "an escaped lone surrogate reads as U+FFFD (Go's encoding/json)",
+            {"json_text": "replace-surrogates"},
+        ),
+        Alternative(
+            "INT-15/go-replace-invalid-utf-8",
+            3,
+            "invalid UTF-8 inside a string (one U+FFFD per byte that starts no valid sequence) "
+            "and escaped lone surrogates read as U+FFFD (Go's encoding/json)",
+            {"json_text": "go"},
+        ),
+        Alternative(
+            "INT-16/first-occurrence-wins",
+            0,
+            "a member name that occurs twice in one object: the first occurrence wins",
+            {"member_names": "first-wins"},
+        ),
+        Alternative(
+            "INT-16/invalid-record-schema-i",
+            1,
+            'a member name twice in one object makes the line invalid_record_schema (memory_id "")',
+            {"member_names": "unique"},
+        ),
+        Alternative(
+            "INT-16/duplicate-record-field-invalid",
+            2,
+            "a record field (memory_id, text, tags, refs, ts_utc) twice in the top-level "
+            'object makes the line invalid_record_schema (memory_id ""); other duplicates: '
+            "the last wins (serde_json into a struct)",
+            {"member_names": "record-fields-unique"},
+        ),
+        Alternative(
+            "INT-18/limit-implementation-defined-behaviour",
+            0,
+            "no nesting limit of its own (only the parser's: orjson's 1024)",
+            {"depth_limit": "none"},
+        ),
+        Alternative(
+            "INT-18/limit-1000-1024",
+            1,
+            "a line nested deeper than 1000 is invalid (not 64)",
+            {"depth_limit": "1000"},
+        ),
+        Alternative(
+            "INT-18/limit-127-serde",
+            4,
+            "a line nested deeper than 127 is invalid (serde_json's recursion limit of 128)",
+            {"depth_limit": "127"},
+        ),
+        Alternative(
+            "INT-19/memory-id-record-hash",
+            0,
+            "an invalid line's dropped entry has memory_id and record_hash null",
+            {"invalid_entries": "null"},
+        ),
+        Alternative(
+            "INT-19/omit-invalid-lines-dropped",
+            1,
+            "invalid lines do not appear in dropped",
+            {"invalid_entries": "omitted"},
+        ),
         # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
         Alternative(
             "INT-20/case-and-minus-zero",

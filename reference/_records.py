@@ -13,24 +13,34 @@ here directly; the executable alternatives of INT-01, INT-02, INT-17 and INT-47 
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final
 
 import orjson
 
 from reference._canonical import FORMS, as_doubles, canonical_bytes, sha256_hex
+from reference._reader import is_blank
 from reference._text import strip_white_space
 from reference._timestamps import Timestamp, parse_lenient_utc, parse_utc
 
 __all__ = [
+    "DEPTH_LIMITS",
+    "JSON_TEXTS",
+    "LINE_ENDS",
     "MAX_DEPTH",
+    "MEMBER_NAMES",
+    "PINNED_LINES",
     "RECORD_TIMESTAMPS",
     "Invalid",
+    "LineRules",
     "NotJSON",
     "Record",
     "RecordHashing",
+    "line_rules",
     "load_line",
     "normalize_tags",
     "parse_record",
@@ -74,20 +84,20 @@ _STRING: Final = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _BRACKET: Final = re.compile(rb"[\[\]{}]")
 
 
-def text_too_deep(raw: bytes) -> bool:
+def text_too_deep(raw: bytes, limit: int = MAX_DEPTH) -> bool:
     """INT-18: True when the JSON text nests arrays/objects deeper than MAX_DEPTH.
 
     The limit is a property of the line's text, so a deep value that a later duplicate member
     overwrites (INT-16) still counts.  A line with at most MAX_DEPTH brackets cannot be too
     deep, which settles almost every line with two byte counts.
     """
-    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+    if raw.count(b"[") + raw.count(b"{") <= limit:
         return False
     depth = 0
     for bracket in _BRACKET.findall(_STRING.sub(b"", raw)):
         if bracket in b"[{":
             depth += 1
-            if depth > MAX_DEPTH:
+            if depth > limit:
                 return True
         else:
             depth -= 1
@@ -241,10 +251,6 @@ def raw_hash(raw: bytes) -> str:
     return sha256_hex(raw)
 
 
-def _invalid_text(raw: bytes) -> Invalid:
-    return Invalid(("", raw_hash(raw)))
-
-
 _UNPARSED: Final[Any] = object()
 
 
@@ -255,6 +261,9 @@ def parse_record(
     store_path: str = "",
     parse_ts: Callable[[str], Timestamp | None] = parse_ts,
     hashing: RecordHashing | None = None,
+    load: Callable[[bytes], Any] = load_line,
+    line_hash: Callable[[bytes], str] = raw_hash,
+    max_depth: int = MAX_DEPTH,
 ) -> Record | Invalid:
     """Validate and normalize one non-blank line (its LF / CRLF terminator may be present).
 
@@ -266,16 +275,16 @@ def parse_record(
     """
     if parsed is _UNPARSED:
         try:
-            parsed = load_line(raw)
+            parsed = load(raw)
         except NotJSON:
-            return _invalid_text(raw)
+            return Invalid(("", line_hash(raw)))
     if type(parsed) is not dict:
-        return _invalid_text(raw)  # S6-REC-01: "one JSON object"
+        return Invalid(("", line_hash(raw)))  # S6-REC-01: "one JSON object"
     # INT-18; two byte counts settle almost every line (see text_too_deep).
-    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and text_too_deep(raw):
-        return _invalid_text(raw)
+    if raw.count(b"[") + raw.count(b"{") > max_depth and text_too_deep(raw, max_depth):
+        return Invalid(("", line_hash(raw)))
     if hashing is not None and hashing.invalid(raw):
-        return _invalid_text(raw)
+        return Invalid(("", line_hash(raw)))
     # (2) S6-REC-03 / S6-REC-05: "memory_id: string (required)", text a required string
     # (INT-22: "" is a string, so an empty memory_id is valid); S6-REC-07 tags list[string];
     # S6-REC-09 refs list[dict]; S6-REC-04 ts_utc a string. null is a wrong type, never "absent".
@@ -309,4 +318,313 @@ def parse_record(
                 normalized = (memory_id, text, norm_tags, refs, ts)
                 digest = hashing.digest(raw, parsed, normalized, store_path)
             return memory_id, text, norm_tags, ts, digest
-    return Invalid((memory_id if type(memory_id) is str else "", raw_hash(raw)))
+    return Invalid((memory_id if type(memory_id) is str else "", line_hash(raw)))
+
+
+# ------------------------------------------------------------------ alternative readings
+# The loaders below follow one alternative of INT-15 / INT-16 each; every other rule of
+# INT-15..INT-18 stays as pinned.  Each tries the pinned loader first where it can, so a line
+# the alternative does not concern reads exactly as pinned.  Slow (Python's json module): only
+# a certification run under the alternative uses them.
+
+_BOM: Final = b"\xef\xbb\xbf"
+_LONE: Final = re.compile("[\ud800-\udfff]")  # after json.loads, a pair is one code point
+
+
+def _not_json(why: str) -> orjson.JSONDecodeError:
+    return NotJSON(why, "", 0)
+
+
+def _number_int(digits: str) -> int | float:
+    """An integer as `load_line` reads it: exact within 64 bits, else the nearest double."""
+    value = int(digits)
+    return value if -(2**63) <= value < 2**64 else float(value)
+
+
+def _number_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):  # INT-17: a number that rounds to infinity is not readable
+        raise _not_json("number is infinity when parsed as double")
+    return value
+
+
+def _python_json(
+    raw: bytes,
+    pairs: Callable[[list[tuple[str, Any]]], Any],
+    constant: Callable[[str], Any] | None = None,
+) -> Any:
+    """One line read with Python's json module (strict UTF-8, no BOM, numbers as
+    `load_line` reads them); `constant` reads NaN/Infinity/-Infinity (None: not JSON)."""
+    try:
+        text = raw.decode("utf-8")
+        return json.loads(
+            text,
+            object_pairs_hook=pairs,
+            parse_int=_number_int,
+            parse_float=_number_float,
+            parse_constant=constant or _reject_constant,
+        )
+    except (ValueError, RecursionError, OverflowError) as exc:  # bad UTF-8, not JSON, 1e400
+        raise _not_json(str(exc)) from None
+
+
+def _reject_constant(name: str) -> Any:
+    raise _not_json(f"{name} is not JSON")
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string of a value, member names included."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if type(node) is str:
+            found.append(node)
+        elif type(node) is dict:
+            found.extend(node)
+            stack.extend(node.values())
+        elif type(node) is list:
+            stack.extend(node)
+    return found
+
+
+def _last_wins(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    names_and_values = [key for key, _ in pairs] + [item for _, item in pairs]
+    if any(_LONE.search(text) for text in _strings(names_and_values)):  # INT-15, overwritten or not
+        raise _not_json("lone surrogate")
+    return dict(pairs)
+
+
+def _load_without_bom(raw: bytes) -> Any:
+    """INT-15/strip-leading-bom: a UTF-8 BOM that starts the line is removed before parsing."""
+    return load_line(raw[3:] if raw[:3] == _BOM else raw)
+
+
+def _finite(value: Any) -> bool:
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)
+    if kind is list:
+        return all(_finite(item) for item in value)
+    if kind is dict:
+        return all(_finite(item) for item in value.values())
+    return True
+
+
+def _load_with_constants(raw: bytes) -> Any:
+    """INT-15/accept-nan-infinity-like: NaN, Infinity and -Infinity read as numbers (Python's
+    json.loads).  RFC 8785 cannot write them, so one inside refs (which record_hash covers,
+    INT-02) leaves the line unreadable as before; elsewhere (an unknown member, a mistyped
+    field) the line reads and the record schema decides."""
+    try:
+        return load_line(raw)
+    except NotJSON:
+        value = _python_json(raw, _last_wins, float)
+    if _finite(value):  # the pinned loader refused it for another reason
+        raise _not_json("not JSON") from None
+    if type(value) is dict and not _finite(value.get("refs")):
+        raise _not_json("a non-finite number in refs has no canonical form")
+    return value
+
+
+def _load_replacing_surrogates(raw: bytes) -> Any:
+    """INT-15/replace-lone-surrogates-u: every escaped lone surrogate (a high one without its
+    low one, or a low one alone) reads as U+FFFD, in member names too."""
+    try:
+        return load_line(raw)
+    except NotJSON:
+        pass
+    replaced: list[bool] = []
+
+    def fix(value: Any) -> Any:  # objects below were fixed by their own hook call
+        if type(value) is str:
+            if _LONE.search(value):
+                replaced.append(True)
+                return _LONE.sub("\ufffd", value)
+            return value
+        if type(value) is list:
+            return [fix(item) for item in value]
+        return value
+
+    value = _python_json(raw, lambda pairs: {fix(key): fix(item) for key, item in pairs})
+    value = fix(value)
+    if not replaced:  # the pinned loader refused the line for another reason
+        raise _not_json("not JSON")
+    return value
+
+
+def _go_text(raw: bytes) -> str:
+    """The line as Go's encoding/json sees its strings: each byte that does not start a valid
+    UTF-8 sequence reads as one U+FFFD (utf8.DecodeRune's (RuneError, 1))."""
+    out: list[str] = []
+    i, size = 0, len(raw)
+    while i < size:
+        byte = raw[i]
+        if byte < 0x80:
+            out.append(chr(byte))
+            i += 1
+            continue
+        length = 2 if 0xC2 <= byte <= 0xDF else 3 if 0xE0 <= byte <= 0xEF else 4
+        if byte <= 0xF4:
+            try:
+                out.append(raw[i : i + length].decode("utf-8"))
+            except UnicodeDecodeError:
+                pass
+            else:
+                i += length
+                continue
+        out.append("\ufffd")
+        i += 1
+    return "".join(out)
+
+
+def _load_like_go(raw: bytes) -> Any:
+    """INT-15/go-replace-invalid-utf-8: invalid UTF-8 inside a string and escaped lone
+    surrogates read as U+FFFD (Go's encoding/json); anywhere else the bytes are not JSON, and
+    a replacement character there is not JSON either."""
+    try:
+        return load_line(raw)
+    except NotJSON:
+        pass
+    text = _go_text(raw)
+    if text.encode("utf-8") == raw:  # valid UTF-8: only the lone surrogates differ
+        return _load_replacing_surrogates(raw)
+    return _load_replacing_surrogates(text.encode("utf-8"))
+
+
+class _Duplicate(list[tuple[str, Any]]):
+    """An object in which a member name occurs more than once."""
+
+
+def _names(pairs: list[tuple[str, Any]]) -> dict[str, Any] | _Duplicate:
+    if len({key for key, _ in pairs}) != len(pairs):
+        return _Duplicate(pairs)
+    return dict(pairs)
+
+
+def _first_wins(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    kept: dict[str, Any] = {}
+    for key, item in pairs:
+        kept.setdefault(key, item)
+    return kept
+
+
+def _load_first_wins(raw: bytes) -> Any:
+    """INT-16/first-occurrence-wins: the first occurrence of a member name wins (every value,
+    overwritten or not, still obeys INT-15..INT-18: the pinned loader reads the line first)."""
+    value = load_line(raw)
+    if not _has_duplicate(_python_json(raw, _names)):
+        return value
+    return _python_json(raw, _first_wins)
+
+
+def _load_unique_names(raw: bytes) -> Any:
+    """INT-16/invalid-record-schema-i: a line with a member name twice in one object is not
+    I-JSON (RFC 7493): unreadable, so invalid_record_schema with memory_id "" (INT-19)."""
+    value = load_line(raw)
+    if _has_duplicate(_python_json(raw, _names)):
+        raise _not_json("duplicate member name")
+    return value
+
+
+#: The members a record's schema names (S6-REC-03..09): a struct's fields.
+_RECORD_FIELDS: Final = frozenset({"memory_id", "text", "tags", "refs", "ts_utc"})
+
+
+def _load_no_duplicate_field(raw: bytes) -> Any:
+    """INT-16/duplicate-record-field-invalid: a record field named twice in the top-level
+    object makes the line unreadable, memory_id "" (serde_json into a struct: "duplicate
+    field"); any other duplicate name: the last one wins."""
+    value = load_line(raw)
+    if type(value) is not dict:
+        return value
+    fields = _python_json(raw, lambda pairs: pairs)  # the top-level object's pairs, in order
+    names = [key for key, _ in fields if key in _RECORD_FIELDS]
+    if len(set(names)) != len(names):
+        raise _not_json("duplicate record field")
+    return value
+
+
+def _has_duplicate(value: Any) -> bool:
+    if isinstance(value, _Duplicate):
+        return True
+    if type(value) is list:
+        return any(_has_duplicate(item) for item in value)
+    if type(value) is dict:
+        return any(_has_duplicate(item) for item in value.values())
+    return False
+
+
+def _never(line: bytes) -> bool:
+    """INT-14/blank-lines-dropped-invalid: no line is skipped; a blank one is not JSON."""
+    return False
+
+
+def _hash_with_cr(raw: bytes) -> str:
+    """INT-14/cr-kept-part-line: the CR before the LF is part of the line (and of its hash)."""
+    return sha256_hex(raw[:-1] if raw[-1:] == b"\n" else raw)
+
+
+@dataclass(frozen=True, slots=True)
+class LineRules:
+    """How a line of a store is read: which lines are skipped (INT-14), how one is parsed
+    (INT-15, INT-16), its nesting limit (INT-18) and an invalid line's record_hash (INT-14,
+    INT-19).  The defaults are the pinned readings; `line_rules` builds the alternatives'."""
+
+    skip: Callable[[bytes], bool] = is_blank
+    load: Callable[[bytes], Any] = load_line
+    line_hash: Callable[[bytes], str] = raw_hash
+    max_depth: int = MAX_DEPTH
+
+    @property
+    def parse(self) -> Callable[..., Record | Invalid]:
+        """`parse_record` under these rules (itself for the pinned ones)."""
+        if self == PINNED_LINES:
+            return parse_record
+        return partial(
+            parse_record, load=self.load, line_hash=self.line_hash, max_depth=self.max_depth
+        )
+
+
+PINNED_LINES: Final = LineRules()
+
+#: INT-14: (which lines are skipped, an invalid line's record_hash), the pinned reading first.
+LINE_ENDS: Final[dict[str, tuple[Callable[[bytes], bool], Callable[[bytes], str]]]] = {
+    "skip-blank-drop-cr": (is_blank, raw_hash),
+    "blank-invalid": (_never, raw_hash),
+    "cr-kept": (is_blank, _hash_with_cr),
+}
+#: INT-15: which JSON texts a line may hold (the pinned reading first).
+JSON_TEXTS: Final[dict[str, Callable[[bytes], Any]]] = {
+    "rfc8259": load_line,
+    "strip-bom": _load_without_bom,
+    "nan-infinity": _load_with_constants,
+    "replace-surrogates": _load_replacing_surrogates,
+    "go": _load_like_go,
+}
+#: INT-16: what a member name that occurs twice in one object does (the pinned reading first).
+MEMBER_NAMES: Final[dict[str, Callable[[bytes], Any]]] = {
+    "last-wins": load_line,
+    "first-wins": _load_first_wins,
+    "unique": _load_unique_names,
+    "record-fields-unique": _load_no_duplicate_field,
+}
+#: INT-18: the deepest nesting a line may have (the pinned reading first; "none": only the
+#: parser's own limit, orjson's 1024).
+DEPTH_LIMITS: Final[dict[str, int]] = {
+    "64": MAX_DEPTH,
+    "none": 1 << 62,
+    "1000": 1000,
+    "127": 127,  # serde_json: its recursion limit of 128 fails at the 128th level
+}
+
+
+def line_rules(ends: str, text: str, names: str, depth: str) -> LineRules:
+    """The line readings of INT-14, INT-15, INT-16 and INT-18, by their names above."""
+    skip, line_hash = LINE_ENDS[ends]
+    load = JSON_TEXTS[text]
+    if MEMBER_NAMES[names] is not load_line:
+        if load is not load_line:
+            raise ValueError("an INT-15 and an INT-16 alternative cannot be followed together")
+        load = MEMBER_NAMES[names]
+    return LineRules(skip, load, line_hash, DEPTH_LIMITS[depth])

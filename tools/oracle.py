@@ -20,11 +20,12 @@ follows the named executable alternatives of the register instead of the pinned 
 is written here from its register entry's text (``alternatives[i]`` of the entry, the index the
 entry's ``executable`` table gives), not from the reference: :data:`ALTERNATIVES` says which
 value of :class:`Choices` each one sets, and the step the reading belongs to takes that value.
-Readings held by :mod:`conformance.readings` (INT-05, INT-06, INT-07, INT-08, INT-20, INT-36,
-INT-39, INT-41) are parameters of those shared functions; the others (INT-01, INT-02, INT-03,
-INT-04, INT-09, INT-10, INT-11, INT-17, INT-27, INT-28, INT-31, INT-38, INT-47) are computed
-here: the hashing alternatives by this module's own serializer (:func:`encode`), over values it
-reads again with Python's json module where a reading keeps integers exact.
+Readings held by :mod:`conformance.readings` (INT-05, INT-06, INT-07, INT-08, INT-12..INT-16,
+INT-18, INT-20, INT-36, INT-39, INT-41) are parameters of those shared functions; the others
+(INT-01, INT-02, INT-03, INT-04, INT-09, INT-10, INT-11, INT-17, INT-19, INT-27, INT-28, INT-31,
+INT-38, INT-47, and the store_path order of INT-12 in the tie-break) are computed here: the
+hashing alternatives by this module's own serializer (:func:`encode`), over values it reads
+again with Python's json module where a reading keeps integers exact.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from conformance.readings import (
     RequestError,
     SuppliedTerms,
     TermLength,
+    TextReading,
     TrustMatch,
     TsGrammar,
     Whitespace,
@@ -172,6 +174,19 @@ class Choices:
     string_order: str = "code-points"  # INT-33: how tie-break strings compare
 
     # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
+    duplicate_stores: str = "once"  # INT-12: a store named twice is read "once" or "twice"
+    store_order: str = "code-points"  # INT-12: how normalized store paths sort
+    missing_store: str = "error"  # INT-13: a store that does not exist
+    store_checks: str = "sorted"  # INT-13: the order stores are checked in
+    blank_lines: str = "skip"  # INT-14: an empty or whitespace-only line
+    cr: str = "removed"  # INT-14: the CR before a line's LF
+    utf8: str = "strict"  # INT-15: bytes that are not UTF-8
+    bom: str = "reject"  # INT-15: a leading BOM
+    constants: str = "reject"  # INT-15: NaN, Infinity, -Infinity
+    surrogates: str = "reject"  # INT-15: an escaped lone surrogate
+    duplicates: str = "last"  # INT-16: a member name twice in one object
+    max_depth: int | None = MAX_DEPTH  # INT-18: the nesting limit
+    invalid_entries: str = "listed"  # INT-19: the dropped entries of invalid lines
 
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
@@ -422,6 +437,51 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-33 alternatives[1]: "UTF-16 order (JavaScript default)."
     "INT-33/utf-16-order-javascript": {"string_order": "utf-16"},
     # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
+    # INT-12 alternatives[1]: "Keep duplicates and read them twice."
+    "INT-12/keep-duplicates-read-twice": {"duplicate_stores": "twice"},
+    # INT-12 alternatives[2]: "Sort by UTF-16 code units."
+    "INT-12/sort-utf-16-code": {"store_order": "utf-16-units"},
+    # INT-13 alternatives[0]: "Skip missing stores (partial success)."
+    "INT-13/skip-missing-stores-partial": {"missing_store": "skip"},
+    # INT-13 alternatives[1]: "Check in request order."
+    "INT-13/check-request-order": {"store_checks": "request"},
+    # INT-14 alternatives[0]: "Blank lines dropped as invalid_record_schema."
+    "INT-14/blank-lines-dropped-invalid": {"blank_lines": "invalid"},
+    # INT-14 alternatives[1]: "CR kept as part of the line (then a CRLF line still parses: CR
+    # is JSON whitespace)."
+    "INT-14/cr-kept-part-line": {"cr": "kept"},
+    # INT-14 alternatives[2]: "A CR not followed by LF also ends a line (universal newlines)."
+    "INT-14/cr-also-ends-line": {"cr": "line-break"},
+    # INT-15 alternatives[0]: "Strip a leading BOM."
+    "INT-15/strip-leading-bom": {"bom": "strip"},
+    # INT-15 alternatives[1]: "Accept NaN/Infinity like Python's json module."
+    "INT-15/accept-nan-infinity-like": {"constants": "accept"},
+    # INT-15 alternatives[2]: "Replace lone surrogates with U+FFFD."
+    "INT-15/replace-lone-surrogates-u": {"surrogates": "replace"},
+    # INT-15 alternatives[3]: "Invalid UTF-8 inside a string (one U+FFFD for each byte that
+    # starts no valid sequence) and escaped lone surrogates read as U+FFFD, like Go's
+    # encoding/json."
+    "INT-15/go-replace-invalid-utf-8": {"utf8": "go", "surrogates": "replace"},
+    # INT-16 alternatives[0]: "First occurrence wins."
+    "INT-16/first-occurrence-wins": {"duplicates": "first"},
+    # INT-16 alternatives[1]: "invalid_record_schema (I-JSON: names MUST be unique)."
+    "INT-16/invalid-record-schema-i": {"duplicates": "reject"},
+    # INT-16 alternatives[2]: "A record field (memory_id, text, tags, refs, ts_utc) named twice
+    # in the top-level object makes the line invalid_record_schema with memory_id ""; any
+    # other duplicate: the last wins (serde_json deserializing into a struct)."
+    "INT-16/duplicate-record-field-invalid": {"duplicates": "record-fields"},
+    # INT-18 alternatives[0]: "No limit (implementation-defined behaviour)."
+    "INT-18/limit-implementation-defined-behaviour": {"max_depth": None},
+    # INT-18 alternatives[1]: "Limit 1000 or 1024." (1000)
+    "INT-18/limit-1000-1024": {"max_depth": 1000},
+    # INT-18 alternatives[4]: "Limit 127: a line nested 128 deep is invalid (serde_json's
+    # default recursion limit of 128)."
+    "INT-18/limit-127-serde": {"max_depth": 127},
+    # INT-19 alternatives[0]: "memory_id and record_hash null."
+    "INT-19/memory-id-record-hash": {"invalid_entries": "null"},
+    # INT-19 alternatives[1]: "Omit invalid lines from dropped (contradicts 'counted as
+    # dropped')."
+    "INT-19/omit-invalid-lines-dropped": {"invalid_entries": "omitted"},
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     # INT-20 alternatives[4]: "Accept what RFC 3339 section 5.6 allows for UTC beyond the
     # profile, and nothing more: a lower-case 't' and 'z', and the offset '-00:00' (normalized
@@ -468,6 +528,7 @@ PACKAGE_WIDE: Final[dict[str, dict[str, Any]]] = {
     # INT-04 alternatives[2]: "Exclude score from package_hash (contradicts HASHING's MUST list)."
     "INT-04/exclude-score-package-hash": {"score_hashed": False},
 }
+ALTERNATIVES.update(PACKAGE_WIDE)  # executable like the others (hashes_only in the reference)
 
 
 def read_snapshot(
@@ -588,16 +649,27 @@ def utf16_units(s: str) -> list[int]:
     return units
 
 
-def order_key(cand: dict[str, Any], strings: str = "code-points") -> tuple[Any, ...]:
+#: INT-12: how two store paths compare ("Sort by UTF-16 code units": everywhere paths are
+#: ordered, the read order and the store_path tie-break alike).
+STORE_KEYS: Final[dict[str, Callable[[str], Any]]] = {
+    "code-points": str,
+    "utf-16-units": utf16_units,
+}
+
+
+def order_key(
+    cand: dict[str, Any], strings: str = "code-points", store_key: Callable[[str], Any] = str
+) -> tuple[Any, ...]:
     """TIE-BREAKING 1)-5) plus read order (INT-33: strings by code point, or with
-    ``strings="utf-16"`` by UTF-16 code units, INT-33/utf-16-order-javascript)."""
+    ``strings="utf-16"`` by UTF-16 code units, INT-33/utf-16-order-javascript); ``store_key``
+    is the INT-12 path order."""
     instant = cand.get("_instant")
     ts_key = (0, -instant[0], -instant[1]) if instant is not None else (1, 0, 0)
     key: Callable[[str], Any] = utf16_units if strings == "utf-16" else str
     return (
         -cand["score"],  # 1) score descending
         ts_key,  # 2) ts_utc descending (missing ts_utc sorts last)
-        key(cand["store_path"]),  # 3) store_path ascending (code points)
+        (key if strings == "utf-16" else store_key)(cand["store_path"]),  # 3) store_path
         key(cand["memory_id"]),  # 4) memory_id ascending
         key(cand["record_hash"]),  # 5) record_hash ascending
         cand["read_index"],
@@ -642,12 +714,21 @@ def read_candidates(
 ) -> list[dict[str, Any]]:
     """READER: every record line in read order (INT-28), invalid and trust-denied ones marked."""
     choices = choices or Choices()
+    text = TextReading(
+        utf8=choices.utf8,
+        bom=choices.bom,
+        constants=choices.constants,
+        surrogates=choices.surrogates,
+        duplicates=choices.duplicates,
+        max_depth=choices.max_depth,
+    )
     lines: list[dict[str, Any]] = []
     for store_path, data in stores:
-        for raw in split_lines(data):  # '2) within each store, read in file order (line order)'
-            if is_blank(raw):
-                continue
-            cand = read_line(raw, choices.ts_grammar)  # INT-20
+        # '2) within each store, read in file order (line order)'; INT-14 (choices.cr)
+        for raw in split_lines(data, choices.cr):
+            if is_blank(raw) and choices.blank_lines == "skip":
+                continue  # INT-14/blank-lines-dropped-invalid: not JSON, so invalid below
+            cand = read_line(raw, choices.ts_grammar, text)  # INT-20, INT-15/16/18
             if "invalid" not in cand and choices.numbers == "safe" and _unsafe_integer(raw):
                 cand = {"invalid": ""}  # INT-17: unreadable, like 1e400
             elif "invalid" not in cand and _hashing(choices) != _hashing(Choices()):
@@ -710,7 +791,14 @@ def oracle_read(
             recency=choices.recency,
             whitespace=choices.whitespace,
         )
-        stores = read_stores(opts.store_paths, root)  # errors.md 9-10
+        stores = read_stores(  # errors.md 9-10, INT-12, INT-13
+            opts.store_paths,
+            root,
+            duplicates=choices.duplicate_stores,
+            order=choices.store_order,
+            missing=choices.missing_store,
+            checks=choices.store_checks,
+        )
         entries = None
         if opts.snapshot is not None:  # 'If no snapshot provided, trust filtering is disabled.'
             entries = read_snapshot(opts.snapshot, root, choices.missing_snapshot)
@@ -732,7 +820,8 @@ def oracle_read(
     ranked = [c for c in lines if "fate" not in c]
     for cand in ranked:
         cand["score"] = score(cand, terms, opts, choices)
-    ranked.sort(key=lambda cand: order_key(cand, choices.string_order))  # full sort
+    store_key = STORE_KEYS[choices.store_order]  # INT-12
+    ranked.sort(key=lambda cand: order_key(cand, choices.string_order, store_key))  # full sort
     selected, used = select(ranked, opts, choices)
 
     dropped = [
@@ -740,6 +829,14 @@ def oracle_read(
         for c in lines
         if c["fate"] != "selected"
     ]  # INT-28: read order
+    if choices.invalid_entries == "null":
+        # INT-19/memory-id-record-hash: "memory_id and record_hash null."
+        for entry in dropped:
+            if entry["reason"] == "invalid_record_schema":
+                entry.update(memory_id=None, record_hash=None)
+    elif choices.invalid_entries == "omitted":
+        # INT-19/omit-invalid-lines-dropped: "Omit invalid lines from dropped."
+        dropped = [entry for entry in dropped if entry["reason"] != "invalid_record_schema"]
     if choices.dropped_order == "by-reason":
         # INT-28/by-reason: "Grouped by reason." Groups in code-point order of the reason, read
         # order inside each group (a stable sort of the read-order list).

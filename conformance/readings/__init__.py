@@ -29,12 +29,13 @@ generated vector's expectation is confirmed by an implementation that does not s
 reference's or each other's arithmetic. Independence is their point; sharing is the point here.
 
 Where the register makes an alternative reading of one of these entries executable (the two
-of INT-05, ``INT-07/utf-16-units``, ``INT-08/verbatim``, ``INT-20/case-and-minus-zero``, the two
-of INT-36, ``INT-39/both-keys``, ``INT-41/written-integer``), the function that holds the
-reading takes it as a parameter whose default is the pinned reading (``Whitespace``,
-``TermLength``, ``SuppliedTerms``, ``TsGrammar``, ``RecencyReading``, ``TrustMatch``,
-``IntReading``): the oracle passes it, every other caller keeps the pinned reading without
-saying so.
+of INT-05, ``INT-07/utf-16-units``, ``INT-08/verbatim``, those of INT-12..INT-16 and INT-18,
+``INT-20/case-and-minus-zero``, the two of INT-36, ``INT-39/both-keys``,
+``INT-41/written-integer``), the function that holds the reading takes it as a parameter whose
+default is the pinned reading (``Whitespace``, ``TermLength``, ``SuppliedTerms``, the keywords
+of ``read_stores``, ``split_lines``'s ``cr``, ``TextReading``, ``TsGrammar``,
+``RecencyReading``, ``TrustMatch``, ``IntReading``): the oracle passes it, every other caller
+keeps the pinned reading without saying so.
 
 Nothing here imports the reference: these are the register's readings, written from
 ``specs/interpretations.toml``, not from any implementation.
@@ -46,6 +47,7 @@ from conformance.readings._json_text import (
     MAX_DEPTH,
     SAFE_INT,
     InvalidText,
+    TextReading,
     canonical,
     parse_json_text,
     sha256_hex,
@@ -104,6 +106,7 @@ __all__ = [
     "RequestError",
     "SuppliedTerms",
     "TermLength",
+    "TextReading",
     "TrustMatch",
     "TsGrammar",
     "Undecided",

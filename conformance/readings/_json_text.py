@@ -4,14 +4,24 @@ and the canonical form every hash is computed over (INT-01, RFC 8785).
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import rfc8785
 
-__all__ = ["MAX_DEPTH", "SAFE_INT", "InvalidText", "canonical", "parse_json_text", "sha256_hex"]
+__all__ = [
+    "MAX_DEPTH",
+    "SAFE_INT",
+    "InvalidText",
+    "TextReading",
+    "canonical",
+    "parse_json_text",
+    "sha256_hex",
+]
 
 SAFE_INT = 2**53 - 1  # INT-41 / INT-17: the interoperable integer range of a double
 MAX_DEPTH = 64  # INT-18
@@ -19,6 +29,34 @@ MAX_DEPTH = 64  # INT-18
 
 class InvalidText(Exception):
     """A JSON text or record breaks INT-15..INT-18 / INT-22."""
+
+
+@dataclass(frozen=True)
+class TextReading:
+    """The readings of a store line's JSON text; every default is the register's pinned one.
+
+    INT-15: ``bom`` "reject" or "strip" (a leading UTF-8 BOM is removed first); ``constants``
+    "reject" or "accept" (NaN, Infinity, -Infinity are numbers, as Python's json reads them;
+    a record cannot hash one inside refs, so that line stays invalid); ``surrogates`` "reject"
+    or "replace" (an escaped lone surrogate becomes U+FFFD). INT-16: ``duplicates`` "last",
+    "first" (which occurrence of a member name wins) or "reject" (I-JSON). INT-18:
+    ``max_depth``, None for no limit of the reading's own.
+
+    Runtimes' own readings: ``utf8="go"`` with ``surrogates="replace"`` is Go's encoding/json
+    (every byte that starts no valid UTF-8 sequence reads as one U+FFFD; outside a string it is
+    still not JSON); ``duplicates="record-fields"`` is serde_json into a struct (a record field
+    named twice in the top-level object is an error, any other duplicate: the last wins).
+    """
+
+    utf8: str = "strict"  # or "go"
+    bom: str = "reject"  # or "strip"
+    constants: str = "reject"  # or "accept"
+    surrogates: str = "reject"  # or "replace"
+    duplicates: str = "last"  # "first", "reject", "record-fields"
+    max_depth: int | None = MAX_DEPTH
+
+
+PINNED_TEXT = TextReading()
 
 
 def _reject_constant(name: str) -> object:
@@ -77,35 +115,95 @@ def _text_depth(text: str) -> int:
     return deepest
 
 
-def _last_wins(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """INT-16: the last duplicate wins, but every pair, overwritten or not, obeys INT-15."""
-    for key, item in pairs:
-        _check_tree(key)
-        _check_tree(item)
-    return dict(pairs)
+def _lone_to_fffd(value: Any) -> Any:
+    """INT-15/replace-lone-surrogates-u: every lone surrogate of every string becomes U+FFFD."""
+    if isinstance(value, str):
+        return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in value)
+    if isinstance(value, list):
+        return [_lone_to_fffd(item) for item in value]
+    if isinstance(value, dict):
+        return {_lone_to_fffd(key): _lone_to_fffd(item) for key, item in value.items()}
+    return value
 
 
-def parse_json_text(raw: bytes) -> Any:
-    """INT-15..INT-18: strict UTF-8, no BOM, one RFC 8259 text, last duplicate wins (INT-16)."""
+def _non_finite(value: object) -> bool:
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, list):
+        return any(_non_finite(item) for item in value)
+    if isinstance(value, dict):
+        return any(_non_finite(item) for item in value.values())
+    return False
+
+
+RECORD_FIELDS = frozenset({"memory_id", "text", "tags", "refs", "ts_utc"})
+
+
+def _one_byte_replaced(error: UnicodeError) -> tuple[str, int]:
+    """A decode error handler: U+FFFD for the first byte of the bad sequence only, decoding
+    resumes at the next byte (Go's utf8.DecodeRune returns (RuneError, 1))."""
+    assert isinstance(error, UnicodeDecodeError)
+    return "\ufffd", error.start + 1
+
+
+codecs.register_error("phase6-go-replace", _one_byte_replaced)
+
+
+def _object(reading: TextReading, repeated: dict[int, set[str]]) -> Any:
+    """INT-16: the object of the pairs a JSON object spells; every pair, overwritten or not,
+    obeys INT-15 (the line is judged as text first)."""
+
+    def build(pairs: list[tuple[str, Any]]) -> Any:
+        if reading.surrogates == "reject":
+            for key, item in pairs:
+                _check_tree(key)
+                _check_tree(item)
+        names = [key for key, _ in pairs]
+        if reading.duplicates == "reject" and len(set(names)) != len(names):
+            raise InvalidText("duplicate member name")  # I-JSON (RFC 7493): names MUST be unique
+        if reading.duplicates == "first":
+            return dict(reversed(pairs))  # the first occurrence is written last, so it stays
+        built = dict(pairs)  # the last occurrence of a name wins
+        repeated[id(built)] = {name for name in names if names.count(name) > 1}
+        return built
+
+    return build
+
+
+def parse_json_text(raw: bytes, reading: TextReading = PINNED_TEXT) -> Any:
+    """INT-15..INT-18: strict UTF-8, no BOM, one RFC 8259 text, last duplicate wins (INT-16).
+
+    ``reading`` follows alternatives of INT-15, INT-16 and INT-18 instead (:class:`TextReading`).
+    """
     try:
-        text = raw.decode("utf-8", errors="strict")
+        text = raw.decode("utf-8", errors="phase6-go-replace" if reading.utf8 == "go" else "strict")
     except UnicodeDecodeError:
         raise InvalidText("not UTF-8") from None
     if text.startswith("\ufeff"):
-        raise InvalidText("BOM")  # U+FEFF is not JSON whitespace
+        if reading.bom != "strip":
+            raise InvalidText("BOM")  # U+FEFF is not JSON whitespace
+        text = text[1:]
+    repeated: dict[int, set[str]] = {}  # id of a built object -> its repeated names
     try:
         value = json.loads(
             text,
-            object_pairs_hook=_last_wins,  # the last occurrence of a name wins
-            parse_constant=_reject_constant,
+            object_pairs_hook=_object(reading, repeated),
+            parse_constant=float if reading.constants == "accept" else _reject_constant,
             parse_int=_parse_int,
             parse_float=_parse_float,
         )
     except (ValueError, RecursionError, OverflowError):
         raise InvalidText("not JSON") from None
+    top_repeated = repeated.get(id(value), set()) if isinstance(value, dict) else set()
+    if reading.duplicates == "record-fields" and top_repeated & RECORD_FIELDS:
+        raise InvalidText("a record field named twice (serde: duplicate field)")
+    if reading.surrogates == "replace":
+        value = _lone_to_fffd(value)
     _check_tree(value)
-    if _text_depth(text) > MAX_DEPTH:  # INT-18: a property of the text
-        raise InvalidText("nesting too deep")
+    if isinstance(value, dict) and _non_finite(value.get("refs")):
+        raise InvalidText("a non-finite number in refs has no RFC 8785 form")
+    if reading.max_depth is not None and _text_depth(text) > reading.max_depth:
+        raise InvalidText("nesting too deep")  # INT-18: a property of the text
     return value
 
 

@@ -6,17 +6,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from conformance.readings._json_text import InvalidText, canonical, parse_json_text, sha256_hex
+from conformance.readings._json_text import (
+    PINNED_TEXT,
+    InvalidText,
+    TextReading,
+    canonical,
+    parse_json_text,
+    sha256_hex,
+)
 from conformance.readings._timestamps import TsGrammar, parse_ts
 
 __all__ = ["is_blank", "normalize_record", "read_line", "record_hash", "split_lines"]
 
 
-def split_lines(data: bytes) -> list[bytes]:
-    """INT-14: split on LF only; a trailing LF makes no extra line; one CR before LF removed."""
+def split_lines(data: bytes, cr: str = "removed") -> list[bytes]:
+    """INT-14: split on LF only; a trailing LF makes no extra line; one CR before LF removed
+    (``cr="kept"``: INT-14/cr-kept-part-line, the CR stays part of the line; ``cr="line-break"``:
+    INT-14/cr-also-ends-line, any other CR ends a line as well)."""
     pieces = data.split(b"\n")
     if pieces[-1] == b"":
         pieces.pop()
+    if cr == "kept":
+        return pieces
+    if cr == "line-break":  # INT-14/cr-also-ends-line: a CR alone ends a line too
+        return [q for p in pieces for q in (p[:-1] if p.endswith(b"\r") else p).split(b"\r")]
     return [p[:-1] if p.endswith(b"\r") else p for p in pieces]
 
 
@@ -64,11 +77,13 @@ def record_hash(record: dict[str, Any]) -> str:
     return sha256_hex(canonical(hashed))
 
 
-def read_line(line: bytes, ts_grammar: TsGrammar = "profile") -> dict[str, Any]:
+def read_line(
+    line: bytes, ts_grammar: TsGrammar = "profile", text: TextReading = PINNED_TEXT
+) -> dict[str, Any]:
     """One non-blank line -> a candidate, or {'invalid': memory_id} (INT-15, INT-19); ``ts_grammar``
-    as in :func:`normalize_record`."""
+    as in :func:`normalize_record`, ``text`` as in :func:`parse_json_text`."""
     try:
-        value = parse_json_text(line)
+        value = parse_json_text(line, text)
     except InvalidText:
         return {"invalid": ""}
     if not isinstance(value, dict):

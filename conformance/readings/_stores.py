@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from conformance.readings._request import RequestError
 
@@ -78,18 +79,46 @@ def require_unicode(value: str, what: str) -> None:
         raise Undecided(f"{what} is not valid Unicode") from None
 
 
-def read_stores(store_paths: list[str], root: Path) -> list[tuple[str, bytes]]:
+def read_stores(
+    store_paths: list[str],
+    root: Path,
+    *,
+    duplicates: str = "once",
+    order: str = "code-points",
+    missing: str = "error",
+    checks: str = "sorted",
+) -> list[tuple[str, bytes]]:
     """READER 1) 'store_paths MUST be normalized and sorted lexicographically before read'.
 
     INT-12: deduplicated, code-point order. errors.md 9/10: checked in that order, first failure
     wins, path = index of the first request element that normalizes to it.
+
+    Alternatives: ``duplicates="twice"`` (INT-12/keep-duplicates-read-twice: every request
+    element read, each with its own index); ``order="utf-16-units"`` (INT-12/sort-utf-16-code);
+    ``missing="skip"`` (INT-13/skip-missing-stores-partial: a store that does not exist is
+    left out); ``checks="request"`` (INT-13/check-request-order: the first failure in request
+    order wins, the stores are still read in sorted order).
     """
-    first_index: dict[str, int] = {}
+    named: list[tuple[str, int]] = []
+    seen: set[str] = set()
     for i, sp in enumerate(store_paths):
-        first_index.setdefault(normalize_path(sp), i)
-    stores: list[tuple[str, bytes]] = []
-    for normalized in sorted(first_index):
-        where = f"/store_paths/{first_index[normalized]}"
+        normalized = normalize_path(sp)
+        if duplicates == "twice" or normalized not in seen:
+            named.append((normalized, i))
+            seen.add(normalized)
+
+    def sort_key(item: tuple[str, int]) -> tuple[Any, int]:
+        path, index = item
+        if order == "utf-16-units":
+            units = path.encode("utf-16-be", errors="surrogatepass")
+            return [int.from_bytes(units[k : k + 2], "big") for k in range(0, len(units), 2)], index
+        return [ord(ch) for ch in path], index
+
+    named.sort(key=sort_key)
+    checked = sorted(named, key=lambda item: item[1]) if checks == "request" else named
+    contents: dict[int, bytes | None] = {}
+    for normalized, index in checked:
+        where = f"/store_paths/{index}"
         require_unicode(normalized, "store path")
         try:
             data = read_regular_file(on_disk(root, normalized))
@@ -97,7 +126,9 @@ def read_stores(store_paths: list[str], root: Path) -> list[tuple[str, bytes]]:
             raise RequestError(
                 "store_not_readable", where, f"store {normalized!r} is not a readable file"
             ) from None
-        if data is None:
+        if data is None and missing != "skip":
             raise RequestError("store_not_found", where, f"store {normalized!r} does not exist")
-        stores.append((normalized, data))
-    return stores
+        contents[index] = data
+    return [
+        (normalized, data) for normalized, index in named if (data := contents[index]) is not None
+    ]

@@ -98,7 +98,7 @@ def _() -> SourcePatch:
     """Lines nested deeper than 64 levels are accepted (no pinned depth limit)."""
     return patch(
         "_records.py",
-        '    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:\n        return False\n',
+        '    if raw.count(b"[") + raw.count(b"{") <= limit:\n        return False\n',
         "    return False\n",
     )
 
@@ -178,8 +178,8 @@ def _() -> SourcePatch:
     """Dropped invalid lines always carry memory_id "" (even when the object has a string one)."""
     return patch(
         "_records.py",
-        '    return Invalid((memory_id if type(memory_id) is str else "", raw_hash(raw)))',
-        '    return Invalid(("", raw_hash(raw)))',
+        '    return Invalid((memory_id if type(memory_id) is str else "", line_hash(raw)))',
+        '    return Invalid(("", line_hash(raw)))',
     )
 
 

@@ -757,9 +757,11 @@ def _precedence() -> Iterator[Case]:
                 clauses=("S6-ERR-01", "S6-ERR-07"),
                 # INT-36: now_utc and the half-life are validated whether or not recency is
                 # enabled (the scoring fault is a half-life of 0)
+                # INT-13: with a missing store among the faults, skipping it changes the outcome
                 interpretations=(
                     "INT-40",
                     *(("INT-36",) if {"now", "scoring"} & {f.slug for f in combo} else ()),
+                    *(("INT-13",) if "missing" in {f.slug for f in combo} else ()),
                 ),
                 request=request,
                 files=files,

@@ -190,9 +190,12 @@ def _record_cases() -> Iterator[Case]:
             f"({slug}).",
             comment=f"line a {first[:150]}; line b {second[:150]}.",
             clauses=("S6-HASH-01", "S6-HASH-02", "S6-OUT-24", "S6-READ-14", "S6-OUT-11"),
-            interpretations=("INT-01", "INT-02", "INT-17")
-            if "v" in first
-            else ("INT-01", "INT-02"),
+            interpretations=(
+                "INT-01",
+                "INT-02",
+                *(("INT-17",) if "v" in first else ()),
+                *(("INT-16",) if slug.startswith("dup-") else ()),
+            ),
             request=make_request("zz"),
             files={"stores/s.jsonl": store(first, second)},
             check=_hash_relation(equal),

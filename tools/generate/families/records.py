@@ -110,8 +110,19 @@ ENCODING: tuple[Row, ...] = (
     ),
 )
 
+
+def _syntax_labels(slug: str) -> tuple[str, ...]:
+    """INT-18 for the nesting rows; INT-14 for a raw CR (a CR alone may end a line)."""
+    return (
+        "INT-15",
+        "INT-19",
+        *(("INT-18",) if "depth" in slug else ()),
+        *(("INT-14",) if slug == "raw-cr" else ()),
+    )
+
+
 SYNTAX: tuple[Row, ...] = tuple(
-    (slug, text, "", ("INT-15", "INT-19"), what)
+    (slug, text, "", _syntax_labels(slug), what)
     for slug, text, what in (
         ("nan", _t(',"x":NaN'), "NaN"),
         ("infinity", _t(',"x":Infinity'), "Infinity"),
@@ -233,7 +244,8 @@ SHAPES: tuple[Row, ...] = tuple(
 
 
 def _schema(slug: str, text: str, memory_id: str, what: str) -> Row:
-    return (slug, text, memory_id, ("INT-22", "INT-19"), what)
+    duplicates = ("INT-16",) if slug.startswith("dup-") else ()  # which duplicate wins
+    return (slug, text, memory_id, ("INT-22", "INT-19", *duplicates), what)
 
 
 SCHEMA: tuple[Row, ...] = (

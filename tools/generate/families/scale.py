@@ -253,8 +253,14 @@ def cases() -> Iterator[Case]:
                 "S6-OUT-16",
             ),
             # INT-09, INT-10: random texts where terms occur capitalized, inside longer words
-            # and more than once
-            interpretations=("INT-28", "INT-04", "INT-09", "INT-10"),
+            # and more than once; INT-14: the stores hold blank lines (blank_every)
+            interpretations=(
+                "INT-28",
+                "INT-04",
+                "INT-09",
+                "INT-10",
+                *(("INT-14",) if spec.blank_every else ()),
+            ),
             request=make_request(
                 spec.query,
                 built.paths,

@@ -577,7 +577,7 @@ def _error_cases() -> Iterator[Case]:
         description="A missing store is reported before a missing snapshot.",
         comment="store_paths ['stores/none.jsonl']; snapshot absent too: store_not_found first.",
         clauses=("S6-ERR-05", "S6-INPUT-13"),
-        interpretations=("INT-38",),
+        interpretations=("INT-38", "INT-13"),
         request=make_request(
             "alpha", ["stores/none.jsonl"], trust_filter={"trust_snapshot_path": SNAP}
         ),
