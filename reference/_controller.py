@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any, Final
 
@@ -47,6 +47,20 @@ __all__ = ["loads_request", "memory_read", "memory_read_to", "read_package", "wr
 
 #: INT-08: how supplied query_terms become the terms scored (the pinned reading first).
 SUPPLIED_TERMS: Final = {"normalized": supplied_terms, "verbatim": verbatim_terms}
+
+
+#: INT-30: the per_item_max_excerpt_tokens a package reports when it is not the effective
+#: min(per_item, max_excerpt_tokens) (None: the effective one, pinned).
+SHOWN_PER_ITEM: Final[dict[str, Callable[[Request], int | None]]] = {
+    "effective": lambda request: None,
+    "requested": lambda request: request.per_item_max_excerpt_tokens,
+}
+#: INT-43: the receipt's store_paths when not the normalized, deduplicated, sorted list
+#: (None, pinned): the request's list as given.
+RECEIPT_PATHS: Final[dict[str, Callable[[Request], list[str] | None]]] = {
+    "normalized": lambda request: None,
+    "provided": lambda request: list(request.store_paths),
+}
 
 
 def _scorer(request: Request, readings: Readings) -> Scorer:
@@ -155,6 +169,8 @@ def _write_package(
                 read,
                 match=readings.trust_match,  # INT-39
                 missing=readings.missing_snapshot,  # INT-38
+                case=readings.classification_case,  # INT-39
+                empty_id_matches=readings.empty_id_matches,  # INT-38
             )
         )
         budget = Budget(
@@ -166,6 +182,7 @@ def _write_package(
             ),
             max_items=request.max_items,
             max_items_reason=readings.max_items_reason,
+            shown_per_item=SHOWN_PER_ITEM[readings.per_item_shown](request),  # INT-30
         )
         normalize = WHITESPACE[readings.whitespace].normalize  # INT-05
         query = {"raw": request.query, "query_hash": query_hash(request.query, normalize)}
@@ -175,7 +192,8 @@ def _write_package(
             audit = _audit_parameters(request, scorer, read, budget, writer)
         try:
             with _gc_paused():
-                return assemble(stores, scorer, trust, budget, query, envelope, audit)
+                return assemble(stores, scorer, trust, budget, query, envelope, audit,
+                                RECEIPT_PATHS[readings.receipt_paths](request))  # fmt: skip
         except BaseException as error:
             if envelope.started:
                 raise _Started(error) from error
@@ -210,6 +228,8 @@ def write_result(
             PARSERS[readings.timestamps],  # INT-20
             readings.recency,  # INT-36
             WHITESPACE[readings.whitespace].normalize,  # INT-05
+            readings.members,  # INT-42
+            readings.max_items,  # INT-30
         )
         receipt = _write_package(valid, envelope, writer, readings)
     except MemoryReadError as error:

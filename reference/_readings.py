@@ -60,16 +60,33 @@ class Readings:
     max_items_reason: str = MAX_ITEMS_REACHED
     #: INT-28: dropped in "read" order, or grouped "by-reason".
     dropped_order: str = "read"
+    #: INT-30: budget.max_items is any int "at-least-1", or "reject-over-50", "clamp-to-50",
+    #: "zero-allowed" (a key of ``_request.MAX_ITEMS``).
+    max_items: str = "at-least-1"
+    #: INT-30: the package's budget.per_item_max_excerpt_tokens is the "effective" value, or
+    #: the "requested" one.
+    per_item_shown: str = "effective"
     #: INT-36: the recency members are "always" validated, or the half-life only when recency
     #: is enabled ("half-life-when-enabled"), or an invalid now_utc disables recency
     #: ("ignore-invalid-now").
     recency: str = "always"
     #: INT-38: a trust snapshot path with nothing there is an "error", or "no-filter".
     missing_snapshot: str = "error"
+    #: INT-38: an entry's memory_id "" names the records whose memory_id is "" (True), or
+    #: matches nothing (False).
+    empty_id_matches: bool = True
     #: INT-39: an entry naming both keys matches a candidate equal on "either", or "both".
     trust_match: str = "either"
-    #: INT-41: an int is any "integral" number, or only a "written-integer" (no 10.0, 1e1).
+    #: INT-39: classifications compared "exact" or "case-insensitive".
+    classification_case: str = "exact"
+    #: INT-41: an int is any "integral" number, or only a "written-integer" (no 10.0, 1e1), or
+    #: also a string holding a number ("coerce-numeric-strings").
     integers: str = "integral"
+    #: INT-42: request members "strict", or "ignore-unknown", or "null-absent" (a key of
+    #: ``_request.PRESENT``).
+    members: str = "strict"
+    #: INT-43: the receipt's store_paths "normalized" (sorted, deduplicated), or "provided".
+    receipt_paths: str = "normalized"
 
     @classmethod
     def of(cls, ids: list[str] | tuple[str, ...]) -> Readings:
@@ -147,6 +164,32 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"dropped_order": "by-reason"},
         ),
         Alternative(
+            "INT-30/reject-max-items-50",
+            0,
+            "budget.max_items above 50 is an error (invalid_budget at /budget/max_items)",
+            {"max_items": "reject-over-50"},
+        ),
+        Alternative(
+            "INT-30/clamp-max-items-50",
+            1,
+            "budget.max_items above 50 is used (and reported) as 50",
+            {"max_items": "clamp-to-50"},
+        ),
+        Alternative(
+            "INT-30/max-items-0-selects",
+            2,
+            "budget.max_items 0 is accepted and selects nothing (every candidate "
+            "max_items_reached)",
+            {"max_items": "zero-allowed"},
+        ),
+        Alternative(
+            "INT-30/echo-requested-item-value",
+            3,
+            "the package's budget.per_item_max_excerpt_tokens is the requested (or defaulted) "
+            "value, not min(per_item, max_excerpt_tokens); excerpts still use the min",
+            {"per_item_shown": "requested"},
+        ),
+        Alternative(
             "INT-36/half-life-when-enabled",
             0,
             "recency_half_life_days is validated only when enable_recency_weight is true",
@@ -165,16 +208,55 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"missing_snapshot": "no-filter"},
         ),
         Alternative(
+            "INT-38/entry-memory-id-matches",
+            2,
+            'a trust entry\'s memory_id "" matches no record (its record_hash, if any, still does)',
+            {"empty_id_matches": False},
+        ),
+        Alternative(
             "INT-39/both-keys",
             0,
             "a trust entry naming memory_id and record_hash denies only a candidate equal on both",
             {"trust_match": "both"},
         ),
         Alternative(
+            "INT-39/case-insensitive-classification-match",
+            1,
+            "an entry's classification matches a deny classification case-insensitively "
+            "(both lower-cased)",
+            {"classification_case": "case-insensitive"},
+        ),
+        Alternative(
             "INT-41/written-integer",
             0,
             "a request int must be written without a fraction or exponent (10.0 is not an int)",
             {"integers": "written-integer"},
+        ),
+        Alternative(
+            "INT-41/coerce-numeric-strings",
+            1,
+            'a request int may also be a string holding a JSON number ("10" is 10, "1e1" is 10)',
+            {"integers": "coerce-numeric-strings"},
+        ),
+        Alternative(
+            "INT-42/ignore-unknown-members",
+            0,
+            "request members the INPUT CONTRACT does not define are ignored, at the top level "
+            "and in budget, scoring and trust_filter",
+            {"members": "ignore-unknown"},
+        ),
+        Alternative(
+            "INT-42/treat-null-absent",
+            1,
+            "a request member whose value is null is absent (its default applies; a required "
+            "one is missing)",
+            {"members": "null-absent"},
+        ),
+        Alternative(
+            "INT-43/store-paths-provided",
+            0,
+            "the receipt's store_paths is the request's list as given (order and duplicates kept)",
+            {"receipt_paths": "provided"},
         ),
     )
 }

@@ -50,6 +50,9 @@ class Budget:
     max_items: int
     #: INT-27: the drop reason of candidates left out by max_items (a reading, _readings.py).
     max_items_reason: str = MAX_ITEMS_REACHED
+    #: INT-30: the per_item_max_excerpt_tokens the package reports, when it is not the
+    #: effective one (INT-30/echo-requested-item-value, a reading).
+    shown_per_item: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

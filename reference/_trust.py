@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -52,6 +53,14 @@ class TrustFilter:
         )
 
 
+#: INT-39: how a classification is compared with the deny list: exactly (pinned), or
+#: case-insensitively, both sides lower-cased (INT-39/case-insensitive-classification-match).
+CLASSIFICATION_CASE: Final[dict[str, Callable[[str], str]]] = {
+    "exact": lambda classification: classification,
+    "case-insensitive": str.lower,
+}
+
+
 def _invalid(why: str) -> TrustSnapshotError:
     return TrustSnapshotError("invalid_trust_snapshot", _PATH, f"{_PATH}: {why}")
 
@@ -92,12 +101,16 @@ def load_trust_filter(
     *,
     match: str = "either",
     missing: str = "error",
+    case: str = "exact",
+    empty_id_matches: bool = True,
 ) -> TrustFilter:
     """Read and validate the snapshot (whenever a path is given) and build the deny sets.
 
     S6-TRUST-07: "If no snapshot provided, trust filtering is disabled."
-    ``match`` (INT-39: "either" key, or "both") and ``missing`` (INT-38: an "error", or
-    "no-filter") are readings (``_readings.py``); the defaults are the pinned ones.
+    ``match`` (INT-39: "either" key, or "both"), ``missing`` (INT-38: an "error", or
+    "no-filter"), ``case`` (INT-39: a key of ``CLASSIFICATION_CASE``) and ``empty_id_matches``
+    (INT-38: False when an entry's memory_id "" matches nothing) are readings
+    (``_readings.py``); the defaults are the pinned ones.
     """
     if snapshot_path is None:
         return TrustFilter()
@@ -118,7 +131,8 @@ def load_trust_filter(
     entries = document.get("entries")
     if type(entries) is not list:
         raise _invalid('"entries" must be an array')
-    denied = set(deny)
+    fold = CLASSIFICATION_CASE[case]  # INT-39
+    denied = {fold(classification) for classification in deny}
     ids: set[str] = set()
     hashes: set[str] = set()
     pairs: set[tuple[str, str]] = set()
@@ -136,6 +150,9 @@ def load_trust_filter(
             "record_hash" in entry and type(record_hash) is not str
         ):  # null is a wrong type, not "absent" (INT-38)
             raise _invalid(f"entries[{index}] memory_id and record_hash must be strings")
+        classification = fold(classification)
+        if memory_id == "" and not empty_id_matches:  # INT-38/entry-memory-id-matches
+            memory_id = None
         if classification not in denied:  # exact, case-sensitive (INT-39)
             continue
         if match == "both" and memory_id is not None and record_hash is not None:

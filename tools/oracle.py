@@ -38,7 +38,10 @@ from conformance.readings import (
     MAX_DEPTH,
     SAFE_INT,
     WHITE_SPACE,
+    ClassificationCase,
     IntReading,
+    MaxItemsReading,
+    MembersReading,
     Options,
     RecencyReading,
     RequestError,
@@ -162,10 +165,16 @@ class Choices:
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     max_items_reason: str = "max_items_reached"  # INT-27: left out by max_items
     dropped_order: str = "read"  # INT-28: the order of dropped
+    max_items: MaxItemsReading = "at-least-1"  # INT-30: the values max_items takes
+    budget_per_item: str = "effective"  # INT-30: the per_item the package reports
     recency: RecencyReading = "always"  # INT-36: the recency members validated
     missing_snapshot: str = "error"  # INT-38: a trust_snapshot_path with nothing there
+    empty_id_matches: bool = True  # INT-38: an entry's memory_id ""
     trust_match: TrustMatch = "either"  # INT-39: an entry naming both keys
+    classification_case: ClassificationCase = "exact"  # INT-39: classifications compared
     ints: IntReading = "integral"  # INT-41: a request int
+    members: MembersReading = "strict"  # INT-42: unknown and null request members
+    receipt_paths: str = "normalized"  # INT-43: the receipt's store_paths
 
     @classmethod
     def of(cls, ids: frozenset[str]) -> Choices:
@@ -213,17 +222,35 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-27/budget-exhausted": {"max_items_reason": "budget_exhausted"},
     # INT-28 alternatives[1]: "Grouped by reason."
     "INT-28/by-reason": {"dropped_order": "by-reason"},
+    # INT-30 alternatives[0..3]: "Reject max_items > 50.", "Clamp max_items to 50.",
+    # "max_items = 0 selects nothing.", "Echo the requested per_item value."
+    "INT-30/reject-max-items-50": {"max_items": "reject-over-50"},
+    "INT-30/clamp-max-items-50": {"max_items": "clamp-to-50"},
+    "INT-30/max-items-0-selects": {"max_items": "zero-allowed"},
+    "INT-30/echo-requested-item-value": {"budget_per_item": "requested"},
     # INT-36 alternatives[0]: "Validate half-life only when recency is enabled."
     "INT-36/half-life-when-enabled": {"recency": "half-life-when-enabled"},
     # INT-36 alternatives[1]: "Ignore an invalid now_utc (disable recency)."
     "INT-36/ignore-invalid-now": {"recency": "ignore-invalid-now"},
     # INT-38 alternatives[1]: "Ignore a missing snapshot (filtering disabled)."
     "INT-38/ignore-missing": {"missing_snapshot": "no-filter"},
+    # INT-38 alternatives[2]: "An entry memory_id \"\" matches nothing (the reading before INT-22
+    # accepted empty memory_ids)."
+    "INT-38/entry-memory-id-matches": {"empty_id_matches": False},
     # INT-39 alternatives[0]: "An entry naming both keys matches only a candidate equal on both
     # (the reading before the review)."
     "INT-39/both-keys": {"trust_match": "both"},
+    # INT-39 alternatives[1]: "Case-insensitive classification match."
+    "INT-39/case-insensitive-classification-match": {"classification_case": "case-insensitive"},
     # INT-41 alternatives[0]: "Reject any number written with a fraction or exponent."
     "INT-41/written-integer": {"ints": "written-integer"},
+    # INT-41 alternatives[1]: "Coerce numeric strings."
+    "INT-41/coerce-numeric-strings": {"ints": "coerce-numeric-strings"},
+    # INT-42 alternatives[0], [1]: "Ignore unknown members.", "Treat null as absent."
+    "INT-42/ignore-unknown-members": {"members": "ignore-unknown"},
+    "INT-42/treat-null-absent": {"members": "null-absent"},
+    # INT-43 alternatives[0]: "store_paths as provided."
+    "INT-43/store-paths-provided": {"receipt_paths": "provided"},
 }
 
 
@@ -331,7 +358,14 @@ def read_candidates(
             if "invalid" in cand:  # INT-19
                 cand.update(memory_id=cand["invalid"], record_hash=sha256_hex(raw))
                 cand["fate"] = "invalid_record_schema"
-            elif entries is not None and is_denied(cand, entries, deny, choices.trust_match):
+            elif entries is not None and is_denied(
+                cand,
+                entries,
+                deny,
+                choices.trust_match,
+                choices.classification_case,
+                choices.empty_id_matches,
+            ):
                 cand["fate"] = "trust_denied"  # removed before selection (INT-39)
             lines.append(cand)
     return lines
@@ -381,6 +415,8 @@ def oracle_read(
             ts_grammar=choices.ts_grammar,
             recency=choices.recency,
             whitespace=choices.whitespace,
+            members=choices.members,
+            max_items=choices.max_items,
         )
         stores = read_stores(opts.store_paths, root)  # errors.md 9-10
         entries = None
@@ -420,7 +456,11 @@ def oracle_read(
             "max_excerpt_tokens": opts.max_tokens,
             "used_excerpt_tokens": used,
             "remaining_excerpt_tokens": max(0, opts.max_tokens - used),
-            "per_item_max_excerpt_tokens": min(opts.per_item, opts.max_tokens),
+            # INT-30: the effective per_item, or (INT-30/echo-requested-item-value) the value
+            # asked for (max_excerpt_tokens when absent: 'defaults to max_excerpt_tokens')
+            "per_item_max_excerpt_tokens": opts.per_item
+            if choices.budget_per_item == "requested"
+            else min(opts.per_item, opts.max_tokens),
             "max_items": opts.max_items,
         },
         "selection": {"selected": selected, "dropped": dropped},
@@ -429,7 +469,11 @@ def oracle_read(
     package["package_hash"] = sha256_hex(canonical(package))  # INT-03: all but itself
     data = {
         "query_hash": query_hash,
-        "store_paths": [path for path, _ in stores],  # INT-43: normalized, deduped, sorted
+        # INT-43: normalized, deduped, sorted; or (INT-43/store-paths-provided) as the request
+        # wrote them
+        "store_paths": list(opts.store_paths)
+        if choices.receipt_paths == "provided"
+        else [path for path, _ in stores],
         "selected_count": len(selected),
         "package_hash": package["package_hash"],
     }

@@ -60,6 +60,8 @@ from conformance.readings._records import (
 from conformance.readings._request import (
     CLAUSE_OF_ERROR,
     IntReading,
+    MaxItemsReading,
+    MembersReading,
     Options,
     RecencyReading,
     RequestError,
@@ -87,15 +89,23 @@ from conformance.readings._text import (
     whitespace_table,
 )
 from conformance.readings._timestamps import TsGrammar, parse_ts
-from conformance.readings._trust import TrustMatch, is_denied, read_trust_snapshot
+from conformance.readings._trust import (
+    ClassificationCase,
+    TrustMatch,
+    is_denied,
+    read_trust_snapshot,
+)
 
 __all__ = [
     "CLAUSE_OF_ERROR",
     "MAX_DEPTH",
     "SAFE_INT",
     "WHITE_SPACE",
+    "ClassificationCase",
     "IntReading",
     "InvalidText",
+    "MaxItemsReading",
+    "MembersReading",
     "Options",
     "RecencyReading",
     "RequestError",

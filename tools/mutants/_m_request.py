@@ -52,8 +52,9 @@ def _() -> SourcePatch:
         "_request.py",
         '    query = _query(request, normalize)  # INT-05: "non-empty after trim"\n'
         "    store_paths = _store_paths(request)\n"
-        '    budget = _group(request, "budget", integer)\n',
-        '    budget = _group(request, "budget", integer)\n    query = _query(request, normalize)\n'
+        '    budget = _group(request, "budget", integer, checks=items, members_reading=members)\n',
+        '    budget = _group(request, "budget", integer, checks=items, members_reading=members)\n'
+        "    query = _query(request, normalize)\n"
         "    store_paths = _store_paths(request)\n",
     )
 

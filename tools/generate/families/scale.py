@@ -252,7 +252,12 @@ def cases() -> Iterator[Case]:
                 "S6-OUT-09",
                 "S6-OUT-16",
             ),
-            interpretations=("INT-28", "INT-04"),
+            # INT-30: a max_items above 50 is accepted and reported as given
+            interpretations=(
+                "INT-28",
+                "INT-04",
+                *(("INT-30",) if spec.budget.get("max_items", 50) > 50 else ()),
+            ),
             request=make_request(
                 spec.query,
                 built.paths,
