@@ -29,7 +29,7 @@ from reference._query import (
     supplied_terms,
     verbatim_terms,
 )
-from reference._reader import close_stores, open_stores
+from reference._reader import Store, close_stores, open_stores
 from reference._readings import Readings
 from reference._records import RECORD_TIMESTAMPS
 from reference._request import INTEGERS, Request, validate_request
@@ -60,6 +60,19 @@ SHOWN_PER_ITEM: Final[dict[str, Callable[[Request], int | None]]] = {
 RECEIPT_PATHS: Final[dict[str, Callable[[Request], list[str] | None]]] = {
     "normalized": lambda request: None,
     "provided": lambda request: list(request.store_paths),
+}
+
+
+def _episodic_first(stores: list[Store]) -> tuple[int, ...]:
+    """INT-34/rank-episodic-stores-first: priority 0 for a store whose file name (last path
+    segment) contains "episodic", ASCII case-insensitively; 1 for the others."""
+    return tuple(int("episodic" not in store.path.rsplit("/", 1)[-1].lower()) for store in stores)
+
+
+#: INT-34: the stores' priorities (None: no store ranks first, pinned).
+STORE_PRIORITY: Final[dict[str, Callable[[list[Store]], tuple[int, ...] | None]]] = {
+    "none": lambda stores: None,
+    "episodic-first": _episodic_first,
 }
 
 
@@ -183,6 +196,9 @@ def _write_package(
             max_items=request.max_items,
             max_items_reason=readings.max_items_reason,
             shown_per_item=SHOWN_PER_ITEM[readings.per_item_shown](request),  # INT-30
+            overflow=readings.budget_overflow,  # INT-26
+            drop_score_0=not readings.score_0_selectable,  # INT-29
+            store_priority=STORE_PRIORITY[readings.store_priority](stores),  # INT-34
         )
         normalize = WHITESPACE[readings.whitespace].normalize  # INT-05
         query = {"raw": request.query, "query_hash": query_hash(request.query, normalize)}

@@ -56,6 +56,8 @@ class Readings:
     timestamps: str = "profile"
 
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
+    #: INT-26: at a candidate that would overflow the budget, selection "stop"s or "skip"s it.
+    budget_overflow: str = "stop"
     #: INT-27: the drop reason of candidates left out by max_items.
     max_items_reason: str = MAX_ITEMS_REACHED
     #: INT-28: dropped in "read" order, or grouped "by-reason".
@@ -66,6 +68,10 @@ class Readings:
     #: INT-30: the package's budget.per_item_max_excerpt_tokens is the "effective" value, or
     #: the "requested" one.
     per_item_shown: str = "effective"
+    #: INT-29: score-0 candidates are selectable (True), or dropped no_match (False).
+    score_0_selectable: bool = True
+    #: INT-34: stores carry no priority ("none"), or "episodic-first" (by file name).
+    store_priority: str = "none"
     #: INT-36: the recency members are "always" validated, or the half-life only when recency
     #: is enabled ("half-life-when-enabled"), or an invalid now_utc disables recency
     #: ("ignore-invalid-now").
@@ -152,6 +158,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
         ),
         # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
         Alternative(
+            "INT-26/skip-over-budget-candidate",
+            0,
+            "a candidate that would overflow the budget is dropped budget_exhausted and "
+            "selection goes on with the next (first fit); max_items still stops it",
+            {"budget_overflow": "skip"},
+        ),
+        Alternative(
             "INT-27/budget-exhausted",
             0,
             "candidates left out by max_items are dropped as budget_exhausted",
@@ -162,6 +175,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             1,
             "dropped grouped by reason (reasons in code-point order), each group in read order",
             {"dropped_order": "by-reason"},
+        ),
+        Alternative(
+            "INT-29/drop-score-0-candidates",
+            0,
+            'score-0 candidates are never selected: dropped with reason "no_match", wherever '
+            "selection stops",
+            {"score_0_selectable": False},
         ),
         Alternative(
             "INT-30/reject-max-items-50",
@@ -188,6 +208,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "the package's budget.per_item_max_excerpt_tokens is the requested (or defaulted) "
             "value, not min(per_item, max_excerpt_tokens); excerpts still use the min",
             {"per_item_shown": "requested"},
+        ),
+        Alternative(
+            "INT-34/rank-episodic-stores-first",
+            0,
+            'candidates of stores whose file name contains "episodic" (ASCII case-insensitive) '
+            "rank before all others, the SPEC-006 order kept within each group",
+            {"store_priority": "episodic-first"},
         ),
         Alternative(
             "INT-36/half-life-when-enabled",

@@ -163,10 +163,13 @@ class Choices:
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
 
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
+    overflow: str = "stop"  # INT-26: at a candidate that does not fit the budget
     max_items_reason: str = "max_items_reached"  # INT-27: left out by max_items
     dropped_order: str = "read"  # INT-28: the order of dropped
+    score_0: str = "selectable"  # INT-29: candidates with score 0
     max_items: MaxItemsReading = "at-least-1"  # INT-30: the values max_items takes
     budget_per_item: str = "effective"  # INT-30: the per_item the package reports
+    store_priority: str = "none"  # INT-34: SPEC-003's source priority
     recency: RecencyReading = "always"  # INT-36: the recency members validated
     missing_snapshot: str = "error"  # INT-38: a trust_snapshot_path with nothing there
     empty_id_matches: bool = True  # INT-38: an entry's memory_id ""
@@ -218,16 +221,23 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # as INT-21 says)."
     "INT-20/case-and-minus-zero": {"ts_grammar": "case-and-minus-zero"},
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
+    # INT-26 alternatives[0]: "Skip the over-budget candidate and continue (knapsack-like first
+    # fit)."
+    "INT-26/skip-over-budget-candidate": {"overflow": "skip"},
     # INT-27 alternatives[0]: "Reuse budget_exhausted."
     "INT-27/budget-exhausted": {"max_items_reason": "budget_exhausted"},
     # INT-28 alternatives[1]: "Grouped by reason."
     "INT-28/by-reason": {"dropped_order": "by-reason"},
+    # INT-29 alternatives[0]: "Drop score-0 candidates with a 'no_match' reason."
+    "INT-29/drop-score-0-candidates": {"score_0": "no_match"},
     # INT-30 alternatives[0..3]: "Reject max_items > 50.", "Clamp max_items to 50.",
     # "max_items = 0 selects nothing.", "Echo the requested per_item value."
     "INT-30/reject-max-items-50": {"max_items": "reject-over-50"},
     "INT-30/clamp-max-items-50": {"max_items": "clamp-to-50"},
     "INT-30/max-items-0-selects": {"max_items": "zero-allowed"},
     "INT-30/echo-requested-item-value": {"budget_per_item": "requested"},
+    # INT-34 alternatives[0]: "Rank episodic stores first (SPEC-003), e.g. by file name."
+    "INT-34/rank-episodic-stores-first": {"store_priority": "episodic-first"},
     # INT-36 alternatives[0]: "Validate half-life only when recency is enabled."
     "INT-36/half-life-when-enabled": {"recency": "half-life-when-enabled"},
     # INT-36 alternatives[1]: "Ignore an invalid now_utc (disable recency)."
@@ -397,6 +407,10 @@ def select(
                 selected.append({k: cand[k] for k in keys} | {"excerpt": excerpt})
                 selected[-1]["excerpt_tokens"] = tokens
                 continue
+            if choices.overflow == "skip":
+                # INT-26/skip-over-budget-candidate: this one is dropped, the next one is tried
+                cand["fate"] = "budget_exhausted"
+                continue
             stop_reason = "budget_exhausted"  # 'else => drop with reason "budget_exhausted"'
         cand["fate"] = stop_reason
     return selected, used
@@ -439,6 +453,16 @@ def oracle_read(
     for cand in ranked:
         cand["score"] = score(cand, terms, opts, choices)
     ranked.sort(key=order_key)  # full sort on the composite key
+    if choices.store_priority == "episodic-first":
+        # INT-34/rank-episodic-stores-first: a store whose file name says "episodic" (any ASCII
+        # case) comes first; the five SPEC-006 keys order each part (a stable sort)
+        ranked.sort(key=lambda c: "episodic" not in c["store_path"].split("/")[-1].lower())
+    if choices.score_0 == "no_match":
+        # INT-29/drop-score-0-candidates: never offered to selection
+        for cand in ranked:
+            if cand["score"] == 0:
+                cand["fate"] = "no_match"
+        ranked = [c for c in ranked if c["score"] != 0]
     selected, used = select(ranked, opts, choices)
 
     dropped = [

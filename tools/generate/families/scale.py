@@ -257,6 +257,9 @@ def cases() -> Iterator[Case]:
                 "INT-28",
                 "INT-04",
                 *(("INT-30",) if spec.budget.get("max_items", 50) > 50 else ()),
+                # INT-26 (stop, not skip) and INT-29 (score-0 candidates selectable)
+                "INT-26",
+                "INT-29",
             ),
             request=make_request(
                 spec.query,

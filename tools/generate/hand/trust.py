@@ -339,7 +339,7 @@ _h011 = vec(
         "(line 2). used 1, remaining 99, max_items 1."
     ),
     clauses=["S6-TRUST-08", "S6-TOK-05", "S6-INPUT-06"],
-    interpretations=["INT-27", "INT-28", "INT-39"],
+    interpretations=["INT-27", "INT-28", "INT-29", "INT-39"],
     request=_req(
         {"trust_snapshot_path": T},
         budget={"max_excerpt_tokens": 100, "max_items": 1},
