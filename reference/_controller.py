@@ -20,7 +20,16 @@ import orjson
 from reference._audit import SCORING_METHOD, AuditWriter, Rewindable
 from reference._envelope import Envelope, Sink
 from reference._errors import MemoryReadError
-from reference._package import CONTROLLER_VERSION, Audit, Budget, assemble, package_hash
+from reference._package import (
+    CONTROLLER_VERSION,
+    INVALID_RECORD,
+    MAX_ITEMS_REACHED,
+    TRUST_DENIED,
+    Audit,
+    Budget,
+    assemble,
+    package_hash,
+)
 from reference._paths import ordered_unique
 from reference._query import (
     TERM_LENGTHS,
@@ -194,7 +203,7 @@ def _write_package(
                 request.per_item_max_excerpt_tokens, request.max_excerpt_tokens
             ),
             max_items=request.max_items,
-            max_items_reason=readings.max_items_reason,
+            max_items_reason=readings.max_items_reason or MAX_ITEMS_REACHED,
             shown_per_item=SHOWN_PER_ITEM[readings.per_item_shown](request),  # INT-30
             overflow=readings.budget_overflow,  # INT-26
             drop_score_0=not readings.score_0_selectable,  # INT-29
@@ -234,7 +243,7 @@ def write_result(
     With `audit_out`, the assembly record (specs/audit.md) is written there: the package's,
     or the failure record of a structured error or of a store changed while being read.
     """
-    if readings.dropped_order != "read":
+    if readings.dropped_order != "read" or readings.max_items_reason is None:
         return _reordered(request, envelope, audit_out, readings)
     writer = AuditWriter(audit_out, request) if audit_out is not None else None
     try:
@@ -261,27 +270,78 @@ def write_result(
     return {"receipt": receipt}
 
 
+Entry = dict[str, str]
+#: The largest request int (INT-41): a budget that never stops selection.
+_UNBOUNDED: Final = 2**53 - 1
+
+
+def _by_reason(request: Any, readings: Readings, dropped: list[Entry]) -> list[Entry]:
+    """INT-28/by-reason: grouped by reason, reasons in code-point order (a stable sort keeps
+    read order inside each group)."""
+    return sorted(dropped, key=lambda entry: entry["reason"])
+
+
+def _by_rank(request: Any, readings: Readings, dropped: list[Entry]) -> list[Entry]:
+    """INT-28/rank-order: the dropped candidates in rank order, then the lines that never were
+    candidates (invalid_record_schema, trust_denied: they have no rank) in read order.
+
+    A candidate's rank is its place in the selection under a budget that never stops (every
+    candidate selected, in rank order); a line repeated in one store is one key, its copies
+    taking that key's ranks in turn."""
+    unbounded = dict(request, budget={"max_excerpt_tokens": _UNBOUNDED, "max_items": _UNBOUNDED})
+    everything = memory_read(
+        unbounded, readings=replace(readings, dropped_order="read", max_items="at-least-1")
+    )
+    ranks: dict[tuple[str, str, str], list[int]] = {}
+    for rank, item in enumerate(everything["package"]["selection"]["selected"]):
+        key = (item["store_path"], item["memory_id"], item["record_hash"])
+        ranks.setdefault(key, []).append(rank)
+    for copies in ranks.values():  # the selected copies are the first of their key's ranks
+        copies.reverse()
+    package = memory_read(request, readings=replace(readings, dropped_order="read"))["package"]
+    for item in package["selection"]["selected"]:
+        ranks[(item["store_path"], item["memory_id"], item["record_hash"])].pop()
+    order: list[tuple[int, int]] = []
+    for index, entry in enumerate(dropped):
+        left = ranks.get((entry["store_path"], entry["memory_id"], entry["record_hash"]))
+        if entry["reason"] in (INVALID_RECORD, TRUST_DENIED) or not left:
+            order.append((1, index))
+        else:
+            order.append((0, left.pop()))
+    return [entry for _, entry in sorted(zip(order, dropped, strict=True))]
+
+
 #: INT-28: how the dropped entries of a finished package are ordered (read order is the
-#: streaming path's own; a stable sort keeps read order inside each group).
-DROPPED_ORDERS: Final = {"by-reason": lambda entry: entry["reason"]}
+#: streaming path's own).
+DROPPED_ORDERS: Final[dict[str, Callable[[Any, Readings, list[Entry]], list[Entry]]]] = {
+    "by-reason": _by_reason,
+    "rank": _by_rank,
+}
 
 
 def _reordered(
     request: Any, envelope: Envelope, audit_out: Rewindable | None, readings: Readings
 ) -> dict[str, Any]:
-    """INT-28/by-reason, on the plain path: the package assembled whole in read order, its
-    dropped entries reordered, package_hash (S6-HASH-08) and the receipt computed again."""
+    """INT-28's orders and INT-27/do-list-dropped, on the plain path: the package assembled
+    whole in read order, its dropped entries left out (INT-27) and reordered (INT-28),
+    package_hash (S6-HASH-08) and the receipt computed again."""
     if audit_out is not None:
         raise ValueError("an assembly record lists dropped entries in read order only (INT-28)")
     buffer = io.BytesIO()
-    outcome = write_result(request, Envelope(buffer), None, replace(readings, dropped_order="read"))
+    listed = MAX_ITEMS_REACHED if readings.max_items_reason is None else readings.max_items_reason
+    streamed = replace(readings, dropped_order="read", max_items_reason=listed)
+    outcome = write_result(request, Envelope(buffer), None, streamed)
     if "error" in outcome:
         envelope.error(outcome["error"])
         return outcome
     result = _loads(buffer.getvalue())
     package = result["package"]
     dropped = package["selection"]["dropped"]
-    package["selection"]["dropped"] = sorted(dropped, key=DROPPED_ORDERS[readings.dropped_order])
+    if readings.max_items_reason is None:  # INT-27/do-list-dropped: not listed at all
+        dropped = [entry for entry in dropped if entry["reason"] != MAX_ITEMS_REACHED]
+    if readings.dropped_order != "read":
+        dropped = DROPPED_ORDERS[readings.dropped_order](request, streamed, dropped)
+    package["selection"]["dropped"] = dropped
     package["package_hash"] = package_hash(package)
     receipt = result["receipt"]
     receipt["data"]["package_hash"] = package["package_hash"]

@@ -58,9 +58,9 @@ class Readings:
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     #: INT-26: at a candidate that would overflow the budget, selection "stop"s or "skip"s it.
     budget_overflow: str = "stop"
-    #: INT-27: the drop reason of candidates left out by max_items.
-    max_items_reason: str = MAX_ITEMS_REACHED
-    #: INT-28: dropped in "read" order, or grouped "by-reason".
+    #: INT-27: the drop reason of candidates left out by max_items (None: not listed).
+    max_items_reason: str | None = MAX_ITEMS_REACHED
+    #: INT-28: dropped in "read" order, or grouped "by-reason", or in "rank" order.
     dropped_order: str = "read"
     #: INT-30: budget.max_items is any int "at-least-1", or "reject-over-50", "clamp-to-50",
     #: "zero-allowed" (a key of ``_request.MAX_ITEMS``).
@@ -169,6 +169,19 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             0,
             "candidates left out by max_items are dropped as budget_exhausted",
             {"max_items_reason": BUDGET_EXHAUSTED},
+        ),
+        Alternative(
+            "INT-27/do-list-dropped",
+            1,
+            "candidates left out by max_items are not listed in dropped at all",
+            {"max_items_reason": None},
+        ),
+        Alternative(
+            "INT-28/rank-order",
+            0,
+            "dropped candidates in rank order, then the lines that never were candidates "
+            "(invalid_record_schema, trust_denied) in read order",
+            {"dropped_order": "rank"},
         ),
         Alternative(
             "INT-28/by-reason",

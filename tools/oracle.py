@@ -164,7 +164,7 @@ class Choices:
 
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     overflow: str = "stop"  # INT-26: at a candidate that does not fit the budget
-    max_items_reason: str = "max_items_reached"  # INT-27: left out by max_items
+    max_items_reason: str | None = "max_items_reached"  # INT-27: left out by max_items
     dropped_order: str = "read"  # INT-28: the order of dropped
     score_0: str = "selectable"  # INT-29: candidates with score 0
     max_items: MaxItemsReading = "at-least-1"  # INT-30: the values max_items takes
@@ -226,6 +226,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-26/skip-over-budget-candidate": {"overflow": "skip"},
     # INT-27 alternatives[0]: "Reuse budget_exhausted."
     "INT-27/budget-exhausted": {"max_items_reason": "budget_exhausted"},
+    # INT-27 alternatives[1]: "Do not list them in dropped."
+    "INT-27/do-list-dropped": {"max_items_reason": None},
+    # INT-28 alternatives[0]: "Rank order."
+    "INT-28/rank-order": {"dropped_order": "rank"},
     # INT-28 alternatives[1]: "Grouped by reason."
     "INT-28/by-reason": {"dropped_order": "by-reason"},
     # INT-29 alternatives[0]: "Drop score-0 candidates with a 'no_match' reason."
@@ -394,11 +398,12 @@ def select(
     per_item = min(opts.per_item, opts.max_tokens)  # TRUNCATION / INT-30
     used = 0
     selected: list[dict[str, Any]] = []
-    stop_reason: str | None = None
+    stopped = False
+    stop_reason: str | None = None  # None: INT-27/do-list-dropped, the fate of an unlisted one
     for cand in ranked:
-        if stop_reason is None and len(selected) >= opts.max_items:
-            stop_reason = choices.max_items_reason
-        if stop_reason is None:
+        if not stopped and len(selected) >= opts.max_items:
+            stopped, stop_reason = True, choices.max_items_reason
+        if not stopped:
             excerpt, tokens = make_excerpt(cand["text"], per_item, choices.whitespace)
             if used + tokens <= opts.max_tokens:  # 'if used + excerpt_tokens <= max => select'
                 used += tokens
@@ -411,7 +416,7 @@ def select(
                 # INT-26/skip-over-budget-candidate: this one is dropped, the next one is tried
                 cand["fate"] = "budget_exhausted"
                 continue
-            stop_reason = "budget_exhausted"  # 'else => drop with reason "budget_exhausted"'
+            stopped, stop_reason = True, "budget_exhausted"  # 'else => drop with reason ...'
         cand["fate"] = stop_reason
     return selected, used
 
@@ -465,11 +470,19 @@ def oracle_read(
         ranked = [c for c in ranked if c["score"] != 0]
     selected, used = select(ranked, opts, choices)
 
-    dropped = [
-        {k: c[k] for k in ("memory_id", "record_hash", "store_path")} | {"reason": c["fate"]}
-        for c in lines
-        if c["fate"] != "selected"
-    ]  # INT-28: read order
+    def entry(c: dict[str, Any]) -> dict[str, Any]:
+        return {k: c[k] for k in ("memory_id", "record_hash", "store_path")} | {"reason": c["fate"]}
+
+    # INT-27/do-list-dropped: a candidate left out by max_items (fate None) is not listed
+    dropped = [entry(c) for c in lines if c["fate"] not in ("selected", None)]  # INT-28: read order
+    if choices.dropped_order == "rank":
+        # INT-28/rank-order: "Rank order." The candidates in the order selection visited them;
+        # invalid and trust-denied lines (and INT-29's no_match ones) were never ranked: after
+        # them, in read order.
+        in_rank = [c for c in ranked if c["fate"] not in ("selected", None)]
+        ranked_ids = {id(c) for c in ranked}
+        never = [c for c in lines if id(c) not in ranked_ids and c["fate"] is not None]
+        dropped = [entry(c) for c in in_rank + never]
     if choices.dropped_order == "by-reason":
         # INT-28/by-reason: "Grouped by reason." Groups in code-point order of the reason, read
         # order inside each group (a stable sort of the read-order list).
