@@ -46,7 +46,7 @@ from reference._request_json import loads_request
 from reference._scoring import TAG_BONUS, Scorer
 from reference._text import WHITESPACE
 from reference._timestamps import PARSERS
-from reference._trust import SnapshotIdentity, load_trust_filter
+from reference._trust import SnapshotIdentity, TrustFilter, load_trust_filter
 
 #: The register's pinned readings (every default).
 PINNED: Final = Readings()
@@ -70,6 +70,11 @@ RECEIPT_PATHS: Final[dict[str, Callable[[Request], list[str] | None]]] = {
     "normalized": lambda request: None,
     "provided": lambda request: list(request.store_paths),
 }
+
+
+def _denies(trust: TrustFilter) -> Callable[[str, str], bool]:
+    """INT-39/trust-check-after-selection: the snapshot's check, for a selected candidate."""
+    return lambda memory_id, record_hash: trust.denies(memory_id, record_hash, [])
 
 
 def _episodic_first(stores: list[Store]) -> tuple[int, ...]:
@@ -208,7 +213,10 @@ def _write_package(
             overflow=readings.budget_overflow,  # INT-26
             drop_score_0=not readings.score_0_selectable,  # INT-29
             store_priority=STORE_PRIORITY[readings.store_priority](stores),  # INT-34
+            denied_after=_denies(trust) if readings.trust_after_selection else None,  # INT-39
         )
+        if readings.trust_after_selection:  # INT-39/trust-check-after-selection
+            trust = TrustFilter()
         normalize = WHITESPACE[readings.whitespace].normalize  # INT-05
         query = {"raw": request.query, "query_hash": query_hash(request.query, normalize)}
         scorer = _scorer(request, readings)

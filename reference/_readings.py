@@ -85,6 +85,8 @@ class Readings:
     trust_match: str = "either"
     #: INT-39: classifications compared "exact" or "case-insensitive".
     classification_case: str = "exact"
+    #: INT-39: denied candidates are removed before selection (False), or after (True).
+    trust_after_selection: bool = False
     #: INT-41: an int is any "integral" number, or only a "written-integer" (no 10.0, 1e1), or
     #: also a string holding a number ("coerce-numeric-strings").
     integers: str = "integral"
@@ -265,6 +267,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "an entry's classification matches a deny classification case-insensitively "
             "(both lower-cased)",
             {"classification_case": "case-insensitive"},
+        ),
+        Alternative(
+            "INT-39/trust-check-after-selection",
+            2,
+            "denied candidates take part in selection (budget, max_items); a selected one the "
+            "snapshot denies is then dropped trust_denied, and nothing takes its place",
+            {"trust_after_selection": True},
         ),
         Alternative(
             "INT-41/written-integer",

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from reference._ordering import (
+    HASH,
     HI,
     LO,
+    MEMORY_ID,
     STORE,
     TOKENS,
     TS,
@@ -75,6 +77,9 @@ class Budget:
     #: INT-34/rank-episodic-stores-first: each store's priority (0 first), by store position
     #: (None: stores carry no priority, pinned).
     store_priority: tuple[int, ...] | None = None
+    #: INT-39/trust-check-after-selection: denies (memory_id, record_hash) of a selected
+    #: candidate after selection (None: denied lines never reach selection, pinned).
+    denied_after: Callable[[str, str], bool] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +96,12 @@ class Selection:
 def select(ranked: Sequence[Candidate], budget: Budget) -> Selection:
     """The selection of candidates in rank order: the pinned rules (`stop_selection`), or
     the alternatives of INT-26, INT-29, INT-34 the budget carries (readings)."""
-    if budget.overflow == "stop" and not budget.drop_score_0 and budget.store_priority is None:
+    if (
+        budget.overflow == "stop"
+        and not budget.drop_score_0
+        and budget.store_priority is None
+        and budget.denied_after is None
+    ):
         return stop_selection(ranked, budget)
     return _alternative_selection(ranked, budget)
 
@@ -146,14 +156,17 @@ OVERFLOW: Final[dict[str, Callable[[Sequence[Candidate], Budget], Selection]]] =
 
 
 def _alternative_selection(ranked: Sequence[Candidate], budget: Budget) -> Selection:
-    """Selection under the alternatives of INT-26, INT-29 and INT-34 (readings).
+    """Selection under the alternatives of INT-26, INT-29, INT-34 and INT-39 (readings).
 
     INT-34/rank-episodic-stores-first (contradicts S6-ORDER-01): the candidates of the stores
     with priority 0 rank before all others, rank order kept within each.
     INT-29/drop-score-0-candidates (contradicts S6-TRUNC-11): a score-0 candidate is never
     selected and is dropped no_match, wherever selection stops.
-    The rest go through the INT-26 rule.  Every candidate's reason is explicit and nothing is
-    trimmed (kept = all, not full): these readings give up the shortlist's bound.
+    The rest go through the INT-26 rule.  INT-39/trust-check-after-selection: a selected
+    candidate the snapshot denies is then dropped trust_denied (denied candidates took budget
+    and max_items like any other; a denied one not selected keeps the reason it was given).
+    Every candidate's reason is explicit and nothing is trimmed (kept = all, not full): these
+    readings give up the shortlist's bound.
     """
     order: list[int] = list(range(len(ranked)))
     if budget.store_priority is not None:
@@ -168,6 +181,11 @@ def _alternative_selection(ranked: Sequence[Candidate], budget: Budget) -> Selec
     reasons = {order[index]: found.reasons.get(index, found.reason) for index in range(len(order))}
     for position in selected:
         del reasons[position]
+    denied = budget.denied_after
+    if denied is not None:  # INT-39/trust-check-after-selection: nothing takes their place
+        out = {p for p in selected if denied(ranked[p][MEMORY_ID], ranked[p][HASH])}
+        reasons.update(dict.fromkeys(out, TRUST_DENIED))
+        selected = tuple(p for p in selected if p not in out)
     return Selection(selected, found.reason, reasons | unmatched, len(ranked), False)
 
 

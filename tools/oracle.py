@@ -175,6 +175,7 @@ class Choices:
     empty_id_matches: bool = True  # INT-38: an entry's memory_id ""
     trust_match: TrustMatch = "either"  # INT-39: an entry naming both keys
     classification_case: ClassificationCase = "exact"  # INT-39: classifications compared
+    trust_timing: str = "before-selection"  # INT-39: when denied candidates are removed
     ints: IntReading = "integral"  # INT-41: a request int
     members: MembersReading = "strict"  # INT-42: unknown and null request members
     receipt_paths: str = "normalized"  # INT-43: the receipt's store_paths
@@ -256,6 +257,8 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-39/both-keys": {"trust_match": "both"},
     # INT-39 alternatives[1]: "Case-insensitive classification match."
     "INT-39/case-insensitive-classification-match": {"classification_case": "case-insensitive"},
+    # INT-39 alternatives[2]: "Trust-check after selection."
+    "INT-39/trust-check-after-selection": {"trust_timing": "after-selection"},
     # INT-41 alternatives[0]: "Reject any number written with a fraction or exponent."
     "INT-41/written-integer": {"ints": "written-integer"},
     # INT-41 alternatives[1]: "Coerce numeric strings."
@@ -453,7 +456,8 @@ def oracle_read(
     else:
         terms = supplied_terms(supplied, choices.terms, choices.whitespace)
 
-    lines = read_candidates(stores, entries, opts.deny, choices)
+    after = choices.trust_timing == "after-selection"  # INT-39/trust-check-after-selection
+    lines = read_candidates(stores, None if after else entries, opts.deny, choices)
     ranked = [c for c in lines if "fate" not in c]
     for cand in ranked:
         cand["score"] = score(cand, terms, opts, choices)
@@ -469,6 +473,26 @@ def oracle_read(
                 cand["fate"] = "no_match"
         ranked = [c for c in ranked if c["score"] != 0]
     selected, used = select(ranked, opts, choices)
+    if after and entries is not None:
+        # INT-39/trust-check-after-selection: the deny check runs on what selection chose; a
+        # denied one leaves the selection (trust_denied) and its tokens are no longer used
+        chosen = [c for c in ranked if c["fate"] == "selected"]  # the order of `selected`
+        kept = []
+        for cand, item in zip(chosen, selected, strict=True):
+            denied = is_denied(
+                cand,
+                entries,
+                opts.deny,
+                choices.trust_match,
+                choices.classification_case,
+                choices.empty_id_matches,
+            )
+            if denied:
+                cand["fate"] = "trust_denied"
+            else:
+                kept.append(item)
+        selected = kept
+        used = sum(item["excerpt_tokens"] for item in selected)
 
     def entry(c: dict[str, Any]) -> dict[str, Any]:
         return {k: c[k] for k in ("memory_id", "record_hash", "store_path")} | {"reason": c["fate"]}
