@@ -263,6 +263,7 @@ def write_result(
             WHITESPACE[readings.whitespace].normalize,  # INT-05
             readings.members,  # INT-42
             readings.max_items,  # INT-30
+            readings.check_order,  # INT-40
         )
         receipt = _write_package(valid, envelope, writer, readings)
     except MemoryReadError as error:

@@ -87,6 +87,9 @@ class Readings:
     classification_case: str = "exact"
     #: INT-39: denied candidates are removed before selection (False), or after (True).
     trust_after_selection: bool = False
+    #: INT-40: a request's members are checked in "spec" order, or in the request's "text"
+    #: order (the first failure wins).
+    check_order: str = "spec"
     #: INT-41: an int is any "integral" number, or only a "written-integer" (no 10.0, 1e1), or
     #: also a string holding a number ("coerce-numeric-strings").
     integers: str = "integral"
@@ -274,6 +277,14 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "denied candidates take part in selection (budget, max_items); a selected one the "
             "snapshot denies is then dropped trust_denied, and nothing takes its place",
             {"trust_after_selection": True},
+        ),
+        Alternative(
+            "INT-40/precedence-json-member-order",
+            1,
+            "a request's members, at the top level and in each group, are checked in the order "
+            "the request text writes them (absent required ones after them); the first failure "
+            "wins",
+            {"check_order": "text"},
         ),
         Alternative(
             "INT-41/written-integer",

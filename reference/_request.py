@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final
 
 from reference._errors import InvalidRequestError, render_value
@@ -203,6 +204,30 @@ def _unknown(
     return sorted(key for key in members if key not in known)
 
 
+def _spec_order(
+    members: Mapping[str, Any], known: tuple[str, ...], unknown: list[str]
+) -> list[str]:
+    """INT-40: the members the spec defines, in the order the spec lists them, then unknown
+    members (first in code-point order)."""
+    return [*known, *unknown]
+
+
+def _text_order(
+    members: Mapping[str, Any], known: tuple[str, ...], unknown: list[str]
+) -> list[str]:
+    """INT-40/precedence-json-member-order (an alternative, ``_readings.py``): the members in
+    the order the request text writes them, then the absent ones in spec order (a required
+    one fails there)."""
+    return [
+        *(name for name in members if name in known or name in unknown),
+        *(name for name in known if name not in members),
+    ]
+
+
+#: INT-40: the order a request object's members are checked in (the first failure wins).
+CHECK_ORDERS: Final = {"spec": _spec_order, "text": _text_order}
+
+
 def _as_given(members: Mapping[str, Any]) -> Mapping[str, Any]:
     return members
 
@@ -238,9 +263,11 @@ def _group(
     lenient: frozenset[str] = frozenset(),
     checks: Mapping[str, Check] | None = None,
     members_reading: str = "strict",
+    order: str = "spec",
 ) -> dict[str, Any]:
-    """One member group, its members in spec order, then unknown members.  ``checks`` replaces
-    a member's check (INT-30's max_items reading); ``members_reading`` is INT-42's."""
+    """One member group, its members in spec order, then unknown members (``order``: INT-40's
+    reading).  ``checks`` replaces a member's check (INT-30's max_items reading);
+    ``members_reading`` is INT-42's."""
     code, members = _GROUPS[name]
     path = f"/{name}"
     request = PRESENT[members_reading](request)
@@ -253,8 +280,13 @@ def _group(
         if type(body) is not dict:
             raise _fail(code, path, "must be an object", body)
         body = PRESENT[members_reading](body)
+    spec = {member: (check, default) for member, check, default in members}
     values: dict[str, Any] = {}
-    for member, check, default in members:
+    for member in CHECK_ORDERS[order](body, tuple(spec), _unknown(body, spec, members_reading)):
+        if member not in spec:  # INT-42: a member the group does not define
+            where = f"{path}/{_pointer_token(member)}"
+            raise InvalidRequestError(code, where, f"{where}: is not a member of {name}")
+        check, default = spec[member]
         member_path = f"{path}/{member}"
         if member in body and member in lenient:  # INT-36: not validated, not used
             values[member] = default
@@ -266,10 +298,6 @@ def _group(
             raise InvalidRequestError(code, member_path, f"{member_path}: is required")
         else:
             values[member] = default
-    unknown = _unknown(body, {member for member, _, _ in members}, members_reading)
-    if unknown:
-        where = f"{path}/{_pointer_token(unknown[0])}"
-        raise InvalidRequestError(code, where, f"{where}: is not a member of {name}")
     return values
 
 
@@ -330,6 +358,7 @@ def validate_request(
     normalize: Callable[[str], str] = normalize,
     members: str = "strict",
     max_items: str = "at-least-1",
+    order: str = "spec",
 ) -> Request:
     """Validate a MemoryControllerInput and apply its defaults (S6-DET-01).
 
@@ -337,24 +366,32 @@ def validate_request(
     ``integer`` and ``parse_now`` are the readings of INT-41 and INT-20 (``INTEGERS``,
     ``_timestamps.PARSERS``), ``recency`` the reading of INT-36 (``"always"`` validated,
     ``"half-life-when-enabled"``, ``"ignore-invalid-now"``), ``members`` INT-42's (a key of
-    ``PRESENT``) and ``max_items`` INT-30's (a key of ``MAX_ITEMS``); the defaults are the
-    pinned ones.
+    ``PRESENT``), ``max_items`` INT-30's (a key of ``MAX_ITEMS``) and ``order`` INT-40's (a
+    key of ``CHECK_ORDERS``); the defaults are the pinned ones.
     """
     if type(request) is not dict:
         raise _fail("invalid_request", "", "the request must be a JSON object", request)
     request = PRESENT[members](request)  # INT-42
     items = {"max_items": MAX_ITEMS[max_items](integer)}  # INT-30
-    query = _query(request, normalize)  # INT-05: "non-empty after trim"
-    store_paths = _store_paths(request)
-    budget = _group(request, "budget", integer, checks=items, members_reading=members)
-    scoring = _group(request, "scoring", integer, lenient=_lenient_half_life(request, recency),
-                     members_reading=members)  # fmt: skip
-    trust = _group(request, "trust_filter", integer, members_reading=members)
-    now_utc = _now_utc(request, parse_now, invalid_disables=recency == "ignore-invalid-now")
-    unknown = _unknown(request, _TOP_LEVEL, members)
-    if unknown:
-        where = f"/{_pointer_token(unknown[0])}"
-        raise InvalidRequestError("invalid_request", where, f"{where}: is not a request member")
+    lenient = _lenient_half_life(request, recency)
+    ignore_now = recency == "ignore-invalid-now"
+    group = partial(_group, request, integer=integer, members_reading=members, order=order)
+    checks: dict[str, Callable[[], Any]] = {  # errors.md checks 2-7, in this order (INT-40)
+        "query": lambda: _query(request, normalize),  # INT-05: "non-empty after trim"
+        "store_paths": lambda: _store_paths(request),
+        "budget": lambda: group("budget", checks=items),
+        "scoring": lambda: group("scoring", lenient=lenient),
+        "trust_filter": lambda: group("trust_filter"),
+        "now_utc": lambda: _now_utc(request, parse_now, invalid_disables=ignore_now),
+    }
+    checked: dict[str, Any] = {}
+    for name in CHECK_ORDERS[order](request, tuple(checks), _unknown(request, _TOP_LEVEL, members)):
+        if name not in checks:  # (8) an unknown top-level member
+            where = f"/{_pointer_token(name)}"
+            raise InvalidRequestError("invalid_request", where, f"{where}: is not a request member")
+        checked[name] = checks[name]()
+    query, store_paths, now_utc = checked["query"], checked["store_paths"], checked["now_utc"]
+    budget, scoring, trust = checked["budget"], checked["scoring"], checked["trust_filter"]
     max_excerpt = budget["max_excerpt_tokens"]
     per_item = budget["per_item_max_excerpt_tokens"]
     terms = scoring["query_terms"]

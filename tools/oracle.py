@@ -38,6 +38,7 @@ from conformance.readings import (
     MAX_DEPTH,
     SAFE_INT,
     WHITE_SPACE,
+    CheckOrder,
     ClassificationCase,
     IntReading,
     MaxItemsReading,
@@ -176,6 +177,7 @@ class Choices:
     trust_match: TrustMatch = "either"  # INT-39: an entry naming both keys
     classification_case: ClassificationCase = "exact"  # INT-39: classifications compared
     trust_timing: str = "before-selection"  # INT-39: when denied candidates are removed
+    order: CheckOrder = "spec"  # INT-40: the order of the request checks
     ints: IntReading = "integral"  # INT-41: a request int
     members: MembersReading = "strict"  # INT-42: unknown and null request members
     receipt_paths: str = "normalized"  # INT-43: the receipt's store_paths
@@ -261,6 +263,8 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-39/trust-check-after-selection": {"trust_timing": "after-selection"},
     # INT-41 alternatives[0]: "Reject any number written with a fraction or exponent."
     "INT-41/written-integer": {"ints": "written-integer"},
+    # INT-40 alternatives[1]: "Precedence by JSON member order in the request text."
+    "INT-40/precedence-json-member-order": {"order": "text"},
     # INT-41 alternatives[1]: "Coerce numeric strings."
     "INT-41/coerce-numeric-strings": {"ints": "coerce-numeric-strings"},
     # INT-42 alternatives[0], [1]: "Ignore unknown members.", "Treat null as absent."
@@ -439,6 +443,7 @@ def oracle_read(
             whitespace=choices.whitespace,
             members=choices.members,
             max_items=choices.max_items,
+            order=choices.order,
         )
         stores = read_stores(opts.store_paths, root)  # errors.md 9-10
         entries = None

@@ -59,6 +59,7 @@ from conformance.readings._records import (
 )
 from conformance.readings._request import (
     CLAUSE_OF_ERROR,
+    CheckOrder,
     IntReading,
     MaxItemsReading,
     MembersReading,
@@ -101,6 +102,7 @@ __all__ = [
     "MAX_DEPTH",
     "SAFE_INT",
     "WHITE_SPACE",
+    "CheckOrder",
     "ClassificationCase",
     "IntReading",
     "InvalidText",

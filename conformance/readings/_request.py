@@ -15,6 +15,7 @@ from conformance.readings._timestamps import TsGrammar, parse_ts
 
 __all__ = [
     "CLAUSE_OF_ERROR",
+    "CheckOrder",
     "IntReading",
     "MaxItemsReading",
     "MembersReading",
@@ -37,6 +38,10 @@ MembersReading = Literal["strict", "ignore-unknown", "null-absent"]
 #: 50." (``reject-over-50``), "Clamp max_items to 50." (``clamp-to-50``), "max_items = 0 selects
 #: nothing." (``zero-allowed``).
 MaxItemsReading = Literal["at-least-1", "reject-over-50", "clamp-to-50", "zero-allowed"]
+
+#: INT-40: the checks run in the order errors.md lists them, members in spec order (pinned,
+#: ``spec``), or by "Precedence by JSON member order in the request text." (``text``).
+CheckOrder = Literal["spec", "text"]
 
 #: RFC 8259's number grammar (ASCII digits only), for INT-41/coerce-numeric-strings.
 _NUMBER_TEXT = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?", re.ASCII)
@@ -323,17 +328,21 @@ def check_request(
     whitespace: Whitespace = "white-space",
     members: MembersReading = "strict",
     max_items: MaxItemsReading = "at-least-1",
+    order: CheckOrder = "spec",
 ) -> Options:
     """errors.md checks 1-8, in this order; the first failure wins (INT-40).
 
     ``ints`` is the INT-41 reading of a request int, ``ts_grammar`` the INT-20 reading of
     now_utc, ``recency`` the INT-36 reading of the recency members and ``whitespace`` the INT-05
     reading of the query's trim, ``members`` the INT-42 reading and ``max_items`` the INT-30
-    reading of budget.max_items; the defaults are the pinned readings.
+    reading of budget.max_items, ``order`` the INT-40 order of the checks; the defaults are the
+    pinned readings.
     """
     if not isinstance(request, dict):  # (1)
         raise RequestError("invalid_request", "", "request must be a JSON object")
     request = _as_read(request, members)
+    if order == "text":
+        _text_order_first(request, ints, ts_grammar, recency, whitespace, max_items)
     query = check_query(request, whitespace)
     store_paths = check_store_paths(request)
     max_tokens, per_item, items = check_budget(request, ints, max_items)
@@ -345,6 +354,56 @@ def check_request(
         query, store_paths, max_tokens, per_item, items, recency_on, half_life, tag_overlap,
         terms, deny, snapshot, now,
     )  # fmt: skip
+
+
+def _text_order_first(
+    request: dict[str, Any],
+    ints: IntReading,
+    ts_grammar: TsGrammar,
+    recency: RecencyReading,
+    whitespace: Whitespace,
+    max_items: MaxItemsReading,
+) -> None:
+    """INT-40/precedence-json-member-order: "Precedence by JSON member order in the request
+    text." Every member written in the request (and in budget, scoring, trust_filter) is checked
+    on its own, in the order written; the first that fails is the error. What is left (a
+    required member that is absent) fails afterwards, in the usual order."""
+    groups = {
+        "budget": (_BUDGET, "invalid_budget"),
+        "scoring": (_SCORING, "invalid_scoring"),
+        "trust_filter": (_TRUST, "invalid_trust_filter"),
+    }
+    for name, value in request.items():
+        if name not in _TOP:
+            raise RequestError("invalid_request", pointer(name), f"unknown member {name!r}")
+        if name == "query":
+            check_query(request, whitespace)
+        elif name == "store_paths":
+            check_store_paths(request)
+        elif name == "now_utc":
+            check_now_utc(request, ts_grammar, recency)
+        elif not isinstance(value, dict):
+            raise RequestError(groups[name][1], pointer(name), f"{name} must be an object")
+        else:
+            known, code = groups[name]
+            for member, item in value.items():
+                if member not in known:
+                    raise RequestError(code, pointer(name, member), f"unknown member {member!r}")
+                alone = {member: item}
+                if name == "budget" and member != "max_excerpt_tokens":
+                    alone["max_excerpt_tokens"] = 1  # the required member, valid
+                    check_budget({"budget": alone}, ints, max_items)
+                elif name == "budget":
+                    check_budget({"budget": alone}, ints, max_items)
+                elif name == "scoring":
+                    enabled = value.get("enable_recency_weight")
+                    if member == "recency_half_life_days" and isinstance(enabled, bool):
+                        alone["enable_recency_weight"] = enabled  # INT-36 reads it
+                    check_scoring({"scoring": alone}, ints, recency)
+                else:
+                    check_trust_filter({"trust_filter": alone})
+            if name == "budget":
+                check_budget({"budget": value}, ints, max_items)  # a required member absent
 
 
 def _as_read(request: dict[str, Any], members: MembersReading) -> dict[str, Any]:
