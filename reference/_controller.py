@@ -198,6 +198,7 @@ def _write_package(
                 missing=readings.missing_snapshot,  # INT-38
                 case=readings.classification_case,  # INT-39
                 empty_id_matches=readings.empty_id_matches,  # INT-38
+                text=readings.snapshot_text,  # INT-38
             )
         )
         budget = Budget(

@@ -76,6 +76,8 @@ class Readings:
     #: is enabled ("half-life-when-enabled"), or an invalid now_utc disables recency
     #: ("ignore-invalid-now").
     recency: str = "always"
+    #: INT-38: a trust snapshot file is one phase6-trust/1 "document", or "jsonl-events".
+    snapshot_text: str = "document"
     #: INT-38: a trust snapshot path with nothing there is an "error", or "no-filter".
     missing_snapshot: str = "error"
     #: INT-38: an entry's memory_id "" names the records whose memory_id is "" (True), or
@@ -245,6 +247,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             1,
             "an invalid now_utc disables recency instead of failing (invalid_now_utc)",
             {"recency": "ignore-invalid-now"},
+        ),
+        Alternative(
+            "INT-38/jsonl-list-classification-events",
+            0,
+            "the trust snapshot is JSONL: one classification event (an entry: memory_id?, "
+            "record_hash?, classification) per non-blank line",
+            {"snapshot_text": "jsonl-events"},
         ),
         Alternative(
             "INT-38/ignore-missing",

@@ -69,7 +69,34 @@ def _invalid(why: str) -> TrustSnapshotError:
 SnapshotIdentity = tuple[str, int, str]
 
 
-def _read_snapshot(path: str) -> tuple[Any, SnapshotIdentity]:
+def _one_document(data: bytes) -> Any:
+    """phase6-trust/1: the file is one JSON document (INT-38)."""
+    try:
+        document = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise _invalid(f"is not valid JSON ({exc.msg})") from None
+    if text_too_deep(data):  # the snapshot follows the record JSON rules, INT-15..INT-18
+        raise _invalid("nests deeper than 64 levels")
+    return document
+
+
+def _events(data: bytes) -> Any:
+    """INT-38/jsonl-list-classification-events (an alternative, ``_readings.py``): one event
+    per line, each an entry as phase6-trust/1 defines them; lines that are empty or only
+    spaces, tabs and carriage returns are skipped.  The events become the entries of a
+    phase6-trust/1 document, validated as one."""
+    entries = [_one_document(line) for line in data.split(b"\n") if line.strip(b" \t\r")]
+    return {"format": SNAPSHOT_FORMAT, "entries": entries}
+
+
+#: INT-38: how a snapshot file's bytes become a phase6-trust/1 document (pinned first).
+SNAPSHOT_TEXTS: Final[dict[str, Callable[[bytes], Any]]] = {
+    "document": _one_document,
+    "jsonl-events": _events,
+}
+
+
+def _read_snapshot(path: str, text: str = "document") -> tuple[Any, SnapshotIdentity]:
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL byte
@@ -85,12 +112,7 @@ def _read_snapshot(path: str) -> tuple[Any, SnapshotIdentity]:
             data = handle.read()
     except OSError as exc:
         raise _invalid(f"cannot be read ({exc.strerror})") from None
-    try:
-        document = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise _invalid(f"is not valid JSON ({exc.msg})") from None
-    if text_too_deep(data):  # the snapshot follows the record JSON rules, INT-15..INT-18
-        raise _invalid("nests deeper than 64 levels")
+    document = SNAPSHOT_TEXTS[text](data)  # INT-38
     return document, (path, len(data), hashlib.sha256(data).hexdigest())
 
 
@@ -103,20 +125,22 @@ def load_trust_filter(
     missing: str = "error",
     case: str = "exact",
     empty_id_matches: bool = True,
+    text: str = "document",
 ) -> TrustFilter:
     """Read and validate the snapshot (whenever a path is given) and build the deny sets.
 
     S6-TRUST-07: "If no snapshot provided, trust filtering is disabled."
     ``match`` (INT-39: "either" key, or "both"), ``missing`` (INT-38: an "error", or
     "no-filter"), ``case`` (INT-39: a key of ``CLASSIFICATION_CASE``) and ``empty_id_matches``
-    (INT-38: False when an entry's memory_id "" matches nothing) are readings
+    (INT-38: False when an entry's memory_id "" matches nothing) and ``text`` (INT-38: a key of
+    ``SNAPSHOT_TEXTS``) are readings
     (``_readings.py``); the defaults are the pinned ones.
     """
     if snapshot_path is None:
         return TrustFilter()
     try:
         # One statement, as the mutation gallery anchors on it: (the document, the identity).
-        document = _read_snapshot(normalize_path(snapshot_path))
+        document = _read_snapshot(normalize_path(snapshot_path), text)
     except TrustSnapshotError as error:
         if missing == "no-filter" and error.code == "trust_snapshot_not_found":
             return TrustFilter()  # INT-38/ignore-missing: a snapshot that is not there

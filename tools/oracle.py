@@ -46,6 +46,7 @@ from conformance.readings import (
     Options,
     RecencyReading,
     RequestError,
+    SnapshotText,
     SuppliedTerms,
     TermLength,
     TrustMatch,
@@ -172,6 +173,7 @@ class Choices:
     budget_per_item: str = "effective"  # INT-30: the per_item the package reports
     store_priority: str = "none"  # INT-34: SPEC-003's source priority
     recency: RecencyReading = "always"  # INT-36: the recency members validated
+    snapshot_text: SnapshotText = "document"  # INT-38: the snapshot file's shape
     missing_snapshot: str = "error"  # INT-38: a trust_snapshot_path with nothing there
     empty_id_matches: bool = True  # INT-38: an entry's memory_id ""
     trust_match: TrustMatch = "either"  # INT-39: an entry naming both keys
@@ -249,6 +251,8 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-36/half-life-when-enabled": {"recency": "half-life-when-enabled"},
     # INT-36 alternatives[1]: "Ignore an invalid now_utc (disable recency)."
     "INT-36/ignore-invalid-now": {"recency": "ignore-invalid-now"},
+    # INT-38 alternatives[0]: "A JSONL list of classification events."
+    "INT-38/jsonl-list-classification-events": {"snapshot_text": "jsonl-events"},
     # INT-38 alternatives[1]: "Ignore a missing snapshot (filtering disabled)."
     "INT-38/ignore-missing": {"missing_snapshot": "no-filter"},
     # INT-38 alternatives[2]: "An entry memory_id \"\" matches nothing (the reading before INT-22
@@ -276,12 +280,12 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
 
 
 def read_snapshot(
-    snapshot_path: str, root: Path, missing: str = "error"
+    snapshot_path: str, root: Path, missing: str = "error", text: SnapshotText = "document"
 ) -> list[dict[str, Any]] | None:
     """errors.md 11-12 (INT-38); ``missing="no-filter"`` is INT-38/ignore-missing: a path that
     does not exist (trust_snapshot_not_found) disables filtering (None) instead of failing."""
     try:
-        return read_trust_snapshot(snapshot_path, root)
+        return read_trust_snapshot(snapshot_path, root, text)
     except RequestError as err:
         if missing == "no-filter" and err.code == "trust_snapshot_not_found":
             return None
@@ -448,7 +452,9 @@ def oracle_read(
         stores = read_stores(opts.store_paths, root)  # errors.md 9-10
         entries = None
         if opts.snapshot is not None:  # 'If no snapshot provided, trust filtering is disabled.'
-            entries = read_snapshot(opts.snapshot, root, choices.missing_snapshot)
+            entries = read_snapshot(
+                opts.snapshot, root, choices.missing_snapshot, choices.snapshot_text
+            )
     except RequestError as err:
         return err.envelope()
 

@@ -92,6 +92,7 @@ from conformance.readings._text import (
 from conformance.readings._timestamps import TsGrammar, parse_ts
 from conformance.readings._trust import (
     ClassificationCase,
+    SnapshotText,
     TrustMatch,
     is_denied,
     read_trust_snapshot,
@@ -111,6 +112,7 @@ __all__ = [
     "Options",
     "RecencyReading",
     "RequestError",
+    "SnapshotText",
     "SuppliedTerms",
     "TermLength",
     "TrustMatch",

@@ -163,7 +163,12 @@ def cases() -> Iterator[Case]:
             comment=f"store_paths {paths!r}; changes {changes!r}; intended selected_count {count}.",
             clauses=("S6-RCPT-05", "S6-RCPT-01", "S6-RCPT-02", "S6-RCPT-03", "S6-RCPT-06"),
             # INT-29: score-0 candidates are selectable where the budget allows
-            interpretations=("INT-43", *(("INT-29",) if slug in _WITH_SCORE_0 else ())),
+            # INT-38: the all-denied case reads a phase6-trust/1 snapshot
+            interpretations=(
+                "INT-43",
+                *(("INT-29",) if slug in _WITH_SCORE_0 else ()),
+                *(("INT-38", "INT-39") if slug == "all-denied" else ()),
+            ),
             request=request,
             files=files,
             check=_receipt_is(sorted(set(paths)), count),

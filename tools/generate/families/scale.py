@@ -260,7 +260,7 @@ def cases() -> Iterator[Case]:
                 # INT-26 (stop, not skip) and INT-29 (score-0 candidates selectable)
                 "INT-26",
                 "INT-29",
-                *(("INT-39",) if spec.deny_ids or spec.deny_hashes else ()),
+                *(("INT-38", "INT-39") if spec.deny_ids or spec.deny_hashes else ()),
             ),
             request=make_request(
                 spec.query,
