@@ -95,8 +95,8 @@ class Readings:
     #: INT-41: an int is any "integral" number, or only a "written-integer" (no 10.0, 1e1), or
     #: also a string holding a number ("coerce-numeric-strings").
     integers: str = "integral"
-    #: INT-42: request members "strict", or "ignore-unknown", or "null-absent" (a key of
-    #: ``_request.PRESENT``).
+    #: INT-42: request members "strict", or "ignore-unknown", or "null-absent", or both
+    #: ("lenient"; a key of ``_request.PRESENT``).
     members: str = "strict"
     #: INT-43: the receipt's store_paths "normalized" (sorted, deduplicated), or "provided".
     receipt_paths: str = "normalized"
@@ -320,6 +320,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "a request member whose value is null is absent (its default applies; a required "
             "one is missing)",
             {"members": "null-absent"},
+        ),
+        Alternative(
+            "INT-42/ignore-unknown-and-null-absent",
+            2,
+            "unknown request members are ignored and null members are absent, both (what Go's "
+            "encoding/json and serde's derived Deserialize do by default)",
+            {"members": "lenient"},
         ),
         Alternative(
             "INT-43/store-paths-provided",

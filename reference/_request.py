@@ -199,7 +199,7 @@ def _unknown(
     """The member names a group does not define, in code-point order: the first one is the
     one reported (INT-40: "then unknown members (first in code-point order)").  None under
     INT-42/ignore-unknown-members (an alternative, ``_readings.py``)."""
-    if reading == "ignore-unknown":
+    if reading in ("ignore-unknown", "lenient"):
         return []
     return sorted(key for key in members if key not in known)
 
@@ -238,11 +238,12 @@ def _nulls_absent(members: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 #: INT-42: the members of a request object: as given, null included (pinned: "null is never
-#: 'absent'"), or without the null ones ("null-absent").
+#: 'absent'"), or without the null ones ("null-absent"; "lenient" also ignores unknown ones).
 PRESENT: Final[dict[str, Callable[[Mapping[str, Any]], Mapping[str, Any]]]] = {
     "strict": _as_given,
     "ignore-unknown": _as_given,
     "null-absent": _nulls_absent,
+    "lenient": _nulls_absent,
 }
 
 

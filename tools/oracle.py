@@ -274,6 +274,8 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-42 alternatives[0], [1]: "Ignore unknown members.", "Treat null as absent."
     "INT-42/ignore-unknown-members": {"members": "ignore-unknown"},
     "INT-42/treat-null-absent": {"members": "null-absent"},
+    # INT-42 alternatives[2]: "Ignore unknown members and treat null as absent (both)."
+    "INT-42/ignore-unknown-and-null-absent": {"members": "lenient"},
     # INT-43 alternatives[0]: "store_paths as provided."
     "INT-43/store-paths-provided": {"receipt_paths": "provided"},
 }

@@ -32,8 +32,8 @@ __all__ = [
 IntReading = Literal["integral", "written-integer", "coerce-numeric-strings"]
 #: INT-42: request members are "strict" (pinned: unknown members are errors, null is never
 #: absent), or "Ignore unknown members." (``ignore-unknown``), or "Treat null as absent."
-#: (``null-absent``).
-MembersReading = Literal["strict", "ignore-unknown", "null-absent"]
+#: (``null-absent``), or both, "Ignore unknown members and treat null as absent" (``lenient``).
+MembersReading = Literal["strict", "ignore-unknown", "null-absent", "lenient"]
 #: INT-30: budget.max_items is any int >= 1 (pinned, ``at-least-1``), or "Reject max_items >
 #: 50." (``reject-over-50``), "Clamp max_items to 50." (``clamp-to-50``), "max_items = 0 selects
 #: nothing." (``zero-allowed``).
@@ -414,9 +414,11 @@ def _as_read(request: dict[str, Any], members: MembersReading) -> dict[str, Any]
         return request
 
     def kept(body: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
-        if members == "ignore-unknown":
-            return {k: v for k, v in body.items() if k in known}
-        return {k: v for k, v in body.items() if v is not None}
+        if members != "null-absent":  # unknown members dropped
+            body = {k: v for k, v in body.items() if k in known}
+        if members != "ignore-unknown":  # null members dropped
+            body = {k: v for k, v in body.items() if v is not None}
+        return body
 
     out = kept(request, _TOP)
     for name, known in (("budget", _BUDGET), ("scoring", _SCORING), ("trust_filter", _TRUST)):
