@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any, Final
 
@@ -24,6 +24,8 @@ from reference._errors import MemoryReadError
 from reference._excerpt import EXCERPTS
 from reference._package import (
     CONTROLLER_VERSION,
+    MAX_ITEMS_REACHED,
+    TRUST_DENIED,
     Audit,
     Budget,
     assemble,
@@ -32,7 +34,7 @@ from reference._package import (
 )
 from reference._paths import STORE_LISTS
 from reference._query import QUERY_RAW, SUPPLIED_TERMS, TERM_LENGTHS, derive_terms, query_hash
-from reference._reader import LINE_BREAKS, STORE_CHECKS, close_stores
+from reference._reader import LINE_BREAKS, STORE_CHECKS, Store, close_stores
 from reference._readings import Readings
 from reference._records import RECORD_TIMESTAMPS, RecordHashing, line_rules
 from reference._request import INTEGERS, Request, validate_request
@@ -41,7 +43,7 @@ from reference._scoring import TAG_BONUS, Scorer
 from reference._selection import INVALID_RECORD
 from reference._text import WHITESPACE, TextRules, text_rules
 from reference._timestamps import PARSERS
-from reference._trust import SnapshotIdentity, load_trust_filter
+from reference._trust import SnapshotIdentity, TrustFilter, load_trust_filter
 
 #: The register's pinned readings (every default).
 PINNED: Final = Readings()
@@ -74,6 +76,38 @@ def _record_hashing(readings: Readings) -> RecordHashing | None:
         strip=WHITESPACE[readings.whitespace].strip,  # INT-05
         spec005_hash=readings.spec005_hash == "record-hash",
     )
+
+
+#: INT-30: the per_item_max_excerpt_tokens a package reports when it is not the effective
+#: min(per_item, max_excerpt_tokens) (None: the effective one, pinned).
+SHOWN_PER_ITEM: Final[dict[str, Callable[[Request], int | None]]] = {
+    "effective": lambda request: None,
+    "requested": lambda request: request.per_item_max_excerpt_tokens,
+}
+#: INT-43: the receipt's store_paths when not the normalized, deduplicated, sorted list
+#: (None, pinned): the request's list as given.
+RECEIPT_PATHS: Final[dict[str, Callable[[Request], list[str] | None]]] = {
+    "normalized": lambda request: None,
+    "provided": lambda request: list(request.store_paths),
+}
+
+
+def _denies(trust: TrustFilter) -> Callable[[str, str], bool]:
+    """INT-39/trust-check-after-selection: the snapshot's check, for a selected candidate."""
+    return lambda memory_id, record_hash: trust.denies(memory_id, record_hash, [])
+
+
+def _episodic_first(stores: list[Store]) -> tuple[int, ...]:
+    """INT-34/rank-episodic-stores-first: priority 0 for a store whose file name (last path
+    segment) contains "episodic", ASCII case-insensitively; 1 for the others."""
+    return tuple(int("episodic" not in store.path.rsplit("/", 1)[-1].lower()) for store in stores)
+
+
+#: INT-34: the stores' priorities (None: no store ranks first, pinned).
+STORE_PRIORITY: Final[dict[str, Callable[[list[Store]], tuple[int, ...] | None]]] = {
+    "none": lambda stores: None,
+    "episodic-first": _episodic_first,
+}
 
 
 def _scorer(request: Request, readings: Readings) -> Scorer:
@@ -192,6 +226,9 @@ def _write_package(
                 read,
                 match=readings.trust_match,  # INT-39
                 missing=readings.missing_snapshot,  # INT-38
+                case=readings.classification_case,  # INT-39
+                empty_id_matches=readings.empty_id_matches,  # INT-38
+                text=readings.snapshot_text,  # INT-38
             )
         )
         budget = Budget(
@@ -202,8 +239,15 @@ def _write_package(
                 request.per_item_max_excerpt_tokens, request.max_excerpt_tokens
             ),
             max_items=request.max_items,
-            max_items_reason=readings.max_items_reason,
+            max_items_reason=readings.max_items_reason or MAX_ITEMS_REACHED,
+            shown_per_item=SHOWN_PER_ITEM[readings.per_item_shown](request),  # INT-30
+            overflow=readings.budget_overflow,  # INT-26
+            drop_score_0=not readings.score_0_selectable,  # INT-29
+            store_priority=STORE_PRIORITY[readings.store_priority](stores),  # INT-34
+            denied_after=_denies(trust) if readings.trust_after_selection else None,  # INT-39
         )
+        if readings.trust_after_selection:  # INT-39/trust-check-after-selection
+            trust = TrustFilter()
         normalize = _text(readings).normalize  # INT-05, INT-06
         raw = QUERY_RAW[readings.query_raw](request.query, normalize)  # INT-11
         query = {"raw": raw, "query_hash": query_hash(request.query, normalize)}
@@ -216,7 +260,8 @@ def _write_package(
             audit = _audit_parameters(request, scorer, read, budget, writer)
         try:
             with _gc_paused():
-                return assemble(stores, scorer, trust, budget, query, envelope, audit, lines)
+                return assemble(stores, scorer, trust, budget, query, envelope, audit, lines,
+                                RECEIPT_PATHS[readings.receipt_paths](request))  # fmt: skip
         except BaseException as error:
             if envelope.started:
                 raise _Started(error) from error
@@ -243,7 +288,11 @@ def write_result(
     """
     if _package_hashing(readings) != _PINNED_PACKAGE_HASHING:
         return _rehashed(request, envelope, audit_out, readings)
-    if readings.dropped_order != "read" or readings.invalid_entries != "listed":
+    if (
+        readings.dropped_order != "read"
+        or readings.invalid_entries != "listed"
+        or readings.max_items_reason is None
+    ):
         return _rewritten(request, envelope, audit_out, readings)
     writer = AuditWriter(audit_out, request) if audit_out is not None else None
     try:
@@ -253,6 +302,9 @@ def write_result(
             PARSERS[readings.timestamps],  # INT-20
             readings.recency,  # INT-36
             _text(readings).normalize,  # INT-05, INT-06
+            readings.members,  # INT-42
+            readings.max_items,  # INT-30
+            readings.check_order,  # INT-40
         )
         receipt = _write_package(valid, envelope, writer, readings)
     except MemoryReadError as error:
@@ -268,9 +320,53 @@ def write_result(
     return {"receipt": receipt}
 
 
+Entry = dict[str, str]
+#: The largest request int (INT-41): a budget that never stops selection.
+_UNBOUNDED: Final = 2**53 - 1
+
+
+def _by_reason(request: Any, readings: Readings, dropped: list[Entry]) -> list[Entry]:
+    """INT-28/by-reason: grouped by reason, reasons in code-point order (a stable sort keeps
+    read order inside each group)."""
+    return sorted(dropped, key=lambda entry: entry["reason"])
+
+
+def _by_rank(request: Any, readings: Readings, dropped: list[Entry]) -> list[Entry]:
+    """INT-28/rank-order: the dropped candidates in rank order, then the lines that never were
+    candidates (invalid_record_schema, trust_denied: they have no rank) in read order.
+
+    A candidate's rank is its place in the selection under a budget that never stops (every
+    candidate selected, in rank order); a line repeated in one store is one key, its copies
+    taking that key's ranks in turn."""
+    unbounded = dict(request, budget={"max_excerpt_tokens": _UNBOUNDED, "max_items": _UNBOUNDED})
+    everything = memory_read(
+        unbounded, readings=replace(readings, dropped_order="read", max_items="at-least-1")
+    )
+    ranks: dict[tuple[str, str, str], list[int]] = {}
+    for rank, item in enumerate(everything["package"]["selection"]["selected"]):
+        key = (item["store_path"], item["memory_id"], item["record_hash"])
+        ranks.setdefault(key, []).append(rank)
+    for copies in ranks.values():  # the selected copies are the first of their key's ranks
+        copies.reverse()
+    package = memory_read(request, readings=replace(readings, dropped_order="read"))["package"]
+    for item in package["selection"]["selected"]:
+        ranks[(item["store_path"], item["memory_id"], item["record_hash"])].pop()
+    order: list[tuple[int, int]] = []
+    for index, entry in enumerate(dropped):
+        left = ranks.get((entry["store_path"], entry["memory_id"], entry["record_hash"]))
+        if entry["reason"] in (INVALID_RECORD, TRUST_DENIED) or not left:
+            order.append((1, index))
+        else:
+            order.append((0, left.pop()))
+    return [entry for _, entry in sorted(zip(order, dropped, strict=True))]
+
+
 #: INT-28: how the dropped entries of a finished package are ordered (read order is the
-#: streaming path's own; a stable sort keeps read order inside each group).
-DROPPED_ORDERS: Final = {"by-reason": lambda entry: entry["reason"]}
+#: streaming path's own).
+DROPPED_ORDERS: Final[dict[str, Callable[[Any, Readings, list[Entry]], list[Entry]]]] = {
+    "by-reason": _by_reason,
+    "rank": _by_rank,
+}
 
 
 def _invalid_nulled(entry: dict[str, Any]) -> dict[str, Any] | None:
@@ -291,25 +387,31 @@ INVALID_ENTRIES: Final = {"null": _invalid_nulled, "omitted": _invalid_omitted}
 def _rewritten(
     request: Any, envelope: Envelope, audit_out: Rewindable | None, readings: Readings
 ) -> dict[str, Any]:
-    """INT-19's and INT-28's alternatives, on the plain path: the package assembled whole with
-    the pinned dropped entries in read order, its dropped entries rewritten (INT-19) and
-    reordered (INT-28), package_hash (S6-HASH-08) and the receipt computed again."""
+    """INT-19's, INT-27/do-list-dropped's and INT-28's alternatives, on the plain path: the
+    package assembled whole with the pinned dropped entries in read order, its dropped entries
+    left out (INT-27), reordered (INT-28) and rewritten (INT-19), package_hash (S6-HASH-08)
+    and the receipt computed again."""
     if audit_out is not None:
         raise ValueError("an assembly record lists pinned dropped entries only (INT-19, INT-28)")
     buffer = io.BytesIO()
-    pinned = replace(readings, dropped_order="read", invalid_entries="listed")
-    outcome = write_result(request, Envelope(buffer), None, pinned)
+    listed = MAX_ITEMS_REACHED if readings.max_items_reason is None else readings.max_items_reason
+    streamed = replace(
+        readings, dropped_order="read", invalid_entries="listed", max_items_reason=listed
+    )
+    outcome = write_result(request, Envelope(buffer), None, streamed)
     if "error" in outcome:
         envelope.error(outcome["error"])
         return outcome
     result = _loads(buffer.getvalue())
     package = result["package"]
     dropped = package["selection"]["dropped"]
+    if readings.max_items_reason is None:  # INT-27/do-list-dropped: not listed at all
+        dropped = [entry for entry in dropped if entry["reason"] != MAX_ITEMS_REACHED]
+    if readings.dropped_order != "read":
+        dropped = DROPPED_ORDERS[readings.dropped_order](request, streamed, dropped)
     if readings.invalid_entries != "listed":
         rewrite = INVALID_ENTRIES[readings.invalid_entries]
         dropped = [entry for entry in map(rewrite, dropped) if entry is not None]
-    if readings.dropped_order != "read":
-        dropped = sorted(dropped, key=DROPPED_ORDERS[readings.dropped_order])
     package["selection"]["dropped"] = dropped
     package["package_hash"] = package_hash(package)
     receipt = result["receipt"]

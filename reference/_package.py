@@ -448,11 +448,14 @@ def assemble(
     envelope: Envelope,
     audit: Audit | None = None,
     rules: LineRules = PINNED_LINES,
+    receipt_paths: list[str] | None = None,
 ) -> dict[str, Any]:
     """Write the package envelope for an opened set of stores; return the receipt.
 
     With `audit`, the assembly record is written beside it (`_audit`): the package and the
     receipt are the same bytes.  `rules` is how a line is read (INT-14..INT-18).
+    `receipt_paths` replaces the stores' normalized paths in the receipt
+    (INT-43/store-paths-provided, a reading).
     """
     passes = _Passes(
         stores, scorer, trust, budget, envelope.dropped_indent, audit=audit is not None,
@@ -473,7 +476,9 @@ def assemble(
             "used_excerpt_tokens": used,
             # S6-TOK-03: "remaining = max_excerpt_tokens - used_excerpt_tokens (floor at 0)"
             "remaining_excerpt_tokens": max(budget.max_excerpt_tokens - used, 0),
-            "per_item_max_excerpt_tokens": budget.per_item_max_excerpt_tokens,
+            "per_item_max_excerpt_tokens": per_item
+            if budget.shown_per_item is None
+            else budget.shown_per_item,  # INT-30
             "max_items": budget.max_items,
         }
         # Every other candidate shares the stop reason (INT-26, INT-27): pass 2 needs only the
@@ -499,7 +504,8 @@ def assemble(
     if audit is not None:
         _audit_tail(audit, ranked, selection, selected, lines, hashed)
     summary = {"query": query, "selection": {"selected": selected}, "package_hash": hashed}
-    receipt = build_receipt(summary, [store.path for store in stores])
+    paths = [store.path for store in stores] if receipt_paths is None else receipt_paths
+    receipt = build_receipt(summary, paths)  # INT-43
     envelope.tail(hashed, CONTROLLER_VERSION, receipt)
     return receipt
 

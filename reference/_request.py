@@ -8,8 +8,11 @@ group the members are checked in spec order, then unknown members.  The first fa
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final
 
 from reference._errors import InvalidRequestError, render_value
@@ -57,27 +60,83 @@ def _unicode(code: str, path: str, value: str) -> str:
     return value
 
 
-def _positive_int(code: str, path: str, value: Any) -> int:
-    """INT-41: an integral JSON number in [1, 2**53-1]; bools and strings are never ints."""
+def _positive_int(code: str, path: str, value: Any, low: int = 1) -> int:
+    """INT-41: an integral JSON number in [1, 2**53-1]; bools and strings are never ints.
+    (``low`` is 0 only under INT-30/max-items-0-selects.)"""
     if type(value) is float and value.is_integer():
         value = int(value)
     if type(value) is not int:
         raise _fail(code, path, "must be an integer", value)
-    if not 1 <= value <= _MAX_INT:
-        raise _fail(code, path, "must be an integer from 1 to 2**53-1", value)
+    if not low <= value <= _MAX_INT:
+        raise _fail(code, path, f"must be an integer from {low} to 2**53-1", value)
     return value
 
 
-def _written_int(code: str, path: str, value: Any) -> int:
+def _written_int(code: str, path: str, value: Any, low: int = 1) -> int:
     """INT-41/written-integer (an alternative, ``_readings.py``): only a number written
     without a fraction or an exponent is an int (``10.0`` and ``1e1`` are not)."""
     if type(value) is float:
         raise _fail(code, path, "must be an integer", value)
-    return _positive_int(code, path, value)
+    return _positive_int(code, path, value, low)
+
+
+#: RFC 8259 section 6: the text of a JSON number.
+_JSON_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+
+
+def _coerced_int(code: str, path: str, value: Any, low: int = 1) -> int:
+    """INT-41/coerce-numeric-strings (an alternative, ``_readings.py``): a string holding a JSON
+    number (``"10"``, ``"1e1"``) is that number, then an int as the pinned reading says."""
+    if type(value) is str and _JSON_NUMBER.fullmatch(value):
+        return _positive_int(code, path, json.loads(value), low)
+    return _positive_int(code, path, value, low)
 
 
 #: INT-41: what counts as an int in a request (the pinned reading first).
-INTEGERS: Final = {"integral": _positive_int, "written-integer": _written_int}
+INTEGERS: Final = {
+    "integral": _positive_int,
+    "written-integer": _written_int,
+    "coerce-numeric-strings": _coerced_int,
+}
+
+#: The largest max_items INT-30's "reject" and "clamp" alternatives allow.
+_MAX_ITEMS_CAP: Final = 50
+
+
+def _max_items_over_50_rejected(integer: Check) -> Check:
+    def check(code: str, path: str, value: Any) -> int:
+        items: int = integer(code, path, value)
+        if items > _MAX_ITEMS_CAP:
+            raise _fail(code, path, f"must be at most {_MAX_ITEMS_CAP}", value)
+        return items
+
+    return check
+
+
+def _max_items_clamped(integer: Check) -> Check:
+    def check(code: str, path: str, value: Any) -> int:
+        items: int = integer(code, path, value)
+        return min(items, _MAX_ITEMS_CAP)
+
+    return check
+
+
+def _max_items_zero_allowed(integer: Check) -> Check:
+    def check(code: str, path: str, value: Any) -> int:
+        items: int = integer(code, path, value, 0)
+        return items
+
+    return check
+
+
+#: INT-30: budget.max_items, given the INT-41 int check: any int >= 1 (pinned); or the
+#: alternatives: > 50 rejected, > 50 clamped to 50, 0 accepted (selects nothing).
+MAX_ITEMS: Final[dict[str, Callable[[Check], Check]]] = {
+    "at-least-1": lambda integer: integer,
+    "reject-over-50": _max_items_over_50_rejected,
+    "clamp-to-50": _max_items_clamped,
+    "zero-allowed": _max_items_zero_allowed,
+}
 
 
 def _bool(code: str, path: str, value: Any) -> bool:
@@ -102,7 +161,7 @@ def _non_empty_string(code: str, path: str, value: Any) -> str:
     return _unicode(code, path, value)
 
 
-Check = Callable[[str, str, Any], Any]
+Check = Callable[..., Any]  # (code, path, value) -> the value checked
 
 #: group -> (error code, [(member, check, default)]) in spec order; `...` marks "required".
 _GROUPS: Final[dict[str, tuple[str, tuple[tuple[str, Check, Any], ...]]]] = {
@@ -134,10 +193,58 @@ _GROUPS: Final[dict[str, tuple[str, tuple[tuple[str, Check, Any], ...]]]] = {
 _TOP_LEVEL: Final = ("query", "store_paths", "budget", "scoring", "trust_filter", "now_utc")
 
 
-def _unknown(members: Mapping[str, Any], known: Collection[str]) -> list[str]:
+def _unknown(
+    members: Mapping[str, Any], known: Collection[str], reading: str = "strict"
+) -> list[str]:
     """The member names a group does not define, in code-point order: the first one is the
-    one reported (INT-40: "then unknown members (first in code-point order)")."""
+    one reported (INT-40: "then unknown members (first in code-point order)").  None under
+    INT-42/ignore-unknown-members (an alternative, ``_readings.py``)."""
+    if reading in ("ignore-unknown", "lenient"):
+        return []
     return sorted(key for key in members if key not in known)
+
+
+def _spec_order(
+    members: Mapping[str, Any], known: tuple[str, ...], unknown: list[str]
+) -> list[str]:
+    """INT-40: the members the spec defines, in the order the spec lists them, then unknown
+    members (first in code-point order)."""
+    return [*known, *unknown]
+
+
+def _text_order(
+    members: Mapping[str, Any], known: tuple[str, ...], unknown: list[str]
+) -> list[str]:
+    """INT-40/precedence-json-member-order (an alternative, ``_readings.py``): the members in
+    the order the request text writes them, then the absent ones in spec order (a required
+    one fails there)."""
+    return [
+        *(name for name in members if name in known or name in unknown),
+        *(name for name in known if name not in members),
+    ]
+
+
+#: INT-40: the order a request object's members are checked in (the first failure wins).
+CHECK_ORDERS: Final = {"spec": _spec_order, "text": _text_order}
+
+
+def _as_given(members: Mapping[str, Any]) -> Mapping[str, Any]:
+    return members
+
+
+def _nulls_absent(members: Mapping[str, Any]) -> Mapping[str, Any]:
+    """INT-42/treat-null-absent (an alternative): a member whose value is null is absent."""
+    return {name: value for name, value in members.items() if value is not None}
+
+
+#: INT-42: the members of a request object: as given, null included (pinned: "null is never
+#: 'absent'"), or without the null ones ("null-absent"; "lenient" also ignores unknown ones).
+PRESENT: Final[dict[str, Callable[[Mapping[str, Any]], Mapping[str, Any]]]] = {
+    "strict": _as_given,
+    "ignore-unknown": _as_given,
+    "null-absent": _nulls_absent,
+    "lenient": _nulls_absent,
+}
 
 
 def _lenient_half_life(request: Mapping[str, Any], recency: str) -> frozenset[str]:
@@ -155,9 +262,16 @@ def _group(
     name: str,
     integer: Check = _positive_int,
     lenient: frozenset[str] = frozenset(),
+    checks: Mapping[str, Check] | None = None,
+    members_reading: str = "strict",
+    order: str = "spec",
 ) -> dict[str, Any]:
+    """One member group, its members in spec order, then unknown members (``order``: INT-40's
+    reading).  ``checks`` replaces a member's check (INT-30's max_items reading);
+    ``members_reading`` is INT-42's."""
     code, members = _GROUPS[name]
     path = f"/{name}"
+    request = PRESENT[members_reading](request)
     if name not in request:
         if name == "budget":  # S6-INPUT-03: budget.max_excerpt_tokens is required
             raise InvalidRequestError(code, path, f"{path}: is required")
@@ -166,22 +280,25 @@ def _group(
         body = request[name]
         if type(body) is not dict:
             raise _fail(code, path, "must be an object", body)
+        body = PRESENT[members_reading](body)
+    spec = {member: (check, default) for member, check, default in members}
     values: dict[str, Any] = {}
-    for member, check, default in members:
+    for member in CHECK_ORDERS[order](body, tuple(spec), _unknown(body, spec, members_reading)):
+        if member not in spec:  # INT-42: a member the group does not define
+            where = f"{path}/{_pointer_token(member)}"
+            raise InvalidRequestError(code, where, f"{where}: is not a member of {name}")
+        check, default = spec[member]
         member_path = f"{path}/{member}"
         if member in body and member in lenient:  # INT-36: not validated, not used
             values[member] = default
         elif member in body:
             run = integer if check is _positive_int else check  # INT-41's reading
+            run = (checks or {}).get(member, run)
             values[member] = run(code, member_path, body[member])
         elif default is ...:
             raise InvalidRequestError(code, member_path, f"{member_path}: is required")
         else:
             values[member] = default
-    unknown = _unknown(body, {member for member, _, _ in members})
-    if unknown:
-        where = f"{path}/{_pointer_token(unknown[0])}"
-        raise InvalidRequestError(code, where, f"{where}: is not a member of {name}")
     return values
 
 
@@ -240,26 +357,42 @@ def validate_request(
     parse_now: Callable[[str], Timestamp | None] = parse_utc,
     recency: str = "always",
     normalize: Callable[[str], str] = normalize,
+    members: str = "strict",
+    max_items: str = "at-least-1",
+    order: str = "spec",
 ) -> Request:
     """Validate a MemoryControllerInput and apply its defaults (S6-DET-01).
 
     Raises InvalidRequestError with the code, path and message of the first failed check.
     ``integer`` and ``parse_now`` are the readings of INT-41 and INT-20 (``INTEGERS``,
     ``_timestamps.PARSERS``), ``recency`` the reading of INT-36 (``"always"`` validated,
-    ``"half-life-when-enabled"``, ``"ignore-invalid-now"``); the defaults are the pinned ones.
+    ``"half-life-when-enabled"``, ``"ignore-invalid-now"``), ``members`` INT-42's (a key of
+    ``PRESENT``), ``max_items`` INT-30's (a key of ``MAX_ITEMS``) and ``order`` INT-40's (a
+    key of ``CHECK_ORDERS``); the defaults are the pinned ones.
     """
     if type(request) is not dict:
         raise _fail("invalid_request", "", "the request must be a JSON object", request)
-    query = _query(request, normalize)  # INT-05: "non-empty after trim"
-    store_paths = _store_paths(request)
-    budget = _group(request, "budget", integer)
-    scoring = _group(request, "scoring", integer, lenient=_lenient_half_life(request, recency))
-    trust = _group(request, "trust_filter", integer)
-    now_utc = _now_utc(request, parse_now, invalid_disables=recency == "ignore-invalid-now")
-    unknown = _unknown(request, _TOP_LEVEL)
-    if unknown:
-        where = f"/{_pointer_token(unknown[0])}"
-        raise InvalidRequestError("invalid_request", where, f"{where}: is not a request member")
+    request = PRESENT[members](request)  # INT-42
+    items = {"max_items": MAX_ITEMS[max_items](integer)}  # INT-30
+    lenient = _lenient_half_life(request, recency)
+    ignore_now = recency == "ignore-invalid-now"
+    group = partial(_group, request, integer=integer, members_reading=members, order=order)
+    checks: dict[str, Callable[[], Any]] = {  # errors.md checks 2-7, in this order (INT-40)
+        "query": lambda: _query(request, normalize),  # INT-05: "non-empty after trim"
+        "store_paths": lambda: _store_paths(request),
+        "budget": lambda: group("budget", checks=items),
+        "scoring": lambda: group("scoring", lenient=lenient),
+        "trust_filter": lambda: group("trust_filter"),
+        "now_utc": lambda: _now_utc(request, parse_now, invalid_disables=ignore_now),
+    }
+    checked: dict[str, Any] = {}
+    for name in CHECK_ORDERS[order](request, tuple(checks), _unknown(request, _TOP_LEVEL, members)):
+        if name not in checks:  # (8) an unknown top-level member
+            where = f"/{_pointer_token(name)}"
+            raise InvalidRequestError("invalid_request", where, f"{where}: is not a request member")
+        checked[name] = checks[name]()
+    query, store_paths, now_utc = checked["query"], checked["store_paths"], checked["now_utc"]
+    budget, scoring, trust = checked["budget"], checked["scoring"], checked["trust_filter"]
     max_excerpt = budget["max_excerpt_tokens"]
     per_item = budget["per_item_max_excerpt_tokens"]
     terms = scoring["query_terms"]

@@ -13,19 +13,23 @@ the budget once the budget is exhausted, never by the stores.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from reference._ordering import (
+    HASH,
     HI,
     LO,
+    MEMORY_ID,
+    STORE,
     TOKENS,
     TS,
     Candidate,
     HashOf,
     TieKey,
     exact_order,
+    exact_score,
     reject_below,
     tie_key,
 )
@@ -34,6 +38,8 @@ __all__ = [
     "BUDGET_EXHAUSTED",
     "INVALID_RECORD",
     "MAX_ITEMS_REACHED",
+    "NO_MATCH",
+    "OVERFLOW",
     "REASONS",
     "TRUST_DENIED",
     "Budget",
@@ -48,6 +54,8 @@ TRUST_DENIED: Final = "trust_denied"  # S6-TRUST-08
 BUDGET_EXHAUSTED: Final = "budget_exhausted"  # S6-TRUNC-12
 MAX_ITEMS_REACHED: Final = "max_items_reached"  # INT-27
 REASONS: Final = (INVALID_RECORD, TRUST_DENIED, BUDGET_EXHAUSTED, MAX_ITEMS_REACHED)
+#: The reason INT-29/drop-score-0-candidates (an alternative) drops a score-0 candidate with.
+NO_MATCH: Final = "no_match"
 
 _MIN_LIMIT: Final = 256
 
@@ -61,6 +69,19 @@ class Budget:
     max_items: int
     #: INT-27: the drop reason of candidates left out by max_items (a reading, _readings.py).
     max_items_reason: str = MAX_ITEMS_REACHED
+    #: INT-30: the per_item_max_excerpt_tokens the package reports, when it is not the
+    #: effective one (INT-30/echo-requested-item-value, a reading).
+    shown_per_item: int | None = None
+    #: INT-26: at a candidate that would overflow the budget, "stop" or "skip" (OVERFLOW).
+    overflow: str = "stop"
+    #: INT-29/drop-score-0-candidates: score-0 candidates dropped no_match (a reading).
+    drop_score_0: bool = False
+    #: INT-34/rank-episodic-stores-first: each store's priority (0 first), by store position
+    #: (None: stores carry no priority, pinned).
+    store_priority: tuple[int, ...] | None = None
+    #: INT-39/trust-check-after-selection: denies (memory_id, record_hash) of a selected
+    #: candidate after selection (None: denied lines never reach selection, pinned).
+    denied_after: Callable[[str, str], bool] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +96,19 @@ class Selection:
 
 
 def select(ranked: Sequence[Candidate], budget: Budget) -> Selection:
+    """The selection of candidates in rank order: the pinned rules (`stop_selection`), or
+    the alternatives of INT-26, INT-29, INT-34 the budget carries (readings)."""
+    if (
+        budget.overflow == "stop"
+        and not budget.drop_score_0
+        and budget.store_priority is None
+        and budget.denied_after is None
+    ):
+        return stop_selection(ranked, budget)
+    return _alternative_selection(ranked, budget)
+
+
+def stop_selection(ranked: Sequence[Candidate], budget: Budget) -> Selection:
     """TRUNCATION "Global selection under budget", S6-TRUNC-09: "Iterate candidates in sorted
     order" -- with TOKEN BUDGETING's stop rules."""
     used = 0
@@ -94,6 +128,67 @@ def select(ranked: Sequence[Candidate], budget: Budget) -> Selection:
         chosen.append(position)
     full = len(chosen) >= budget.max_items
     return Selection(tuple(chosen), budget.max_items_reason, reasons, len(ranked), full)
+
+
+def _skip_over_budget(ranked: Sequence[Candidate], budget: Budget) -> Selection:
+    """INT-26/skip-over-budget-candidate (an alternative; contradicts S6-TOK-04): a candidate
+    that would overflow the budget is dropped budget_exhausted and selection goes on with the
+    next one; max_items still stops it."""
+    used = 0
+    chosen: list[int] = []
+    reasons: dict[int, str] = {}
+    for position, item in enumerate(ranked):
+        if len(chosen) >= budget.max_items:  # S6-TOK-05 still stops selection
+            reasons.update(dict.fromkeys(range(position, len(ranked)), budget.max_items_reason))
+            break
+        if used + item[TOKENS] > budget.max_excerpt_tokens:
+            reasons[position] = BUDGET_EXHAUSTED
+            continue
+        used += item[TOKENS]
+        chosen.append(position)
+    return Selection(tuple(chosen), BUDGET_EXHAUSTED, reasons, len(ranked), False)
+
+
+#: INT-26: what selection does at a candidate that would overflow the budget: "stop" (pinned,
+#: S6-TOK-04) or "skip" it and go on.
+OVERFLOW: Final[dict[str, Callable[[Sequence[Candidate], Budget], Selection]]] = {
+    "stop": stop_selection,
+    "skip": _skip_over_budget,
+}
+
+
+def _alternative_selection(ranked: Sequence[Candidate], budget: Budget) -> Selection:
+    """Selection under the alternatives of INT-26, INT-29, INT-34 and INT-39 (readings).
+
+    INT-34/rank-episodic-stores-first (contradicts S6-ORDER-01): the candidates of the stores
+    with priority 0 rank before all others, rank order kept within each.
+    INT-29/drop-score-0-candidates (contradicts S6-TRUNC-11): a score-0 candidate is never
+    selected and is dropped no_match, wherever selection stops.
+    The rest go through the INT-26 rule.  INT-39/trust-check-after-selection: a selected
+    candidate the snapshot denies is then dropped trust_denied (denied candidates took budget
+    and max_items like any other; a denied one not selected keeps the reason it was given).
+    Every candidate's reason is explicit and nothing is trimmed (kept = all, not full): these
+    readings give up the shortlist's bound.
+    """
+    order: list[int] = list(range(len(ranked)))
+    if budget.store_priority is not None:
+        priority = budget.store_priority
+        order.sort(key=lambda position: priority[ranked[position][STORE]])  # stable
+    unmatched: dict[int, str] = {}
+    if budget.drop_score_0:
+        unmatched = {p: NO_MATCH for p in order if exact_score(ranked[p]) == 0}
+        order = [p for p in order if p not in unmatched]
+    found = OVERFLOW[budget.overflow]([ranked[p] for p in order], budget)
+    selected = tuple(order[index] for index in found.selected)
+    reasons = {order[index]: found.reasons.get(index, found.reason) for index in range(len(order))}
+    for position in selected:
+        del reasons[position]
+    denied = budget.denied_after
+    if denied is not None:  # INT-39/trust-check-after-selection: nothing takes their place
+        out = {p for p in selected if denied(ranked[p][MEMORY_ID], ranked[p][HASH])}
+        reasons.update(dict.fromkeys(out, TRUST_DENIED))
+        selected = tuple(p for p in selected if p not in out)
+    return Selection(selected, found.reason, reasons | unmatched, len(ranked), False)
 
 
 class Shortlist:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -52,6 +53,14 @@ class TrustFilter:
         )
 
 
+#: INT-39: how a classification is compared with the deny list: exactly (pinned), or
+#: case-insensitively, both sides lower-cased (INT-39/case-insensitive-classification-match).
+CLASSIFICATION_CASE: Final[dict[str, Callable[[str], str]]] = {
+    "exact": lambda classification: classification,
+    "case-insensitive": str.lower,
+}
+
+
 def _invalid(why: str) -> TrustSnapshotError:
     return TrustSnapshotError("invalid_trust_snapshot", _PATH, f"{_PATH}: {why}")
 
@@ -60,7 +69,34 @@ def _invalid(why: str) -> TrustSnapshotError:
 SnapshotIdentity = tuple[str, int, str]
 
 
-def _read_snapshot(path: str) -> tuple[Any, SnapshotIdentity]:
+def _one_document(data: bytes) -> Any:
+    """phase6-trust/1: the file is one JSON document (INT-38)."""
+    try:
+        document = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise _invalid(f"is not valid JSON ({exc.msg})") from None
+    if text_too_deep(data):  # the snapshot follows the record JSON rules, INT-15..INT-18
+        raise _invalid("nests deeper than 64 levels")
+    return document
+
+
+def _events(data: bytes) -> Any:
+    """INT-38/jsonl-list-classification-events (an alternative, ``_readings.py``): one event
+    per line, each an entry as phase6-trust/1 defines them; lines that are empty or only
+    spaces, tabs and carriage returns are skipped.  The events become the entries of a
+    phase6-trust/1 document, validated as one."""
+    entries = [_one_document(line) for line in data.split(b"\n") if line.strip(b" \t\r")]
+    return {"format": SNAPSHOT_FORMAT, "entries": entries}
+
+
+#: INT-38: how a snapshot file's bytes become a phase6-trust/1 document (pinned first).
+SNAPSHOT_TEXTS: Final[dict[str, Callable[[bytes], Any]]] = {
+    "document": _one_document,
+    "jsonl-events": _events,
+}
+
+
+def _read_snapshot(path: str, text: str = "document") -> tuple[Any, SnapshotIdentity]:
     try:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL byte
@@ -76,12 +112,7 @@ def _read_snapshot(path: str) -> tuple[Any, SnapshotIdentity]:
             data = handle.read()
     except OSError as exc:
         raise _invalid(f"cannot be read ({exc.strerror})") from None
-    try:
-        document = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise _invalid(f"is not valid JSON ({exc.msg})") from None
-    if text_too_deep(data):  # the snapshot follows the record JSON rules, INT-15..INT-18
-        raise _invalid("nests deeper than 64 levels")
+    document = SNAPSHOT_TEXTS[text](data)  # INT-38
     return document, (path, len(data), hashlib.sha256(data).hexdigest())
 
 
@@ -92,18 +123,24 @@ def load_trust_filter(
     *,
     match: str = "either",
     missing: str = "error",
+    case: str = "exact",
+    empty_id_matches: bool = True,
+    text: str = "document",
 ) -> TrustFilter:
     """Read and validate the snapshot (whenever a path is given) and build the deny sets.
 
     S6-TRUST-07: "If no snapshot provided, trust filtering is disabled."
-    ``match`` (INT-39: "either" key, or "both") and ``missing`` (INT-38: an "error", or
-    "no-filter") are readings (``_readings.py``); the defaults are the pinned ones.
+    ``match`` (INT-39: "either" key, or "both"), ``missing`` (INT-38: an "error", or
+    "no-filter"), ``case`` (INT-39: a key of ``CLASSIFICATION_CASE``) and ``empty_id_matches``
+    (INT-38: False when an entry's memory_id "" matches nothing) and ``text`` (INT-38: a key of
+    ``SNAPSHOT_TEXTS``) are readings
+    (``_readings.py``); the defaults are the pinned ones.
     """
     if snapshot_path is None:
         return TrustFilter()
     try:
         # One statement, as the mutation gallery anchors on it: (the document, the identity).
-        document = _read_snapshot(normalize_path(snapshot_path))
+        document = _read_snapshot(normalize_path(snapshot_path), text)
     except TrustSnapshotError as error:
         if missing == "no-filter" and error.code == "trust_snapshot_not_found":
             return TrustFilter()  # INT-38/ignore-missing: a snapshot that is not there
@@ -118,7 +155,8 @@ def load_trust_filter(
     entries = document.get("entries")
     if type(entries) is not list:
         raise _invalid('"entries" must be an array')
-    denied = set(deny)
+    fold = CLASSIFICATION_CASE[case]  # INT-39
+    denied = {fold(classification) for classification in deny}
     ids: set[str] = set()
     hashes: set[str] = set()
     pairs: set[tuple[str, str]] = set()
@@ -136,6 +174,9 @@ def load_trust_filter(
             "record_hash" in entry and type(record_hash) is not str
         ):  # null is a wrong type, not "absent" (INT-38)
             raise _invalid(f"entries[{index}] memory_id and record_hash must be strings")
+        classification = fold(classification)
+        if memory_id == "" and not empty_id_matches:  # INT-38/entry-memory-id-matches
+            memory_id = None
         if classification not in denied:  # exact, case-sensitive (INT-39)
             continue
         if match == "both" and memory_id is not None and record_hash is not None:

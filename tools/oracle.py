@@ -42,11 +42,16 @@ from conformance.readings import (
     MAX_DEPTH,
     SAFE_INT,
     WHITE_SPACE,
+    CheckOrder,
+    ClassificationCase,
     IntReading,
     Lowercase,
+    MaxItemsReading,
+    MembersReading,
     Options,
     RecencyReading,
     RequestError,
+    SnapshotText,
     SuppliedTerms,
     TermLength,
     TextReading,
@@ -192,12 +197,24 @@ class Choices:
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
 
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
-    max_items_reason: str = "max_items_reached"  # INT-27: left out by max_items
+    overflow: str = "stop"  # INT-26: at a candidate that does not fit the budget
+    max_items_reason: str | None = "max_items_reached"  # INT-27: left out by max_items
     dropped_order: str = "read"  # INT-28: the order of dropped
+    score_0: str = "selectable"  # INT-29: candidates with score 0
+    max_items: MaxItemsReading = "at-least-1"  # INT-30: the values max_items takes
+    budget_per_item: str = "effective"  # INT-30: the per_item the package reports
+    store_priority: str = "none"  # INT-34: SPEC-003's source priority
     recency: RecencyReading = "always"  # INT-36: the recency members validated
+    snapshot_text: SnapshotText = "document"  # INT-38: the snapshot file's shape
     missing_snapshot: str = "error"  # INT-38: a trust_snapshot_path with nothing there
+    empty_id_matches: bool = True  # INT-38: an entry's memory_id ""
     trust_match: TrustMatch = "either"  # INT-39: an entry naming both keys
+    classification_case: ClassificationCase = "exact"  # INT-39: classifications compared
+    trust_timing: str = "before-selection"  # INT-39: when denied candidates are removed
+    order: CheckOrder = "spec"  # INT-40: the order of the request checks
     ints: IntReading = "integral"  # INT-41: a request int
+    members: MembersReading = "strict"  # INT-42: unknown and null request members
+    receipt_paths: str = "normalized"  # INT-43: the receipt's store_paths
 
     @classmethod
     def of(cls, ids: frozenset[str]) -> Choices:
@@ -488,21 +505,58 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # as INT-21 says)."
     "INT-20/case-and-minus-zero": {"ts_grammar": "case-and-minus-zero"},
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
+    # INT-26 alternatives[0]: "Skip the over-budget candidate and continue (knapsack-like first
+    # fit)."
+    "INT-26/skip-over-budget-candidate": {"overflow": "skip"},
     # INT-27 alternatives[0]: "Reuse budget_exhausted."
     "INT-27/budget-exhausted": {"max_items_reason": "budget_exhausted"},
+    # INT-27 alternatives[1]: "Do not list them in dropped."
+    "INT-27/do-list-dropped": {"max_items_reason": None},
+    # INT-28 alternatives[0]: "Rank order."
+    "INT-28/rank-order": {"dropped_order": "rank"},
     # INT-28 alternatives[1]: "Grouped by reason."
     "INT-28/by-reason": {"dropped_order": "by-reason"},
+    # INT-29 alternatives[0]: "Drop score-0 candidates with a 'no_match' reason."
+    "INT-29/drop-score-0-candidates": {"score_0": "no_match"},
+    # INT-30 alternatives[0..3]: "Reject max_items > 50.", "Clamp max_items to 50.",
+    # "max_items = 0 selects nothing.", "Echo the requested per_item value."
+    "INT-30/reject-max-items-50": {"max_items": "reject-over-50"},
+    "INT-30/clamp-max-items-50": {"max_items": "clamp-to-50"},
+    "INT-30/max-items-0-selects": {"max_items": "zero-allowed"},
+    "INT-30/echo-requested-item-value": {"budget_per_item": "requested"},
+    # INT-34 alternatives[0]: "Rank episodic stores first (SPEC-003), e.g. by file name."
+    "INT-34/rank-episodic-stores-first": {"store_priority": "episodic-first"},
     # INT-36 alternatives[0]: "Validate half-life only when recency is enabled."
     "INT-36/half-life-when-enabled": {"recency": "half-life-when-enabled"},
     # INT-36 alternatives[1]: "Ignore an invalid now_utc (disable recency)."
     "INT-36/ignore-invalid-now": {"recency": "ignore-invalid-now"},
+    # INT-38 alternatives[0]: "A JSONL list of classification events."
+    "INT-38/jsonl-list-classification-events": {"snapshot_text": "jsonl-events"},
     # INT-38 alternatives[1]: "Ignore a missing snapshot (filtering disabled)."
     "INT-38/ignore-missing": {"missing_snapshot": "no-filter"},
+    # INT-38 alternatives[2]: "An entry memory_id \"\" matches nothing (the reading before INT-22
+    # accepted empty memory_ids)."
+    "INT-38/entry-memory-id-matches": {"empty_id_matches": False},
     # INT-39 alternatives[0]: "An entry naming both keys matches only a candidate equal on both
     # (the reading before the review)."
     "INT-39/both-keys": {"trust_match": "both"},
+    # INT-39 alternatives[1]: "Case-insensitive classification match."
+    "INT-39/case-insensitive-classification-match": {"classification_case": "case-insensitive"},
+    # INT-39 alternatives[2]: "Trust-check after selection."
+    "INT-39/trust-check-after-selection": {"trust_timing": "after-selection"},
     # INT-41 alternatives[0]: "Reject any number written with a fraction or exponent."
     "INT-41/written-integer": {"ints": "written-integer"},
+    # INT-40 alternatives[1]: "Precedence by JSON member order in the request text."
+    "INT-40/precedence-json-member-order": {"order": "text"},
+    # INT-41 alternatives[1]: "Coerce numeric strings."
+    "INT-41/coerce-numeric-strings": {"ints": "coerce-numeric-strings"},
+    # INT-42 alternatives[0], [1]: "Ignore unknown members.", "Treat null as absent."
+    "INT-42/ignore-unknown-members": {"members": "ignore-unknown"},
+    "INT-42/treat-null-absent": {"members": "null-absent"},
+    # INT-42 alternatives[2]: "Ignore unknown members and treat null as absent (both)."
+    "INT-42/ignore-unknown-and-null-absent": {"members": "lenient"},
+    # INT-43 alternatives[0]: "store_paths as provided."
+    "INT-43/store-paths-provided": {"receipt_paths": "provided"},
 }
 
 #: INT-01..INT-04 alternatives that change (nearly) every package's hashes and nothing else
@@ -532,12 +586,12 @@ ALTERNATIVES.update(PACKAGE_WIDE)  # executable like the others (hashes_only in 
 
 
 def read_snapshot(
-    snapshot_path: str, root: Path, missing: str = "error"
+    snapshot_path: str, root: Path, missing: str = "error", text: SnapshotText = "document"
 ) -> list[dict[str, Any]] | None:
     """errors.md 11-12 (INT-38); ``missing="no-filter"`` is INT-38/ignore-missing: a path that
     does not exist (trust_snapshot_not_found) disables filtering (None) instead of failing."""
     try:
-        return read_trust_snapshot(snapshot_path, root)
+        return read_trust_snapshot(snapshot_path, root, text)
     except RequestError as err:
         if missing == "no-filter" and err.code == "trust_snapshot_not_found":
             return None
@@ -738,7 +792,14 @@ def read_candidates(
             if "invalid" in cand:  # INT-19
                 cand.update(memory_id=cand["invalid"], record_hash=sha256_hex(raw))
                 cand["fate"] = "invalid_record_schema"
-            elif entries is not None and is_denied(cand, entries, deny, choices.trust_match):
+            elif entries is not None and is_denied(
+                cand,
+                entries,
+                deny,
+                choices.trust_match,
+                choices.classification_case,
+                choices.empty_id_matches,
+            ):
                 cand["fate"] = "trust_denied"  # removed before selection (INT-39)
             lines.append(cand)
     return lines
@@ -757,11 +818,12 @@ def select(
     per_item = min(opts.per_item, opts.max_tokens)  # TRUNCATION / INT-30
     used = 0
     selected: list[dict[str, Any]] = []
-    stop_reason: str | None = None
+    stopped = False
+    stop_reason: str | None = None  # None: INT-27/do-list-dropped, the fate of an unlisted one
     for cand in ranked:
-        if stop_reason is None and len(selected) >= opts.max_items:
-            stop_reason = choices.max_items_reason
-        if stop_reason is None:
+        if not stopped and len(selected) >= opts.max_items:
+            stopped, stop_reason = True, choices.max_items_reason
+        if not stopped:
             excerpt, tokens = make_excerpt(
                 cand["text"], per_item, choices.whitespace, choices.excerpt_strip
             )
@@ -772,7 +834,11 @@ def select(
                 selected.append({k: cand[k] for k in keys} | {"excerpt": excerpt})
                 selected[-1]["excerpt_tokens"] = tokens
                 continue
-            stop_reason = "budget_exhausted"  # 'else => drop with reason "budget_exhausted"'
+            if choices.overflow == "skip":
+                # INT-26/skip-over-budget-candidate: this one is dropped, the next one is tried
+                cand["fate"] = "budget_exhausted"
+                continue
+            stopped, stop_reason = True, "budget_exhausted"  # 'else => drop with reason ...'
         cand["fate"] = stop_reason
     return selected, used
 
@@ -790,6 +856,9 @@ def oracle_read(
             ts_grammar=choices.ts_grammar,
             recency=choices.recency,
             whitespace=choices.whitespace,
+            members=choices.members,
+            max_items=choices.max_items,
+            order=choices.order,
         )
         stores = read_stores(  # errors.md 9-10, INT-12, INT-13
             opts.store_paths,
@@ -801,7 +870,9 @@ def oracle_read(
         )
         entries = None
         if opts.snapshot is not None:  # 'If no snapshot provided, trust filtering is disabled.'
-            entries = read_snapshot(opts.snapshot, root, choices.missing_snapshot)
+            entries = read_snapshot(
+                opts.snapshot, root, choices.missing_snapshot, choices.snapshot_text
+            )
     except RequestError as err:
         return err.envelope()
 
@@ -816,27 +887,66 @@ def oracle_read(
             supplied, choices.terms, choices.whitespace, choices.lowercase, choices.term_length
         )
 
-    lines = read_candidates(stores, entries, opts.deny, choices)
+    after = choices.trust_timing == "after-selection"  # INT-39/trust-check-after-selection
+    lines = read_candidates(stores, None if after else entries, opts.deny, choices)
     ranked = [c for c in lines if "fate" not in c]
     for cand in ranked:
         cand["score"] = score(cand, terms, opts, choices)
     store_key = STORE_KEYS[choices.store_order]  # INT-12
     ranked.sort(key=lambda cand: order_key(cand, choices.string_order, store_key))  # full sort
+    if choices.store_priority == "episodic-first":
+        # INT-34/rank-episodic-stores-first: a store whose file name says "episodic" (any ASCII
+        # case) comes first; the five SPEC-006 keys order each part (a stable sort)
+        ranked.sort(key=lambda c: "episodic" not in c["store_path"].split("/")[-1].lower())
+    if choices.score_0 == "no_match":
+        # INT-29/drop-score-0-candidates: never offered to selection
+        for cand in ranked:
+            if cand["score"] == 0:
+                cand["fate"] = "no_match"
+        ranked = [c for c in ranked if c["score"] != 0]
     selected, used = select(ranked, opts, choices)
+    if after and entries is not None:
+        # INT-39/trust-check-after-selection: the deny check runs on what selection chose; a
+        # denied one leaves the selection (trust_denied) and its tokens are no longer used
+        chosen = [c for c in ranked if c["fate"] == "selected"]  # the order of `selected`
+        kept = []
+        for cand, item in zip(chosen, selected, strict=True):
+            denied = is_denied(
+                cand,
+                entries,
+                opts.deny,
+                choices.trust_match,
+                choices.classification_case,
+                choices.empty_id_matches,
+            )
+            if denied:
+                cand["fate"] = "trust_denied"
+            else:
+                kept.append(item)
+        selected = kept
+        used = sum(item["excerpt_tokens"] for item in selected)
 
-    dropped = [
-        {k: c[k] for k in ("memory_id", "record_hash", "store_path")} | {"reason": c["fate"]}
-        for c in lines
-        if c["fate"] != "selected"
-    ]  # INT-28: read order
+    def entry(c: dict[str, Any]) -> dict[str, Any]:
+        return {k: c[k] for k in ("memory_id", "record_hash", "store_path")} | {"reason": c["fate"]}
+
+    # INT-27/do-list-dropped: a candidate left out by max_items (fate None) is not listed
+    dropped = [entry(c) for c in lines if c["fate"] not in ("selected", None)]  # INT-28: read order
+    if choices.dropped_order == "rank":
+        # INT-28/rank-order: "Rank order." The candidates in the order selection visited them;
+        # invalid and trust-denied lines (and INT-29's no_match ones) were never ranked: after
+        # them, in read order.
+        in_rank = [c for c in ranked if c["fate"] not in ("selected", None)]
+        ranked_ids = {id(c) for c in ranked}
+        never = [c for c in lines if id(c) not in ranked_ids and c["fate"] is not None]
+        dropped = [entry(c) for c in in_rank + never]
     if choices.invalid_entries == "null":
         # INT-19/memory-id-record-hash: "memory_id and record_hash null."
-        for entry in dropped:
-            if entry["reason"] == "invalid_record_schema":
-                entry.update(memory_id=None, record_hash=None)
+        for item in dropped:
+            if item["reason"] == "invalid_record_schema":
+                item.update(memory_id=None, record_hash=None)
     elif choices.invalid_entries == "omitted":
         # INT-19/omit-invalid-lines-dropped: "Omit invalid lines from dropped."
-        dropped = [entry for entry in dropped if entry["reason"] != "invalid_record_schema"]
+        dropped = [item for item in dropped if item["reason"] != "invalid_record_schema"]
     if choices.dropped_order == "by-reason":
         # INT-28/by-reason: "Grouped by reason." Groups in code-point order of the reason, read
         # order inside each group (a stable sort of the read-order list).
@@ -851,7 +961,11 @@ def oracle_read(
             "max_excerpt_tokens": opts.max_tokens,
             "used_excerpt_tokens": used,
             "remaining_excerpt_tokens": max(0, opts.max_tokens - used),
-            "per_item_max_excerpt_tokens": min(opts.per_item, opts.max_tokens),
+            # INT-30: the effective per_item, or (INT-30/echo-requested-item-value) the value
+            # asked for (max_excerpt_tokens when absent: 'defaults to max_excerpt_tokens')
+            "per_item_max_excerpt_tokens": opts.per_item
+            if choices.budget_per_item == "requested"
+            else min(opts.per_item, opts.max_tokens),
             "max_items": opts.max_items,
         },
         "selection": {"selected": selected, "dropped": dropped},
@@ -860,7 +974,11 @@ def oracle_read(
     package["package_hash"] = hash_package(package, choices)  # INT-03: all but itself
     data = {
         "query_hash": query_hash,
-        "store_paths": [path for path, _ in stores],  # INT-43: normalized, deduped, sorted
+        # INT-43: normalized, deduped, sorted; or (INT-43/store-paths-provided) as the request
+        # wrote them
+        "store_paths": list(opts.store_paths)
+        if choices.receipt_paths == "provided"
+        else [path for path, _ in stores],
         "selected_count": len(selected),
         "package_hash": package["package_hash"],
     }

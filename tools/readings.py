@@ -14,10 +14,13 @@ compared with the vector's ``expect`` exactly as a certification compares (``com
   readings of the canonical form that change the hashes of nearly every package): every
   package vector rests on those entries, so a vector need not list them where nothing but
   ``package_hash``/``record_hash`` changes (checked: anything else changing needs the label).
+  A *rejected* alternative (it contradicts a MUST) needs no label either: the vectors it
+  changes rest on the spec text, not on a reading.
 
 - Every alternative of the register is executable, or ``not_executable`` with a reason of a
-  fixed kind (it changes no memory.read output, belongs to another contract, or cannot be
-  reproduced by running it): an undecided one fails the check (issue 21: "every alternative
+  fixed kind (``conformance.registers.NOT_EXECUTABLE_KINDS``: it changes no memory.read
+  output, belongs to another contract, cannot be reproduced by running it, names an output
+  outside the result schema, or is a family with a free value): an undecided one fails the check (issue 21: "every alternative
   that changes an output is executable; CI fails on one that is not"). ``rejected`` (a reading
   that contradicts a MUST) names a clause; ``runtimes`` names the entry's own alternatives.
 
@@ -113,13 +116,16 @@ def missing_labels(
 ) -> list[str]:
     """``vector-id: ALTERNATIVE`` for every vector an alternative changes that does not list
     the alternative's entry, except where a hashes-only alternative changes only the hashes
-    (every package rests on those entries)."""
+    (every package rests on those entries), and for a rejected alternative (it contradicts a
+    MUST: the expected output rests on the spec text, not on a reading)."""
+    rejected = {a for entry in _register() for a in (entry.get("rejected") or {})}
     return [
         f"{vector.id}: {alternative}"
         for alternative, vectors in found.items()
         for vector in vectors
         if ALTERNATIVES[alternative].entry not in vector.interpretations
         and not (ALTERNATIVES[alternative].hashes_only and (alternative, vector.id) in only_hashes)
+        and alternative not in rejected
     ]
 
 
@@ -197,7 +203,8 @@ def register_problems(entries: list[dict[str, Any]] | None = None) -> list[str]:
             f"{alternative_id}: hashes_only in the register and in reference/_readings.py differ"
             for alternative_id in sorted(differ)
         )
-        for runtime, reading in (entry.get("runtimes") or {}).items():
+        for runtime, named in (entry.get("runtimes") or {}).items():
+            reading = named if named == "pinned" or "/" in named else f"{entry['id']}/{named}"
             if runtime not in RUNTIMES:
                 problems.append(f"{entry['id']}: runtimes names unknown runtime {runtime!r}")
             elif reading != "pinned" and reading not in ids:

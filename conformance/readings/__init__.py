@@ -61,7 +61,10 @@ from conformance.readings._records import (
 )
 from conformance.readings._request import (
     CLAUSE_OF_ERROR,
+    CheckOrder,
     IntReading,
+    MaxItemsReading,
+    MembersReading,
     Options,
     RecencyReading,
     RequestError,
@@ -91,19 +94,30 @@ from conformance.readings._text import (
     whitespace_table,
 )
 from conformance.readings._timestamps import TsGrammar, parse_ts
-from conformance.readings._trust import TrustMatch, is_denied, read_trust_snapshot
+from conformance.readings._trust import (
+    ClassificationCase,
+    SnapshotText,
+    TrustMatch,
+    is_denied,
+    read_trust_snapshot,
+)
 
 __all__ = [
     "CLAUSE_OF_ERROR",
     "MAX_DEPTH",
     "SAFE_INT",
     "WHITE_SPACE",
+    "CheckOrder",
+    "ClassificationCase",
     "IntReading",
     "InvalidText",
     "Lowercase",
+    "MaxItemsReading",
+    "MembersReading",
     "Options",
     "RecencyReading",
     "RequestError",
+    "SnapshotText",
     "SuppliedTerms",
     "TermLength",
     "TextReading",

@@ -5,6 +5,7 @@ structured error they raise (INT-40..INT-42).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -14,7 +15,10 @@ from conformance.readings._timestamps import TsGrammar, parse_ts
 
 __all__ = [
     "CLAUSE_OF_ERROR",
+    "CheckOrder",
     "IntReading",
+    "MaxItemsReading",
+    "MembersReading",
     "Options",
     "RecencyReading",
     "RequestError",
@@ -23,8 +27,24 @@ __all__ = [
 ]
 
 #: INT-41: what a request int is: any "integral" JSON number (pinned), or only a number
-#: "written-integer", without a fraction or exponent (``INT-41/written-integer``).
-IntReading = Literal["integral", "written-integer"]
+#: "written-integer", without a fraction or exponent (``INT-41/written-integer``), or also a
+#: string spelling a number, "Coerce numeric strings." (``INT-41/coerce-numeric-strings``).
+IntReading = Literal["integral", "written-integer", "coerce-numeric-strings"]
+#: INT-42: request members are "strict" (pinned: unknown members are errors, null is never
+#: absent), or "Ignore unknown members." (``ignore-unknown``), or "Treat null as absent."
+#: (``null-absent``), or both, "Ignore unknown members and treat null as absent" (``lenient``).
+MembersReading = Literal["strict", "ignore-unknown", "null-absent", "lenient"]
+#: INT-30: budget.max_items is any int >= 1 (pinned, ``at-least-1``), or "Reject max_items >
+#: 50." (``reject-over-50``), "Clamp max_items to 50." (``clamp-to-50``), "max_items = 0 selects
+#: nothing." (``zero-allowed``).
+MaxItemsReading = Literal["at-least-1", "reject-over-50", "clamp-to-50", "zero-allowed"]
+
+#: INT-40: the checks run in the order errors.md lists them, members in spec order (pinned,
+#: ``spec``), or by "Precedence by JSON member order in the request text." (``text``).
+CheckOrder = Literal["spec", "text"]
+
+#: RFC 8259's number grammar (ASCII digits only), for INT-41/coerce-numeric-strings.
+_NUMBER_TEXT = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?", re.ASCII)
 #: INT-36: the recency members are validated "always" (pinned); or, the register's
 #: ``alternatives[0]`` and ``[1]``: "Validate half-life only when recency is enabled."
 #: (``INT-36/half-life-when-enabled``), "Ignore an invalid now_utc (disable recency)."
@@ -101,6 +121,13 @@ def _as_int(value: object, ints: IntReading = "integral") -> int | None:
     """INT-41: an integral JSON number within +-(2**53-1); never a bool or a string."""
     if isinstance(value, bool):
         return None
+    if (
+        ints == "coerce-numeric-strings"
+        and isinstance(value, str)
+        and _NUMBER_TEXT.fullmatch(value)
+    ):
+        # INT-41/coerce-numeric-strings: "10" is read as the JSON number 10, then checked
+        value = float(value) if any(c in value for c in ".eE") else int(value)
     if ints == "written-integer" and isinstance(value, float):
         # INT-41/written-integer: "Reject any number written with a fraction or exponent."
         return None  # a JSON number with '.', 'e' or 'E' parses to a float
@@ -193,8 +220,31 @@ def check_store_paths(request: dict[str, Any]) -> list[str]:
     return list(paths)
 
 
-def check_budget(request: dict[str, Any], ints: IntReading = "integral") -> tuple[int, int, int]:
-    """(4) budget: max_excerpt_tokens (required, > 0), per_item_max_excerpt_tokens, max_items."""
+def _max_items(
+    budget: dict[str, Any], ints: IntReading, reading: MaxItemsReading = "at-least-1"
+) -> int:
+    """'max_items: int (optional, defaults to 50; hard cap)', as INT-30 (``reading``) says."""
+    if (
+        reading == "zero-allowed"
+        and "max_items" in budget
+        and _as_int(budget["max_items"], ints) == 0
+    ):
+        return 0  # INT-30/max-items-0-selects: accepted; selection stops before the first
+    items = _positive_int(budget, "max_items", 50, "invalid_budget", "budget", ints)
+    if reading == "reject-over-50" and items > 50:
+        raise RequestError("invalid_budget", "/budget/max_items", "budget.max_items must be <= 50")
+    if reading == "clamp-to-50":
+        return min(items, 50)
+    return items
+
+
+def check_budget(
+    request: dict[str, Any],
+    ints: IntReading = "integral",
+    max_items: MaxItemsReading = "at-least-1",
+) -> tuple[int, int, int]:
+    """(4) budget: max_excerpt_tokens (required, > 0), per_item_max_excerpt_tokens, max_items
+    (``max_items``: the INT-30 reading)."""
     budget = _group(request, "budget", "invalid_budget", required=True)
     if "max_excerpt_tokens" not in budget:
         raise RequestError(
@@ -205,9 +255,9 @@ def check_budget(request: dict[str, Any], ints: IntReading = "integral") -> tupl
     per_item = _positive_int(
         budget, "per_item_max_excerpt_tokens", max_tokens, "invalid_budget", "budget", ints
     )
-    max_items = _positive_int(budget, "max_items", 50, "invalid_budget", "budget", ints)
+    items = _max_items(budget, ints, max_items)
     _reject_unknown(budget, _BUDGET, "invalid_budget", "budget")
-    return max_tokens, per_item, max_items
+    return max_tokens, per_item, items
 
 
 def check_scoring(
@@ -276,26 +326,105 @@ def check_request(
     ts_grammar: TsGrammar = "profile",
     recency: RecencyReading = "always",
     whitespace: Whitespace = "white-space",
+    members: MembersReading = "strict",
+    max_items: MaxItemsReading = "at-least-1",
+    order: CheckOrder = "spec",
 ) -> Options:
     """errors.md checks 1-8, in this order; the first failure wins (INT-40).
 
     ``ints`` is the INT-41 reading of a request int, ``ts_grammar`` the INT-20 reading of
     now_utc, ``recency`` the INT-36 reading of the recency members and ``whitespace`` the INT-05
-    reading of the query's trim; the defaults are the pinned readings.
+    reading of the query's trim, ``members`` the INT-42 reading and ``max_items`` the INT-30
+    reading of budget.max_items, ``order`` the INT-40 order of the checks; the defaults are the
+    pinned readings.
     """
     if not isinstance(request, dict):  # (1)
         raise RequestError("invalid_request", "", "request must be a JSON object")
+    request = _as_read(request, members)
+    if order == "text":
+        _text_order_first(request, ints, ts_grammar, recency, whitespace, max_items)
     query = check_query(request, whitespace)
     store_paths = check_store_paths(request)
-    max_tokens, per_item, max_items = check_budget(request, ints)
+    max_tokens, per_item, items = check_budget(request, ints, max_items)
     recency_on, half_life, tag_overlap, terms = check_scoring(request, ints, recency)
     deny, snapshot = check_trust_filter(request)
     now = check_now_utc(request, ts_grammar, recency)
     _reject_unknown(request, _TOP, "invalid_request")  # (8) unknown top-level members
     return Options(
-        query, store_paths, max_tokens, per_item, max_items, recency_on, half_life, tag_overlap,
+        query, store_paths, max_tokens, per_item, items, recency_on, half_life, tag_overlap,
         terms, deny, snapshot, now,
     )  # fmt: skip
+
+
+def _text_order_first(
+    request: dict[str, Any],
+    ints: IntReading,
+    ts_grammar: TsGrammar,
+    recency: RecencyReading,
+    whitespace: Whitespace,
+    max_items: MaxItemsReading,
+) -> None:
+    """INT-40/precedence-json-member-order: "Precedence by JSON member order in the request
+    text." Every member written in the request (and in budget, scoring, trust_filter) is checked
+    on its own, in the order written; the first that fails is the error. What is left (a
+    required member that is absent) fails afterwards, in the usual order."""
+    groups = {
+        "budget": (_BUDGET, "invalid_budget"),
+        "scoring": (_SCORING, "invalid_scoring"),
+        "trust_filter": (_TRUST, "invalid_trust_filter"),
+    }
+    for name, value in request.items():
+        if name not in _TOP:
+            raise RequestError("invalid_request", pointer(name), f"unknown member {name!r}")
+        if name == "query":
+            check_query(request, whitespace)
+        elif name == "store_paths":
+            check_store_paths(request)
+        elif name == "now_utc":
+            check_now_utc(request, ts_grammar, recency)
+        elif not isinstance(value, dict):
+            raise RequestError(groups[name][1], pointer(name), f"{name} must be an object")
+        else:
+            known, code = groups[name]
+            for member, item in value.items():
+                if member not in known:
+                    raise RequestError(code, pointer(name, member), f"unknown member {member!r}")
+                alone = {member: item}
+                if name == "budget" and member != "max_excerpt_tokens":
+                    alone["max_excerpt_tokens"] = 1  # the required member, valid
+                    check_budget({"budget": alone}, ints, max_items)
+                elif name == "budget":
+                    check_budget({"budget": alone}, ints, max_items)
+                elif name == "scoring":
+                    enabled = value.get("enable_recency_weight")
+                    if member == "recency_half_life_days" and isinstance(enabled, bool):
+                        alone["enable_recency_weight"] = enabled  # INT-36 reads it
+                    check_scoring({"scoring": alone}, ints, recency)
+                else:
+                    check_trust_filter({"trust_filter": alone})
+            if name == "budget":
+                check_budget({"budget": value}, ints, max_items)  # a required member absent
+
+
+def _as_read(request: dict[str, Any], members: MembersReading) -> dict[str, Any]:
+    """The request the checks see under an INT-42 alternative: "Ignore unknown members." drops
+    the members INPUT CONTRACT does not define; "Treat null as absent." drops null members; both
+    at the top level and inside budget, scoring and trust_filter."""
+    if members == "strict":
+        return request
+
+    def kept(body: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
+        if members != "null-absent":  # unknown members dropped
+            body = {k: v for k, v in body.items() if k in known}
+        if members != "ignore-unknown":  # null members dropped
+            body = {k: v for k, v in body.items() if v is not None}
+        return body
+
+    out = kept(request, _TOP)
+    for name, known in (("budget", _BUDGET), ("scoring", _SCORING), ("trust_filter", _TRUST)):
+        if isinstance(out.get(name), dict):
+            out[name] = kept(out[name], known)
+    return out
 
 
 _TOP = ("query", "store_paths", "budget", "scoring", "trust_filter", "now_utc")

@@ -11,14 +11,22 @@ from conformance.readings._json_text import InvalidText, parse_json_text
 from conformance.readings._request import RequestError
 from conformance.readings._stores import normalize_path, on_disk, read_regular_file, require_unicode
 
-__all__ = ["TrustMatch", "is_denied", "read_trust_snapshot"]
+__all__ = ["ClassificationCase", "SnapshotText", "TrustMatch", "is_denied", "read_trust_snapshot"]
 
 #: INT-39: an entry naming both keys matches a candidate equal on "either" (pinned), or only
 #: one equal on "both" (``INT-39/both-keys``, the register's ``alternatives[0]``).
 TrustMatch = Literal["either", "both"]
+#: INT-39: a classification equals a deny classification "exact"ly (pinned), or under
+#: "Case-insensitive classification match." (``case-insensitive``: both sides lower-cased).
+ClassificationCase = Literal["exact", "case-insensitive"]
+#: INT-38: the snapshot file is one phase6-trust/1 "document" (pinned), or "A JSONL list of
+#: classification events." (``jsonl-events``).
+SnapshotText = Literal["document", "jsonl-events"]
 
 
-def read_trust_snapshot(snapshot_path: str, root: Path) -> list[dict[str, Any]]:
+def read_trust_snapshot(
+    snapshot_path: str, root: Path, text: SnapshotText = "document"
+) -> list[dict[str, Any]]:
     """INT-38: {"format": "phase6-trust/1", "entries": [{memory_id?, record_hash?, classification}]}
 
     errors.md 11/12: does not exist -> trust_snapshot_not_found; not a regular readable file or
@@ -35,7 +43,15 @@ def read_trust_snapshot(snapshot_path: str, root: Path) -> list[dict[str, Any]]:
     if data is None:
         raise RequestError("trust_snapshot_not_found", where, "trust snapshot does not exist")
     try:
-        doc = parse_json_text(data)
+        if text == "jsonl-events":
+            # INT-38/jsonl-list-classification-events: every line holding more than spaces,
+            # tabs or CRs is one event, shaped as a phase6-trust/1 entry
+            events = [
+                parse_json_text(raw) for raw in data.split(b"\n") if raw.strip(b" \t\r") != b""
+            ]
+            doc = {"format": "phase6-trust/1", "entries": events}
+        else:
+            doc = parse_json_text(data)
     except InvalidText:
         raise bad from None
     if not isinstance(doc, dict) or doc.get("format") != "phase6-trust/1":
@@ -57,17 +73,35 @@ def is_denied(
     entries: list[dict[str, Any]],
     deny: list[str],
     match: TrustMatch = "either",
+    case: ClassificationCase = "exact",
+    empty_id_matches: bool = True,
 ) -> bool:
     """INT-39: an entry matches on its memory_id and on its record_hash, each on its own (an
     entry naming both matches a candidate equal on either).
 
     ``match="both"`` is INT-39/both-keys: "An entry naming both keys matches only a candidate
-    equal on both"; an entry naming one key matches as before.
+    equal on both"; an entry naming one key matches as before. ``case="case-insensitive"`` is
+    INT-39/case-insensitive-classification-match; ``empty_id_matches=False`` is
+    INT-38/entry-memory-id-matches: 'An entry memory_id "" matches nothing' (the entry's
+    record_hash, when it names one, still matches).
     """
+    lowered = {d.lower() for d in deny}
     for entry in entries:
-        if entry["classification"] not in deny:
+        classification = entry["classification"]
+        if not (
+            classification.lower() in lowered
+            if case == "case-insensitive"
+            else classification in deny
+        ):
             continue
-        equal = [entry[k] == cand[k] for k in ("memory_id", "record_hash") if k in entry]
+        keys = [
+            k
+            for k in ("memory_id", "record_hash")
+            if k in entry and (empty_id_matches or k != "memory_id" or entry[k] != "")
+        ]
+        if not keys:
+            continue  # nothing left that this entry can match
+        equal = [entry[k] == cand[k] for k in keys]
         if all(equal) if match == "both" else any(equal):
             return True
     return False

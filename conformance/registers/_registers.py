@@ -83,6 +83,12 @@ NOT_EXECUTABLE_KINDS: dict[str, str] = {
     "checked by `phase6 store check` / `phase6 audit verify`, not memory.read",
     "nondeterministic": "its output depends on the machine, clock or file-system state, not on "
     "the request and the store bytes, so no run can reproduce it",
+    "outside-the-schema": "the output it names does not fit the result schema (several errors "
+    "at once, a receipt beside an error): a result shaped so fails the schema, which no reading "
+    "excuses",
+    "family": "its words leave a value free (the first N drops, N decimals, any heuristic): a "
+    "family of readings, not one; none is run (a declared parameter would be needed, as the "
+    "Phase 2 profile takes for P2-INT-04), so a failure following one is reported unexplained",
 }
 #: The runtimes whose standard-library behaviour the register records (``runtimes``).
 RUNTIMES: tuple[str, ...] = ("python", "javascript", "go", "rust", "java")

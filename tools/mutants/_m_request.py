@@ -48,14 +48,12 @@ def _on_error_message(suffix: Any) -> Wrapper:
 @mutant("error-precedence-budget-first", clauses=("S6-ERR-01",), interpretations=("INT-40",))
 def _() -> SourcePatch:
     """The budget is validated before query and store_paths (wrong error precedence)."""
-    return patch(
-        "_request.py",
-        '    query = _query(request, normalize)  # INT-05: "non-empty after trim"\n'
-        "    store_paths = _store_paths(request)\n"
-        '    budget = _group(request, "budget", integer)\n',
-        '    budget = _group(request, "budget", integer)\n    query = _query(request, normalize)\n'
-        "    store_paths = _store_paths(request)\n",
+    query = (
+        '        "query": lambda: _query(request, normalize),  # INT-05: "non-empty after trim"\n'
     )
+    paths = '        "store_paths": lambda: _store_paths(request),\n'
+    budget = '        "budget": lambda: group("budget", checks=items),\n'
+    return patch("_request.py", query + paths + budget, budget + query + paths)
 
 
 @mutant(

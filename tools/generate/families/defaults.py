@@ -178,7 +178,8 @@ def cases() -> Iterator[Case]:
             comment=f"budget {budget!r}; scoring {scoring!r}; trust_filter {trust!r}; "
             f"now_utc {now!r}.",
             clauses=("S6-DET-01", *clauses),
-            interpretations=("INT-30",) if budget else (),
+            # INT-26, INT-29: the base stores a score-0 candidate past one that overflows
+            interpretations=(*(("INT-30",) if budget else ()), "INT-26", "INT-29"),
             request=make_request(
                 "Alpha BETA",
                 tokens=12,
@@ -197,7 +198,7 @@ def cases() -> Iterator[Case]:
             "snapshot.",
             comment=f"trust_filter {trust_filter!r}; the snapshot denies m5 as malicious.",
             clauses=("S6-INPUT-12", "S6-DET-01", "S6-TRUST-05"),
-            interpretations=("INT-38", "INT-39"),
+            interpretations=("INT-38", "INT-39", "INT-26", "INT-29"),
             request=make_request("Alpha BETA", tokens=12, trust_filter=trust_filter),
             files=_FILES,
             relations=((("dflt-snapshot-deny-omitted", relation),) if relation else ()),  # type: ignore[arg-type]

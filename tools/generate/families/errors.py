@@ -215,6 +215,10 @@ _GOOD_INTS: tuple[tuple[str, Json], ...] = (
 )
 
 
+#: the budget members a package reports as INT-30 says (max_items as used, per_item effective)
+_REPORTED = frozenset({"per_item_max_excerpt_tokens", "max_items"})
+
+
 def _group_request(group: str, member: str, value: Json) -> dict[str, Json]:
     request = _base()
     if group == "budget":
@@ -244,7 +248,9 @@ def _integers() -> Iterator[Case]:
                 _group_request(group, member, value),
                 f"{group}.{member} = {_short(value)}",
                 clauses,
-                ("INT-41",) + (("INT-30",) if group == "budget" else ("INT-36",)),
+                ("INT-41",)
+                + (("INT-30",) if group == "budget" else ("INT-36",))
+                + (("INT-42",) if slug == "null" else ()),
             )
         for slug, value in _GOOD_INTS:
             yield _accepted(
@@ -252,7 +258,8 @@ def _integers() -> Iterator[Case]:
                 _group_request(group, member, value),
                 f"{group}.{member} = {_short(value)} is an int",
                 (clause,),
-                ("INT-41",),
+                # INT-30: the budget values a package reports (max_items, per_item)
+                ("INT-41", *(("INT-30",) if member in _REPORTED else ())),
             )
     yield _error(
         "invalid_budget",
@@ -417,7 +424,7 @@ def _now_and_unknown() -> Iterator[Case]:
             _with({"now_utc": value}),
             f"now_utc {slug}",
             ("S6-INPUT-14",),
-            ("INT-36", "INT-20"),
+            ("INT-36", "INT-20", *(("INT-42",) if slug == "null" else ())),
         )
     for slug, value in _GOOD_NOW:
         yield _accepted(
@@ -758,10 +765,12 @@ def _precedence() -> Iterator[Case]:
                 # INT-36: now_utc and the half-life are validated whether or not recency is
                 # enabled (the scoring fault is a half-life of 0)
                 # INT-13: with a missing store among the faults, skipping it changes the outcome
+                # INT-42: the trust and unknown faults are unknown members
                 interpretations=(
                     "INT-40",
                     *(("INT-36",) if {"now", "scoring"} & {f.slug for f in combo} else ()),
                     *(("INT-13",) if "missing" in {f.slug for f in combo} else ()),
+                    *(("INT-42",) if {"trust", "unknown"} & {f.slug for f in combo} else ()),
                 ),
                 request=request,
                 files=files,
@@ -821,9 +830,12 @@ def _in_group() -> Iterator[Case]:
                     f"{'reverse' if reverse else 'spec'} order.",
                     clauses=("S6-ERR-01", "S6-ERR-07"),
                     # INT-36: the half-life is validated whether or not recency is enabled
+                    # INT-30: max_items 0 is an error; INT-42: unknown members are errors
                     interpretations=(
                         "INT-40",
                         *(("INT-36",) if "half-life" in (first[0], second[0]) else ()),
+                        *(("INT-30",) if first[0] == "max-items" else ()),
+                        *(("INT-42",) if second[0] == "unknown" else ()),
                     ),
                     request=request,
                     files=_FILES,

@@ -342,7 +342,11 @@ def _package_cases() -> Iterator[Case]:
             comment="base: query 'alpha beta', max 10, m1 'alpha one' tags [beta], m2 'two'; "
             f"change {changes!r}.",
             clauses=("S6-HASH-08", "S6-OUT-21", *clauses),
-            interpretations=("INT-03", "INT-37") if slug == "now-unused" else ("INT-03",),
+            # INT-43: the receipt lists the normalized store path, not the spelling given
+            interpretations={
+                "now-unused": ("INT-03", "INT-37"),
+                "path-spelling": ("INT-03", "INT-43"),
+            }.get(slug, ("INT-03",)),
             request=request,
             files=files,
             relations=relations,

@@ -148,7 +148,8 @@ def _score_cases() -> Iterator[Case]:
                 f"ts {ts_lo}, text 'zz'; query 'alpha'."
             ),
             clauses=("S6-ORDER-01", "S6-TRUNC-09"),
-            interpretations=("INT-33",),
+            # INT-43: two stores given in reverse order; the receipt lists them sorted
+            interpretations=("INT-33", *(("INT-43",) if len(files) > 1 else ())),
             request=make_request("alpha", sorted(files, reverse=True)),
             files=files,
             selected=(id_hi, id_lo),
@@ -360,7 +361,13 @@ def _store_cases() -> Iterator[Case]:
                 description=f"store_path alone orders candidates: {first!r} before {second!r}.",
                 comment=f"{what}; store_paths given in reverse order; code-point comparison.",
                 clauses=("S6-ORDER-03", "S6-READ-05", "S6-TRUNC-09", "S6-OUT-12"),
-                interpretations=("INT-33", "INT-12", *(("INT-34",) if "episodic" in slug else ())),
+                # INT-43: the stores are given in reverse order; the receipt lists them sorted
+                interpretations=(
+                    "INT-33",
+                    "INT-12",
+                    "INT-43",
+                    *(("INT-34",) if "episodic" in slug else ()),
+                ),
                 request=make_request("q", [second, first]),
                 files=files,
                 check=_store_check(first, second),

@@ -51,6 +51,10 @@ def _receipt_is(paths: Sequence[str], count: int | None) -> Callable[[Json], str
     return check
 
 
+#: the count cases whose stores hold a score-0 candidate the budget lets in (INT-29)
+_WITH_SCORE_0 = frozenset({"budget-2", "max-items-1"})
+
+
 def cases() -> Iterator[Case]:
     """Permutations and spellings of three stores, then selected_count cases."""
     base = "rcpt-perm-abc"
@@ -158,7 +162,13 @@ def cases() -> Iterator[Case]:
             description=f"Receipt selected_count is {count} ({slug}).",
             comment=f"store_paths {paths!r}; changes {changes!r}; intended selected_count {count}.",
             clauses=("S6-RCPT-05", "S6-RCPT-01", "S6-RCPT-02", "S6-RCPT-03", "S6-RCPT-06"),
-            interpretations=("INT-43",),
+            # INT-29: score-0 candidates are selectable where the budget allows
+            # INT-38: the all-denied case reads a phase6-trust/1 snapshot
+            interpretations=(
+                "INT-43",
+                *(("INT-29",) if slug in _WITH_SCORE_0 else ()),
+                *(("INT-38", "INT-39") if slug == "all-denied" else ()),
+            ),
             request=request,
             files=files,
             check=_receipt_is(sorted(set(paths)), count),

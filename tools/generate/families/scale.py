@@ -253,13 +253,19 @@ def cases() -> Iterator[Case]:
                 "S6-OUT-16",
             ),
             # INT-09, INT-10: random texts where terms occur capitalized, inside longer words
-            # and more than once; INT-14: the stores hold blank lines (blank_every)
+            # and more than once; INT-14: the stores hold blank lines (blank_every); INT-30: a
+            # max_items above 50 is accepted and reported as given
             interpretations=(
                 "INT-28",
                 "INT-04",
                 "INT-09",
                 "INT-10",
                 *(("INT-14",) if spec.blank_every else ()),
+                *(("INT-30",) if spec.budget.get("max_items", 50) > 50 else ()),
+                # INT-26 (stop, not skip) and INT-29 (score-0 candidates selectable)
+                "INT-26",
+                "INT-29",
+                *(("INT-38", "INT-39") if spec.deny_ids or spec.deny_hashes else ()),
             ),
             request=make_request(
                 spec.query,

@@ -353,7 +353,7 @@ def _match_cases() -> Iterator[Case]:
         description="Denied candidates do not count toward max_items.",
         comment="m1 denied (both stores); max_items 2: the next two are selected.",
         clauses=("S6-TRUST-08", "S6-TOK-05"),
-        interpretations=("INT-39", "INT-27"),
+        interpretations=("INT-39", "INT-27", "INT-38"),
         request=make_request(
             "alpha", _PATHS, budget={"max_items": 2}, trust_filter={"trust_snapshot_path": SNAP}
         ),
@@ -365,7 +365,7 @@ def _match_cases() -> Iterator[Case]:
         description="Denied candidates do not use budget.",
         comment="every excerpt is 3 or 4 tokens; max 3 tokens; m1 (first) denied: the next fits.",
         clauses=("S6-TRUST-08", "S6-TRUNC-11"),
-        interpretations=("INT-39",),
+        interpretations=("INT-39", "INT-38"),
         request=make_request("alpha", _PATHS, tokens=3, trust_filter={"trust_snapshot_path": SNAP}),
         files={**_STORES, SNAP: deny_m1},
         check=lambda r: None if len(r["package"]["selection"]["selected"]) == 1 else "one selected",
@@ -376,7 +376,7 @@ def _match_cases() -> Iterator[Case]:
         "not trust_denied.",
         comment="stores/s.jsonl gets a line {memory_id m1, text 5}; m1 is denied.",
         clauses=("S6-REC-11", "S6-TRUST-08"),
-        interpretations=("INT-39", "INT-19"),
+        interpretations=("INT-39", "INT-19", "INT-38"),
         request=make_request(
             "alpha", ["stores/s.jsonl"], trust_filter={"trust_snapshot_path": SNAP}
         ),

@@ -131,7 +131,7 @@ _h005 = vec(
         "though 3+0 <= 5. dropped read order: b, c. used 3, remaining 2."
     ),
     clauses=["S6-TOK-04", "S6-TRUNC-12", "S6-TRUNC-03", "S6-REC-06"],
-    interpretations=["INT-26", "INT-28"],
+    interpretations=["INT-26", "INT-28", "INT-29"],
     request=_req("aa bb", {"max_excerpt_tokens": 5}),
     files={
         S: lines(
@@ -294,7 +294,7 @@ _h011 = vec(
         "a 0+1 <= 1 -> selected; b 1+1 = 2 > 1 -> budget_exhausted. used 1, remaining 0."
     ),
     clauses=["S6-INPUT-03", "S6-TRUNC-12", "S6-TOK-04"],
-    interpretations=["INT-26"],
+    interpretations=["INT-26", "INT-29"],
     request=_req("abcd", {"max_excerpt_tokens": 1}),
     files={S: lines(L(memory_id="b", text="e"), L(memory_id="a", text="abcd"))},
     expect=ok(

@@ -66,7 +66,7 @@ _h002 = vec(
         "succeeds, so there is a receipt (success-only means: every success has one) with selected_count 0. used 0, remaining 100."
     ),
     clauses=[*_RC, "S6-TRUST-08"],
-    interpretations=["INT-39", "INT-43"],
+    interpretations=["INT-38", "INT-39", "INT-43"],
     request={
         "query": "note",
         "store_paths": ["s.jsonl"],

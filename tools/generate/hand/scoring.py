@@ -70,6 +70,7 @@ _h002 = vec(
         "S6-OUT-07",
         "S6-OUT-08",
     ],
+    interpretations=["INT-29"],  # a score-0 candidate is selected (no threshold)
     request={"query": "note", "store_paths": [S], "budget": {"max_excerpt_tokens": 10}},
     files=_FILES_DEF,
     expect=ok(_PKG_DEF, [S]),
@@ -89,6 +90,7 @@ _h003 = vec(
         "S6-INPUT-12",
         "S6-ACC-01",
     ],
+    interpretations=["INT-29"],  # a score-0 candidate is selected (no threshold)
     request={
         "query": "note",
         "store_paths": [S],

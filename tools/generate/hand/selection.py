@@ -45,7 +45,7 @@ _h001 = vec(
         "S6-OUT-19",
         "S6-OUT-20",
     ],
-    interpretations=["INT-19", "INT-28", "INT-39"],
+    interpretations=["INT-19", "INT-28", "INT-38", "INT-39"],
     request={
         "query": "aa bb cc",
         "store_paths": [S],
@@ -161,7 +161,7 @@ _h004 = vec(
         "dropped in read order (INT-28): m5 max_items_reached, m6 invalid_record_schema, m1 trust_denied. used 4, remaining 96."
     ),
     clauses=["S6-TOK-05", "S6-TRUST-08", "S6-REC-11", "S6-OUT-20"],
-    interpretations=["INT-19", "INT-27", "INT-28", "INT-39"],
+    interpretations=["INT-19", "INT-27", "INT-28", "INT-38", "INT-39"],
     request={
         "query": "aa bb cc dd",
         "store_paths": [S],

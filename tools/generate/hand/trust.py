@@ -128,7 +128,7 @@ _h003 = vec(
         "lines 0, 1, 2 trust_denied in read order (INT-28). used 0, remaining 100."
     ),
     clauses=["S6-TRUST-03", "S6-TRUST-04", "S6-TRUST-08"],
-    interpretations=["INT-28", "INT-39"],
+    interpretations=["INT-28", "INT-38", "INT-39"],
     request=_req({"trust_snapshot_path": T}),
     files={
         S: lines(
@@ -167,7 +167,7 @@ _h004 = vec(
         "-> m1 kept, score still 1 (no 'suspicious' scoring, TRUST-06). All three selected; dropped []. used 3, remaining 97."
     ),
     clauses=["S6-TRUST-02", "S6-TRUST-05", "S6-TRUST-06", "S6-ACC-06"],
-    interpretations=["INT-39"],
+    interpretations=["INT-38", "INT-39"],
     request=_req({"trust_snapshot_path": T}),
     files={S: _STORE3, T: _snap({"memory_id": "m1", "classification": "suspicious"})},
     expect=ok(
@@ -192,7 +192,7 @@ _h005 = vec(
         "the list -> nothing denied (INT-39). All three selected. used 3, remaining 97."
     ),
     clauses=["S6-TRUST-05", "S6-INPUT-12"],
-    interpretations=["INT-39"],
+    interpretations=["INT-38", "INT-39"],
     request=_req({"deny_classifications": [], "trust_snapshot_path": T}),
     files={S: _STORE3, T: _snap({"memory_id": "m1", "classification": "malicious"})},
     expect=ok(
@@ -254,7 +254,7 @@ _h008 = vec(
         "the list). Selected m2, m3; dropped m1 trust_denied. used 2, remaining 98."
     ),
     clauses=["S6-TRUST-01", "S6-TRUST-05", "S6-INPUT-12", "S6-TRUST-08"],
-    interpretations=["INT-39"],
+    interpretations=["INT-38", "INT-39"],
     request=_req({"deny_classifications": ["spam"], "trust_snapshot_path": T}),
     files={
         S: _STORE3,
@@ -282,7 +282,7 @@ _h009 = vec(
     comment=_THREE
     + "Entry {m1, 'Malicious'}; deny list ['malicious'] -> exact, case-sensitive comparison (INT-39) -> no match. All three selected. used 3, remaining 97.",
     clauses=["S6-TRUST-05", "S6-TRUST-02"],
-    interpretations=["INT-39"],
+    interpretations=["INT-38", "INT-39"],
     request=_req({"trust_snapshot_path": T}),
     files={S: _STORE3, T: _snap({"memory_id": "m1", "classification": "Malicious"})},
     expect=ok(
@@ -307,7 +307,7 @@ _h010 = vec(
         "(score 1, 1 token). used 1, remaining 99."
     ),
     clauses=["S6-TRUST-03", "S6-TRUST-08"],
-    interpretations=["INT-28", "INT-39"],
+    interpretations=["INT-28", "INT-38", "INT-39"],
     request=_req({"trust_snapshot_path": T}, stores=["a.jsonl", "b.jsonl"]),
     files={
         "a.jsonl": lines(L(memory_id="m1", text="note")),
@@ -339,7 +339,7 @@ _h011 = vec(
         "(line 2). used 1, remaining 99, max_items 1."
     ),
     clauses=["S6-TRUST-08", "S6-TOK-05", "S6-INPUT-06"],
-    interpretations=["INT-27", "INT-28", "INT-39"],
+    interpretations=["INT-27", "INT-28", "INT-29", "INT-38", "INT-39"],
     request=_req(
         {"trust_snapshot_path": T},
         budget={"max_excerpt_tokens": 100, "max_items": 1},
@@ -375,7 +375,7 @@ _h012 = vec(
         "(score 1, 1 token). used 1, remaining 99."
     ),
     clauses=["S6-REC-11", "S6-TRUST-08"],
-    interpretations=["INT-19", "INT-39"],
+    interpretations=["INT-19", "INT-38", "INT-39"],
     request=_req({"trust_snapshot_path": T}),
     files={
         S: lines('{"memory_id":"m9"}', L(memory_id="m1", text="note")),
@@ -509,7 +509,7 @@ _h019 = vec(
         "used 1, remaining 0, per_item min(1, 1) = 1."
     ),
     clauses=["S6-TRUST-08", "S6-TRUNC-11", "S6-ACC-05"],
-    interpretations=["INT-39"],
+    interpretations=["INT-38", "INT-39"],
     request=_req({"trust_snapshot_path": T}, budget={"max_excerpt_tokens": 1}),
     files={
         S: lines(L(memory_id="m1", text="note", tags=["note"]), L(memory_id="m2", text="note")),
@@ -707,7 +707,7 @@ _h026 = vec(
         "trust_denied. used 2, remaining 98."
     ),
     clauses=["S6-TRUST-03", "S6-TRUST-04", "S6-TRUST-08"],
-    interpretations=["INT-02", "INT-39"],  # INT-02: the entry denies by m2's record_hash
+    interpretations=["INT-02", "INT-38", "INT-39"],  # INT-02: the entry denies by m2's record_hash
     request=_req({"trust_snapshot_path": T}),
     files={
         S: _STORE3,
@@ -755,3 +755,27 @@ _h027 = vec(
     ),
 )
 VECTORS += [_h026, _h027]
+
+# ---------------------------------------------------------------- trust-h028
+_h028 = vec(
+    "trust-h028",
+    "A JSONL list of classification events is not a phase6-trust/1 snapshot.",
+    comment=(
+        "trust.json holds two lines, {memory_id m1, 'malicious'} and {memory_id m2, 'benign'}: the file is not one JSON "
+        "document -> invalid_trust_snapshot at /trust_filter/trust_snapshot_path (INT-38: the format is the single "
+        "phase6-trust/1 object). Read as a JSONL list of events (INT-38/jsonl-list-classification-events), m1 would be "
+        "trust_denied instead."
+    ),
+    clauses=["S6-INPUT-13", "S6-ERR-01"],
+    interpretations=["INT-38", "INT-40"],
+    request=_req({"trust_snapshot_path": T}),
+    files={
+        S: _STORE3,
+        T: text_file(
+            '{"memory_id":"m1","classification":"malicious"}\n'
+            '{"memory_id":"m2","classification":"benign"}\n'
+        ),
+    },
+    expect=err("invalid_trust_snapshot", "/trust_filter/trust_snapshot_path"),
+)
+VECTORS += [_h028]
