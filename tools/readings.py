@@ -20,9 +20,10 @@ compared with the vector's ``expect`` exactly as a certification compares (``com
 - Every alternative of the register is executable, or ``not_executable`` with a reason of a
   fixed kind (``conformance.registers.NOT_EXECUTABLE_KINDS``: it changes no memory.read
   output, belongs to another contract, cannot be reproduced by running it, names an output
-  outside the result schema, or is a family with a free value): an undecided one fails the check (issue 21: "every alternative
-  that changes an output is executable; CI fails on one that is not"). ``rejected`` (a reading
-  that contradicts a MUST) names a clause; ``runtimes`` names the entry's own alternatives.
+  outside the result schema, or is a family with a free value): an undecided one fails the
+  check (issue 21: "every alternative that changes an output is executable; CI fails on one
+  that is not"). ``rejected`` (a reading that contradicts a MUST) names a clause;
+  ``runtimes`` names the entry's own alternatives.
 
 The table goes to ``specs/readings-coverage.md`` (``--check``: fail when it is stale, or on
 any problem above).
