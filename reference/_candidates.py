@@ -58,6 +58,7 @@ def scan_chunk(
     tag_overlap = scorer.tag_overlap
     fast_weight = scorer.fast_weight
     parse_ts = scorer.parse_ts  # INT-20
+    parse_line = scorer.parse_line  # INT-20..25
     strip = scorer.text.strip  # INT-05
     recency = scorer.recency_now_ns is not None
     top_weight = MAX_RECENCY if recency else 0.0
@@ -97,7 +98,7 @@ def scan_chunk(
             except NotJSON:
                 record = parse_record(line, store_path=path)  # invalid (INT-15)
             else:
-                record = parse_record(line, obj, store_path=path, parse_ts=parse_ts)
+                record = parse_line(line, obj, store_path=path, parse_ts=parse_ts)
             reason = stop
             if isinstance(record, Invalid):
                 # S6-REC-11: "counted as dropped with reason: invalid_record_schema" (INT-19)

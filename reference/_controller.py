@@ -31,10 +31,10 @@ from reference._query import (
 )
 from reference._reader import close_stores, open_stores
 from reference._readings import Readings
-from reference._records import RECORD_TIMESTAMPS
+from reference._records import RECORD_TIMESTAMPS, record_parser
 from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
-from reference._scoring import TAG_BONUS, Scorer
+from reference._scoring import FUTURE_INVALID, SCORERS, TAG_BONUS, Scorer, past_only
 from reference._text import WHITESPACE
 from reference._timestamps import PARSERS
 from reference._trust import SnapshotIdentity, load_trust_filter
@@ -60,7 +60,7 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
     # S6-INPUT-15: now_utc absent => "recency weighting MUST be disabled" (INT-36).
     now = request.now_utc
     recency = request.enable_recency_weight and now is not None
-    return Scorer(
+    scorer = SCORERS[readings.age](  # INT-35
         terms=terms,
         enable_tag_overlap=request.enable_tag_overlap,
         recency_now_ns=now[1] if recency and now is not None else None,
@@ -68,7 +68,11 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
         correctly_rounded_pow=readings.correctly_rounded_pow,
         parse_ts=RECORD_TIMESTAMPS[readings.timestamps],  # INT-20
         text=text,
+        parse_line=record_parser(readings.records),  # INT-20..25
     )
+    if readings.age in FUTURE_INVALID and scorer.recency_now_ns is not None:  # INT-35
+        scorer = replace(scorer, parse_ts=past_only(scorer.parse_ts, scorer.recency_now_ns))
+    return scorer
 
 
 class _Started(Exception):

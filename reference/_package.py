@@ -65,7 +65,7 @@ from reference._reader import (
     whole_stores,
 )
 from reference._receipt import build_receipt
-from reference._records import Invalid, Record, parse_record
+from reference._records import Invalid, Record
 from reference._scoring import Scorer
 from reference._selection import (
     BUDGET_EXHAUSTED,
@@ -268,7 +268,7 @@ class _Passes:
         """A candidate's record, re-read; a line that no longer hashes as it did in pass 1
         means a changed store."""
         store = self.stores[item[STORE]]
-        record = parse_record(
+        record = self.scorer.parse_line(
             read_line(store, item[OFFSET], item[LENGTH]),
             store_path=store.path,
             parse_ts=self.scorer.parse_ts,

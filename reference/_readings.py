@@ -54,6 +54,27 @@ class Readings:
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     #: INT-20: which strings are valid UTC timestamps (a key of ``_timestamps.PARSERS``).
     timestamps: str = "profile"
+    #: INT-20: a ts_utc string that is not a valid timestamp leaves the record with
+    #: "no-timestamp", or makes it invalid ("invalid-ts-utc-makes"), or is hashed as written
+    #: ("keep-raw-invalid-string"); the values of this field and the next four name the
+    #: ``_records`` tables (``record_parser``).
+    invalid_ts: str = "no-timestamp"
+    #: INT-21: the normalized ts_utc has its fraction "trimmed" of trailing zeros, or
+    #: "always-6-3-fraction" (six digits).
+    ts_form: str = "trimmed"
+    #: INT-22: record member types are "strict", or "treat-null-absent",
+    #: "reject-empty-memory-id", "drop-non-string-tags".
+    record_types: str = "strict"
+    #: INT-23: unknown record members are "ignored", or "reject-records-unknown-fields".
+    unknown_fields: str = "ignored"
+    #: INT-24: SPEC-005's members are "ignored", or "read-created-utc-ts", "wrap-string-refs-ref".
+    spec005: str = "ignored"
+    #: INT-25: normalized tags in "code-points" order untrimmed, or "sort-utf-16-code", "trim-tags".
+    tags: str = "code-points"
+    #: INT-35: age_days is "exact" (a future ts_utc gives 1), or "whole-days-floor",
+    #: "future-timestamps-get-bonus" (no bonus), "future-timestamps-invalid" (a key of
+    #: ``_scoring.SCORERS``).
+    age: str = "exact"
 
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     #: INT-27: the drop reason of candidates left out by max_items.
@@ -70,6 +91,12 @@ class Readings:
     trust_match: str = "either"
     #: INT-41: an int is any "integral" number, or only a "written-integer" (no 10.0, 1e1).
     integers: str = "integral"
+
+    @property
+    def records(self) -> tuple[str, ...]:
+        """The readings of the record contract (``_records.record_parser``)."""
+        return (self.invalid_ts, self.ts_form, self.record_types, self.unknown_fields,
+                self.spec005, self.tags)  # fmt: skip
 
     @classmethod
     def of(cls, ids: list[str] | tuple[str, ...]) -> Readings:
@@ -128,10 +155,99 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
         # -- store paths, the JSONL reader and invalid lines (INT-12..16, INT-18, INT-19)
         # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
         Alternative(
+            "INT-20/invalid-ts-utc-makes",
+            0,
+            "a ts_utc string that is not a valid UTC timestamp makes the record "
+            "invalid_record_schema",
+            {"invalid_ts": "invalid-ts-utc-makes"},
+        ),
+        Alternative(
+            "INT-20/keep-raw-invalid-string",
+            1,
+            "a ts_utc string that is not a valid UTC timestamp is kept, as written, in "
+            "record_hash (the candidate still has no timestamp)",
+            {"invalid_ts": "keep-raw-invalid-string"},
+        ),
+        Alternative(
             "INT-20/case-and-minus-zero",
             4,
             "ts_utc and now_utc may also use a lower-case 't'/'z' or the offset '-00:00'",
             {"timestamps": "case-and-minus-zero"},
+        ),
+        Alternative(
+            "INT-21/always-6-3-fraction",
+            0,
+            "the normalized ts_utc always has 6 fraction digits (zeros added, digits after the "
+            "6th cut), so record_hash differs; the instant is unchanged",
+            {"ts_form": "always-6-3-fraction"},
+        ),
+        Alternative(
+            "INT-22/treat-null-absent",
+            0,
+            "a record member whose value is null is read as absent",
+            {"record_types": "treat-null-absent"},
+        ),
+        Alternative(
+            "INT-22/reject-empty-memory-id",
+            1,
+            "a record whose memory_id is the empty string is invalid_record_schema",
+            {"record_types": "reject-empty-memory-id"},
+        ),
+        Alternative(
+            "INT-22/drop-non-string-tags",
+            2,
+            "tags that are not strings are left out instead of making the record invalid",
+            {"record_types": "drop-non-string-tags"},
+        ),
+        Alternative(
+            "INT-23/reject-records-unknown-fields",
+            0,
+            "a record with a member other than memory_id, text, tags, refs, ts_utc is "
+            "invalid_record_schema",
+            {"unknown_fields": "reject-records-unknown-fields"},
+        ),
+        Alternative(
+            "INT-24/read-created-utc-ts",
+            0,
+            "without ts_utc, a record's created_at_utc is read as its ts_utc",
+            {"spec005": "read-created-utc-ts"},
+        ),
+        Alternative(
+            "INT-24/wrap-string-refs-ref",
+            1,
+            'a string ref s is read as {"ref": s} instead of making the record invalid',
+            {"spec005": "wrap-string-refs-ref"},
+        ),
+        Alternative(
+            "INT-25/sort-utf-16-code",
+            0,
+            "normalized tags are sorted by UTF-16 code units (JavaScript's default sort)",
+            {"tags": "sort-utf-16-code"},
+        ),
+        Alternative(
+            "INT-25/trim-tags",
+            1,
+            "each tag is stripped of White_Space before lowercasing and deduplication",
+            {"tags": "trim-tags"},
+        ),
+        Alternative(
+            "INT-35/whole-days-floor",
+            0,
+            "age_days is the whole number of days (floor)",
+            {"age": "whole-days-floor"},
+        ),
+        Alternative(
+            "INT-35/future-timestamps-get-bonus",
+            1,
+            "a ts_utc after now_utc gets no recency bonus (0 instead of 1)",
+            {"age": "future-timestamps-get-bonus"},
+        ),
+        Alternative(
+            "INT-35/future-timestamps-invalid",
+            2,
+            "where recency applies, a ts_utc after now_utc is not a valid timestamp (no "
+            "recency, sorts last, left out of record_hash)",
+            {"age": "future-timestamps-invalid"},
         ),
         # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
         Alternative(

@@ -39,6 +39,7 @@ from conformance.readings import (
     SAFE_INT,
     WHITE_SPACE,
     IntReading,
+    InvalidText,
     Options,
     RecencyReading,
     RequestError,
@@ -53,6 +54,7 @@ from conformance.readings import (
     is_blank,
     is_denied,
     normalize_path,
+    normalize_record,
     normalize_text,
     parse_json_text,
     parse_ts,
@@ -97,6 +99,7 @@ __all__ = [
     "pow_half",
     "read_candidates",
     "read_line",
+    "read_record",
     "read_snapshot",
     "read_stores",
     "read_trust_snapshot",
@@ -158,6 +161,17 @@ class Choices:
 
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
+    bad_ts: str = "absent"  # INT-20: a ts_utc string outside the grammar
+    six_digit_ts: bool = False  # INT-21: the normalized ts_utc's fraction
+    null_absent: bool = False  # INT-22: a null member
+    empty_id_invalid: bool = False  # INT-22: memory_id ""
+    drop_bad_tags: bool = False  # INT-22: a tag that is not a string
+    closed_schema: bool = False  # INT-23: members beyond the contract's five
+    created_at_fallback: bool = False  # INT-24: SPEC-005's created_at_utc
+    wrap_string_refs: bool = False  # INT-24: SPEC-005's string refs
+    tag_sort: str = "code-points"  # INT-25: the order of normalized tags
+    strip_tags: bool = False  # INT-25: tags trimmed
+    age: str = "exact"  # INT-35: age_days and future timestamps
 
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     max_items_reason: str = "max_items_reached"  # INT-27: left out by max_items
@@ -207,7 +221,36 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-20 alternatives[4]: "Accept what RFC 3339 section 5.6 allows for UTC beyond the
     # profile, and nothing more: a lower-case 't' and 'z', and the offset '-00:00' (normalized
     # as INT-21 says)."
+    # INT-20 alternatives[0]: "Any invalid ts_utc makes the record invalid_record_schema."
+    "INT-20/invalid-ts-utc-makes": {"bad_ts": "invalid-record"},
+    # INT-20 alternatives[1]: "Keep the raw invalid string in the normalized record (and in
+    # record_hash)."
+    "INT-20/keep-raw-invalid-string": {"bad_ts": "hashed-raw"},
     "INT-20/case-and-minus-zero": {"ts_grammar": "case-and-minus-zero"},
+    # INT-21 alternatives[0]: "Always 6 (or 3) fraction digits." (six; the instant unchanged)
+    "INT-21/always-6-3-fraction": {"six_digit_ts": True},
+    # INT-22 alternatives[0]: "Treat null as absent."
+    "INT-22/treat-null-absent": {"null_absent": True},
+    # INT-22 alternatives[1]: "Reject an empty memory_id (the reading before the review)."
+    "INT-22/reject-empty-memory-id": {"empty_id_invalid": True},
+    # INT-22 alternatives[2]: "Drop non-string tags instead of rejecting the record."
+    "INT-22/drop-non-string-tags": {"drop_bad_tags": True},
+    # INT-23 alternatives[0]: "Reject records with unknown fields."
+    "INT-23/reject-records-unknown-fields": {"closed_schema": True},
+    # INT-24 alternatives[0]: "Read created_at_utc as ts_utc when ts_utc is absent."
+    "INT-24/read-created-utc-ts": {"created_at_fallback": True},
+    # INT-24 alternatives[1]: "Wrap string refs as {"ref": s}."
+    "INT-24/wrap-string-refs-ref": {"wrap_string_refs": True},
+    # INT-25 alternatives[0]: "Sort by UTF-16 code units."
+    "INT-25/sort-utf-16-code": {"tag_sort": "utf-16"},
+    # INT-25 alternatives[1]: "Trim tags."
+    "INT-25/trim-tags": {"strip_tags": True},
+    # INT-35 alternatives[0]: "Whole days (floor)."
+    "INT-35/whole-days-floor": {"age": "floor"},
+    # INT-35 alternatives[1]: "Future timestamps get no bonus."
+    "INT-35/future-timestamps-get-bonus": {"age": "future-zero"},
+    # INT-35 alternatives[2]: "Future timestamps are invalid." (where recency applies)
+    "INT-35/future-timestamps-invalid": {"age": "future-invalid"},
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     # INT-27 alternatives[0]: "Reuse budget_exhausted."
     "INT-27/budget-exhausted": {"max_items_reason": "budget_exhausted"},
@@ -248,14 +291,20 @@ def recency_bonus(
     ts: tuple[int, int],
     half_life: int,
     weight: Callable[[float], float] = pow_half,
+    age: str = "exact",
 ) -> float:
     """'age_days = (now_utc - ts_utc) in days'; 'weight = 0.5 ** (age_days / half_life)'.
 
     'recency_bonus = weight (bounded [0,1])' (INT-35: clamped). ``weight`` is the INT-04 reading
-    of ``pow(0.5, exponent)``.
+    of ``pow(0.5, exponent)``, ``age`` the INT-35 reading of age_days.
     """
     elapsed_ns = (now[0] - ts[0]) * 10**9 + (now[1] - ts[1])
-    age_days = float(Fraction(elapsed_ns, NS_PER_DAY))  # INT-35: exact, rounded once
+    if age == "future-zero" and elapsed_ns < 0:
+        return 0.0  # INT-35/future-timestamps-get-bonus: "Future timestamps get no bonus."
+    if age == "floor":  # INT-35/whole-days-floor: "Whole days (floor)."
+        age_days = float(elapsed_ns // NS_PER_DAY)
+    else:
+        age_days = float(Fraction(elapsed_ns, NS_PER_DAY))  # INT-35: exact, rounded once
     exponent = age_days / half_life  # one rounding (INT-04)
     if exponent <= 0:
         return 1.0  # future (or same-instant) ts: weight >= 1, clamped to 1
@@ -275,7 +324,9 @@ def score(
     bonus = 0.0
     # 'Only allowed if now_utc is provided and candidate ts_utc is valid.' (INT-36)
     if opts.recency and opts.now is not None and "_instant" in record:
-        bonus = recency_bonus(opts.now, record["_instant"], opts.half_life, choices.weight)
+        bonus = recency_bonus(
+            opts.now, record["_instant"], opts.half_life, choices.weight, choices.age
+        )
     return (float(base) + tag_bonus) + bonus
 
 
@@ -312,20 +363,84 @@ def make_excerpt(text: str, per_item: int, ws: Whitespace = "white-space") -> tu
 # ------------------------------------------------------------------------------ memory.read
 
 
+def _member_readings(value: dict[str, Any], choices: Choices) -> dict[str, Any]:
+    """The record members as the INT-22, INT-24 and INT-25 alternatives read them."""
+    obj = dict(value)
+    if choices.null_absent:  # INT-22: "Treat null as absent."
+        obj = {name: member for name, member in obj.items() if member is not None}
+    if choices.created_at_fallback and "ts_utc" not in obj and "created_at_utc" in obj:
+        obj["ts_utc"] = obj["created_at_utc"]  # INT-24: "Read created_at_utc as ts_utc"
+    refs = obj.get("refs")
+    if choices.wrap_string_refs and isinstance(refs, list):  # INT-24: 'Wrap string refs'
+        obj["refs"] = [{"ref": ref} if isinstance(ref, str) else ref for ref in refs]
+    tags = obj.get("tags")
+    if isinstance(tags, list):
+        if choices.drop_bad_tags:  # INT-22: "Drop non-string tags"
+            tags = [tag for tag in tags if isinstance(tag, str)]
+        if choices.strip_tags:  # INT-25: "Trim tags." (White_Space, INT-05)
+            tags = [strip_ws(tag) if isinstance(tag, str) else tag for tag in tags]
+        obj["tags"] = tags
+    return obj
+
+
+def read_record(
+    raw: bytes, choices: Choices, now: tuple[int, int, str] | None = None
+) -> dict[str, Any]:
+    """One non-blank line -> a candidate or {'invalid': memory_id} (INT-15, INT-19, INT-22), as
+    the chosen readings of the record contract (INT-20..25, INT-35) read it; under the pinned
+    readings this is :func:`conformance.readings.read_line`."""
+    try:
+        value = parse_json_text(raw)
+    except InvalidText:
+        return {"invalid": ""}
+    if not isinstance(value, dict):
+        return {"invalid": ""}
+    obj = _member_readings(value, choices)
+    mid = obj.get("memory_id")
+    invalid = {"invalid": mid if isinstance(mid, str) else ""}
+    try:
+        record = normalize_record(obj, choices.ts_grammar)
+    except InvalidText:
+        return invalid
+    if choices.empty_id_invalid and record["memory_id"] == "":
+        return invalid  # INT-22: "Reject an empty memory_id"
+    if choices.closed_schema and set(obj) - {"memory_id", "text", "tags", "refs", "ts_utc"}:
+        return invalid  # INT-23: "Reject records with unknown fields."
+    if "ts_utc" in obj and "ts_utc" not in record:  # a ts_utc string outside the grammar
+        if choices.bad_ts == "invalid-record":  # INT-20: "makes the record invalid"
+            return invalid
+        if choices.bad_ts == "hashed-raw":  # INT-20: "Keep the raw invalid string"
+            record["ts_utc"] = obj["ts_utc"]
+    instant = record.get("_instant")
+    future = now is not None and instant is not None and tuple(instant) > now[:2]
+    if choices.age == "future-invalid" and future:  # INT-35: "Future timestamps are invalid."
+        del record["ts_utc"], record["_instant"]
+    if choices.six_digit_ts and instant is not None and "_instant" in record:
+        # INT-21: "Always 6 (or 3) fraction digits": six, cut after the sixth (not rounded)
+        record["ts_utc"] = f"{record['ts_utc'][:19]}.{instant[1] // 1000:06d}Z"
+    if choices.tag_sort == "utf-16":  # INT-25: "Sort by UTF-16 code units."
+        record["tags"] = sorted(record["tags"], key=lambda tag: tag.encode("utf-16-be"))
+    record["record_hash"] = record_hash(record)
+    return record
+
+
 def read_candidates(
     stores: list[tuple[str, bytes]],
     entries: list[dict[str, Any]] | None,
     deny: list[str],
     choices: Choices | None = None,
+    now: tuple[int, int, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """READER: every record line in read order (INT-28), invalid and trust-denied ones marked."""
+    """READER: every record line in read order (INT-28), invalid and trust-denied ones marked.
+
+    ``now`` is now_utc where recency applies (INT-35/future-timestamps-invalid reads it)."""
     choices = choices or Choices()
     lines: list[dict[str, Any]] = []
     for store_path, data in stores:
         for raw in split_lines(data):  # '2) within each store, read in file order (line order)'
             if is_blank(raw):
                 continue
-            cand = read_line(raw, choices.ts_grammar)  # INT-20
+            cand = read_record(raw, choices, now)
             cand["store_path"] = store_path
             cand["read_index"] = len(lines)
             if "invalid" in cand:  # INT-19
@@ -398,7 +513,8 @@ def oracle_read(
     else:
         terms = supplied_terms(supplied, choices.terms, choices.whitespace)
 
-    lines = read_candidates(stores, entries, opts.deny, choices)
+    recency_now = opts.now if opts.recency else None
+    lines = read_candidates(stores, entries, opts.deny, choices, recency_now)
     ranked = [c for c in lines if "fate" not in c]
     for cand in ranked:
         cand["score"] = score(cand, terms, opts, choices)

@@ -64,7 +64,7 @@ from conformance._kit import dumps, loads
 from tools.generate._errors import BuildError
 from tools.generate.families import FAMILIES
 from tools.generate.families._case import Case
-from tools.oracle import OracleUndefined, oracle_read
+from tools.oracle import OracleUndefined, oracle_read, parse_ts
 
 __all__ = [
     "ADAPTER",
@@ -112,7 +112,26 @@ _AUTO_INTERPRETATIONS = {
     "max_items_reached": "INT-27",  # the reason name for max_items drops
     "score0": "INT-29",  # a selected score-0 candidate
     "dropped-order": "INT-28",  # dropped entries listed in read order
+    "timestamp": "INT-21",  # a valid ts_utc: its normalized form is in record_hash
 }
+
+
+def _holds_timestamp(case: Case) -> bool:
+    """True when a store line of the case is an object whose ts_utc is a valid timestamp
+    (INT-20): its record_hash holds the INT-21 normalized form, whatever else the line is."""
+    for spec in case.files.values():
+        lines = spec.get("lines", []) if isinstance(spec, dict) else []
+        for text in lines:
+            if not isinstance(text, str) or '"ts_utc"' not in text:
+                continue
+            try:
+                value = json.loads(text)
+            except ValueError:
+                continue
+            ts = value.get("ts_utc") if isinstance(value, dict) else None
+            if isinstance(ts, str) and parse_ts(ts) is not None:
+                return True
+    return False
 
 
 @dataclass
@@ -345,6 +364,8 @@ def _interpretations(case: Case, result: Json) -> list[str]:
             found.add(_AUTO_INTERPRETATIONS["score0"])
         if len(selection["dropped"]) >= 2:
             found.add(_AUTO_INTERPRETATIONS["dropped-order"])
+        if _holds_timestamp(case):
+            found.add(_AUTO_INTERPRETATIONS["timestamp"])
     return sorted(found)
 
 

@@ -252,7 +252,10 @@ def cases() -> Iterator[Case]:
                 "S6-OUT-09",
                 "S6-OUT-16",
             ),
-            interpretations=("INT-28", "INT-04"),
+            # INT-20/21: every store holds valid and invalid ts_utc strings (record_hash, order);
+            # INT-35: age_days, where recency is on.
+            interpretations=("INT-28", "INT-04", "INT-20", "INT-21")
+            + (("INT-35",) if spec.scoring.get("enable_recency_weight") else ()),
             request=make_request(
                 spec.query,
                 built.paths,

@@ -55,6 +55,7 @@ _h002 = vec(
         "Excerpts 1 token each. used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02"],
+    interpretations=["INT-21"],
     request=_req(),
     files={
         S: lines(
@@ -86,6 +87,7 @@ _h003 = vec(
         "Excerpts 1 token each. used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02"],
+    interpretations=["INT-21"],
     request=_req(),
     files={
         S: lines(
@@ -306,6 +308,7 @@ _h010 = vec(
         "m1, m2. Excerpts 8 bytes -> 2, 4 bytes -> 1. used 3, remaining 97."
     ),
     clauses=["S6-ORDER-01", "S6-ORDER-02"],
+    interpretations=["INT-21"],
     request=_req("note pad"),
     files={
         S: lines(
@@ -337,6 +340,7 @@ _h011 = vec(
         "first, although 'a.jsonl' < 'b.jsonl' and a.jsonl is read first. Excerpts 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02", "S6-ORDER-03"],
+    interpretations=["INT-21"],
     request=_req("note", ["a.jsonl", "b.jsonl"]),
     files={
         "a.jsonl": lines(L(memory_id="m", ts_utc="2024-01-01T00:00:00Z", text="note")),
@@ -456,7 +460,7 @@ _h015 = vec(
         "ts descending -> s1 first (an 'episodic first' ranking would put e1 first). 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02", "S6-ORDER-03"],
-    interpretations=["INT-34"],
+    interpretations=["INT-21", "INT-34"],
     request=_req("note", ["episodic.jsonl", "semantic.jsonl"]),
     files={
         "episodic.jsonl": lines(L(memory_id="e1", ts_utc="2024-01-01T00:00:00Z", text="note")),
