@@ -169,6 +169,21 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"invalid_ts": "keep-raw-invalid-string"},
         ),
         Alternative(
+            "INT-20/accept-rfc-3339-date",
+            2,
+            "ts_utc and now_utc may be any RFC 3339 date-time in UTC: lower-case 't'/'z', "
+            "'-00:00', second 60 (one second after 59) and any number of fraction digits "
+            "(all hashed; the instant cut to nanoseconds)",
+            {"timestamps": "accept-rfc-3339-date"},
+        ),
+        Alternative(
+            "INT-20/accept-iso-8601-forms",
+            3,
+            "ts_utc and now_utc may also use ISO 8601 basic format, a decimal comma, a space "
+            "for 'T', and other offsets (±hh:mm, ±hhmm, ±hh), converted to UTC",
+            {"timestamps": "accept-iso-8601-forms"},
+        ),
+        Alternative(
             "INT-20/case-and-minus-zero",
             4,
             "ts_utc and now_utc may also use a lower-case 't'/'z' or the offset '-00:00'",

@@ -18,7 +18,13 @@ import orjson
 
 from reference._canonical import canonical_bytes, sha256_hex
 from reference._text import strip_white_space
-from reference._timestamps import Timestamp, parse_lenient_utc, parse_utc
+from reference._timestamps import (
+    Timestamp,
+    parse_iso8601_utc,
+    parse_lenient_utc,
+    parse_rfc3339_utc,
+    parse_utc,
+)
 
 __all__ = [
     "MAX_DEPTH",
@@ -59,7 +65,12 @@ NotJSON: Final = orjson.JSONDecodeError
 parse_ts: Final = parse_utc
 #: INT-20: which record ts_utc strings are valid timestamps (the pinned reading first; the
 #: alternatives are in ``_readings.py``).
-RECORD_TIMESTAMPS: Final = {"profile": parse_ts, "case-and-minus-zero": parse_lenient_utc}
+RECORD_TIMESTAMPS: Final = {
+    "profile": parse_ts,
+    "case-and-minus-zero": parse_lenient_utc,
+    "accept-rfc-3339-date": parse_rfc3339_utc,
+    "accept-iso-8601-forms": parse_iso8601_utc,
+}
 
 #: (memory_id, text, normalized tags, timestamp or None, record_hash)
 Record = tuple[str, str, list[str], Timestamp | None, str]

@@ -9,9 +9,19 @@ the reader builds one per record, and tuples are the cheapest value Python has.
 from __future__ import annotations
 
 import re
+from datetime import date as _date
 from typing import Final
 
-__all__ = ["PARSERS", "Timestamp", "parse_lenient_utc", "parse_utc", "sort_key", "sort_key_missing"]
+__all__ = [
+    "PARSERS",
+    "Timestamp",
+    "parse_iso8601_utc",
+    "parse_lenient_utc",
+    "parse_rfc3339_utc",
+    "parse_utc",
+    "sort_key",
+    "sort_key_missing",
+]
 
 Timestamp = tuple[str, int]
 
@@ -98,5 +108,75 @@ def parse_lenient_utc(text: str) -> Timestamp | None:
     return parse_utc(text)
 
 
+# INT-20's wider alternatives (``_readings.py``): grammars beyond the profile, parsed field by
+# field (never on the pinned path).  Each match gives (date, time fields, fraction digits,
+# offset); the instant is exact to the nanosecond (digits after the ninth are cut, as the
+# runtimes' nanosecond types do), the normalized string is INT-21's form of the UTC instant.
+_RFC3339_UTC: Final = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]+))?"
+    r"([Zz]|[+-]00:00)"
+)
+_ISO_EXTENDED: Final = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[T ]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]{1,9}))?"
+    r"(Z|[+-][0-9]{2}(?::[0-9]{2})?)"
+)
+_ISO_BASIC: Final = re.compile(
+    r"([0-9]{8})[T ]([0-9]{2})([0-9]{2})([0-9]{2})(?:[.,]([0-9]{1,9}))?"
+    r"(Z|[+-][0-9]{2}(?:[0-9]{2})?)"
+)
+_NS_PER_DAY: Final = 86_400 * _NS_PER_SECOND
+
+
+def _fields(match: re.Match[str], last_second: int) -> Timestamp | None:
+    """A grammar match -> (INT-21 normalized string of the UTC instant, nanoseconds)."""
+    date, hour, minute, second, digits, offset = match.groups()
+    if len(date) == 8:  # basic format YYYYMMDD
+        date = f"{date[:4]}-{date[4:6]}-{date[6:]}"
+    day = _day_ns(date)
+    hh, mm, ss = int(hour), int(minute), int(second)
+    if day < 0 or hh > 23 or mm > 59 or ss > last_second:
+        return None
+    sign = -1 if offset[0] == "-" else 1
+    offset_hh = int(offset[1:3]) if len(offset) > 1 else 0
+    offset_mm = int(offset[-2:]) if len(offset) > 3 else 0
+    if offset_hh > 23 or offset_mm > 59:
+        return None
+    fraction = (digits or "").rstrip("0")
+    shift = sign * (offset_hh * 3_600 + offset_mm * 60) * _NS_PER_SECOND
+    instant = day + (hh * 3_600 + mm * 60 + ss) * _NS_PER_SECOND - shift
+    instant += int(fraction[:9].ljust(9, "0")) if fraction else 0
+    tail = f".{fraction}Z" if fraction else "Z"
+    if not shift:  # the fields are UTC already (a leap second keeps its ":60")
+        return f"{date}T{hour}:{minute}:{second}{tail}", instant
+    days, rest = divmod(instant - instant % _NS_PER_SECOND, _NS_PER_DAY)
+    if not 0 <= days < _day_ns("9999-12-31") // _NS_PER_DAY + 1:
+        return None  # converted out of years 0001..9999
+    utc = _date.fromordinal(days + 1).isoformat()
+    seconds = rest // _NS_PER_SECOND
+    clock = f"{seconds // 3_600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return f"{utc}T{clock}{tail}", instant
+
+
+def parse_rfc3339_utc(text: str) -> Timestamp | None:
+    """INT-20/accept-rfc-3339-date: every RFC 3339 date-time in UTC -- a lower-case ``t`` and
+    ``z``, ``-00:00``, second 60 (the instant one second after second 59) and any number of
+    fraction digits (all kept in the normalized string; the instant cut to nanoseconds)."""
+    match = _RFC3339_UTC.fullmatch(text)
+    return None if match is None else _fields(match, 60)
+
+
+def parse_iso8601_utc(text: str) -> Timestamp | None:
+    """INT-20/accept-iso-8601-forms: also ISO 8601 basic format (YYYYMMDDThhmmss), a decimal
+    comma, a space for ``T``, and offsets other than UTC (±hh:mm, ±hhmm, ±hh), converted to
+    UTC; still upper case, seconds <= 59, at most 9 fraction digits, an offset required."""
+    match = _ISO_EXTENDED.fullmatch(text) or _ISO_BASIC.fullmatch(text)
+    return None if match is None else _fields(match, 59)
+
+
 #: INT-20: which strings are valid UTC timestamps (the pinned profile first).
-PARSERS: Final = {"profile": parse_utc, "case-and-minus-zero": parse_lenient_utc}
+PARSERS: Final = {
+    "profile": parse_utc,
+    "case-and-minus-zero": parse_lenient_utc,
+    "accept-rfc-3339-date": parse_rfc3339_utc,
+    "accept-iso-8601-forms": parse_iso8601_utc,
+}

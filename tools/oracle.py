@@ -226,6 +226,12 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-20 alternatives[1]: "Keep the raw invalid string in the normalized record (and in
     # record_hash)."
     "INT-20/keep-raw-invalid-string": {"bad_ts": "hashed-raw"},
+    # INT-20 alternatives[2]: "Accept every RFC 3339 date-time in UTC: lower-case 't'/'z',
+    # '-00:00', second 60 and any number of fraction digits."
+    "INT-20/accept-rfc-3339-date": {"ts_grammar": "accept-rfc-3339-date"},
+    # INT-20 alternatives[3]: "Accept ISO 8601 forms beyond RFC 3339: basic format, a decimal
+    # comma, a space instead of 'T'; convert other offsets to UTC."
+    "INT-20/accept-iso-8601-forms": {"ts_grammar": "accept-iso-8601-forms"},
     "INT-20/case-and-minus-zero": {"ts_grammar": "case-and-minus-zero"},
     # INT-21 alternatives[0]: "Always 6 (or 3) fraction digits." (six; the instant unchanged)
     "INT-21/always-6-3-fraction": {"six_digit_ts": True},
