@@ -36,7 +36,7 @@ from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
 from reference._scoring import FUTURE_INVALID, SCORERS, TAG_BONUS, Scorer, past_only
 from reference._text import WHITESPACE
-from reference._timestamps import PARSERS
+from reference._timestamps import PARSERS, RAW_ORDERS, TS_KEYS, remembering
 from reference._trust import SnapshotIdentity, load_trust_filter
 
 #: The register's pinned readings (every default).
@@ -69,7 +69,10 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
         parse_ts=RECORD_TIMESTAMPS[readings.timestamps],  # INT-20
         text=text,
         parse_line=record_parser(readings.records),  # INT-20..25
+        ts_key=TS_KEYS[readings.ts_order],  # INT-21
     )
+    if readings.ts_order in RAW_ORDERS:  # INT-21: the key reads the raw string
+        scorer = replace(scorer, parse_ts=remembering(scorer.parse_ts))
     if readings.age in FUTURE_INVALID and scorer.recency_now_ns is not None:  # INT-35
         scorer = replace(scorer, parse_ts=past_only(scorer.parse_ts, scorer.recency_now_ns))
     return scorer

@@ -78,7 +78,6 @@ from reference._selection import (
     Shortlist,
     select,
 )
-from reference._timestamps import sort_key
 from reference._trust import TrustFilter
 from reference._workers import Readers
 
@@ -273,7 +272,7 @@ class _Passes:
             store_path=store.path,
             parse_ts=self.scorer.parse_ts,
         )
-        if isinstance(record, Invalid) or (record[0], sort_key(record[3]), record[4]) != (
+        if isinstance(record, Invalid) or (record[0], self.scorer.ts_key(record[3]), record[4]) != (
             item[MEMORY_ID],
             item[TS],
             item[HASH],

@@ -62,6 +62,9 @@ class Readings:
     #: INT-21: the normalized ts_utc has its fraction "trimmed" of trailing zeros, or
     #: "always-6-3-fraction" (six digits).
     ts_form: str = "trimmed"
+    #: INT-21: tie-break 2 by the "instant", or "order-raw-string-05" (the raw string,
+    #: descending; a key of ``_timestamps.TS_KEYS``).
+    ts_order: str = "instant"
     #: INT-22: record member types are "strict", or "treat-null-absent",
     #: "reject-empty-memory-id", "drop-non-string-tags".
     record_types: str = "strict"
@@ -195,6 +198,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "the normalized ts_utc always has 6 fraction digits (zeros added, digits after the "
             "6th cut), so record_hash differs; the instant is unchanged",
             {"ts_form": "always-6-3-fraction"},
+        ),
+        Alternative(
+            "INT-21/order-raw-string-05",
+            1,
+            "tie-break 2 compares the raw ts_utc strings (descending, code-point order) instead "
+            "of the instants",
+            {"ts_order": "order-raw-string-05"},
         ),
         Alternative(
             "INT-22/treat-null-absent",

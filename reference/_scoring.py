@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from reference._records import LineParser, normalize_tags, parse_record
 from reference._text import PINNED_TEXT, TextRules, normalize
-from reference._timestamps import Timestamp, parse_utc
+from reference._timestamps import Timestamp, parse_utc, sort_key
 
 __all__ = [
     "EXACT",
@@ -146,6 +146,8 @@ class Scorer:
     text: TextRules = PINNED_TEXT
     #: INT-20..25: the line parser both passes read records with (``_records.record_parser``).
     parse_line: LineParser = parse_record
+    #: INT-21: the tie-break 2 key of a timestamp (``_timestamps.TS_KEYS``).
+    ts_key: Callable[[Timestamp | None], int] = sort_key
     #: True when some term contains a space: only then does whitespace collapsing matter.
     phrases: bool = field(init=False)
     term_set: frozenset[str] = field(init=False)

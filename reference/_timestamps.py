@@ -9,16 +9,22 @@ the reader builds one per record, and tuples are the cheapest value Python has.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date as _date
 from typing import Final
 
 __all__ = [
     "PARSERS",
+    "RAW_ORDERS",
+    "TS_KEYS",
+    "RawTimestamp",
     "Timestamp",
     "parse_iso8601_utc",
     "parse_lenient_utc",
     "parse_rfc3339_utc",
     "parse_utc",
+    "raw_string_key",
+    "remembering",
     "sort_key",
     "sort_key_missing",
 ]
@@ -171,6 +177,48 @@ def parse_iso8601_utc(text: str) -> Timestamp | None:
     UTC; still upper case, seconds <= 59, at most 9 fraction digits, an offset required."""
     match = _ISO_EXTENDED.fullmatch(text) or _ISO_BASIC.fullmatch(text)
     return None if match is None else _fields(match, 59)
+
+
+class RawTimestamp(tuple[str, int]):
+    """INT-21/order-raw-string-05: a timestamp that remembers the string it was read from."""
+
+    raw: str
+
+
+def remembering(
+    parse: Callable[[str], Timestamp | None],
+) -> Callable[[str], Timestamp | None]:
+    """INT-21/order-raw-string-05: `parse`, its timestamps remembering their raw string."""
+
+    def parse_remembered(text: str) -> Timestamp | None:
+        ts = parse(text)
+        if ts is None:
+            return None
+        remembered = RawTimestamp(ts)
+        remembered.raw = text
+        return remembered
+
+    return parse_remembered
+
+
+#: How many leading bytes of a raw ts_utc string its order key reads (every valid timestamp
+#: but one with more than 29 fraction digits under INT-20/accept-rfc-3339-date fits).
+RAW_KEY_BYTES: Final = 64
+
+
+def raw_string_key(ts: Timestamp | None) -> int:
+    """INT-21/order-raw-string-05: tie-break 2 by the raw ts_utc string, descending (code-point
+    order, which is UTF-8 byte order), as an ascending integer key; missing still last."""
+    if ts is None:
+        return sort_key_missing
+    data = getattr(ts, "raw", ts[0]).encode("utf-8")[:RAW_KEY_BYTES]
+    return -int.from_bytes(data.ljust(RAW_KEY_BYTES, b"\0"), "big") - 1
+
+
+#: INT-21: the tie-break 2 key of each reading (by the instant, pinned, first).
+TS_KEYS: Final = {"instant": sort_key, "order-raw-string-05": raw_string_key}
+#: INT-21: the readings whose key needs each timestamp's raw string (`remembering`).
+RAW_ORDERS: Final = frozenset({"order-raw-string-05"})
 
 
 #: INT-20: which strings are valid UTC timestamps (the pinned profile first).

@@ -163,6 +163,7 @@ class Choices:
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
     bad_ts: str = "absent"  # INT-20: a ts_utc string outside the grammar
     six_digit_ts: bool = False  # INT-21: the normalized ts_utc's fraction
+    ts_order: str = "instant"  # INT-21: tie-break 2
     null_absent: bool = False  # INT-22: a null member
     empty_id_invalid: bool = False  # INT-22: memory_id ""
     drop_bad_tags: bool = False  # INT-22: a tag that is not a string
@@ -235,6 +236,8 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-20/case-and-minus-zero": {"ts_grammar": "case-and-minus-zero"},
     # INT-21 alternatives[0]: "Always 6 (or 3) fraction digits." (six; the instant unchanged)
     "INT-21/always-6-3-fraction": {"six_digit_ts": True},
+    # INT-21 alternatives[1]: "Order by the raw string (then '...05.5Z' sorts before '...05Z')."
+    "INT-21/order-raw-string-05": {"ts_order": "raw"},
     # INT-22 alternatives[0]: "Treat null as absent."
     "INT-22/treat-null-absent": {"null_absent": True},
     # INT-22 alternatives[1]: "Reject an empty memory_id (the reading before the review)."
@@ -336,10 +339,17 @@ def score(
     return (float(base) + tag_bonus) + bonus
 
 
-def order_key(cand: dict[str, Any]) -> tuple[float, tuple[int, int, int], str, str, str, int]:
-    """TIE-BREAKING 1)-5) plus read order (INT-33)."""
+def order_key(
+    cand: dict[str, Any], ts_order: str = "instant"
+) -> tuple[float, tuple[Any, ...], str, str, str, int]:
+    """TIE-BREAKING 1)-5) plus read order (INT-33); ``ts_order`` is the INT-21 reading of
+    2): by the instant, or ``"raw"`` (INT-21/order-raw-string-05: the ts_utc strings as read,
+    compared by code point, descending)."""
     instant = cand.get("_instant")
-    ts_key = (0, -instant[0], -instant[1]) if instant is not None else (1, 0, 0)
+    ts_key: tuple[Any, ...] = (0, -instant[0], -instant[1]) if instant is not None else (1, 0, 0)
+    if ts_order == "raw" and instant is not None:
+        # descending string order: each code point negated, and an end marker above them all
+        ts_key = (0, (*(-ord(c) for c in cand["_raw_ts"]), 1))
     return (
         -cand["score"],  # 1) score descending
         ts_key,  # 2) ts_utc descending (missing ts_utc sorts last)
@@ -426,6 +436,8 @@ def read_record(
         record["ts_utc"] = f"{record['ts_utc'][:19]}.{instant[1] // 1000:06d}Z"
     if choices.tag_sort == "utf-16":  # INT-25: "Sort by UTF-16 code units."
         record["tags"] = sorted(record["tags"], key=lambda tag: tag.encode("utf-16-be"))
+    if "_instant" in record:
+        record["_raw_ts"] = obj["ts_utc"]  # INT-21/order-raw-string-05 orders by it
     record["record_hash"] = record_hash(record)
     return record
 
@@ -524,7 +536,7 @@ def oracle_read(
     ranked = [c for c in lines if "fate" not in c]
     for cand in ranked:
         cand["score"] = score(cand, terms, opts, choices)
-    ranked.sort(key=order_key)  # full sort on the composite key
+    ranked.sort(key=lambda cand: order_key(cand, choices.ts_order))  # the composite key
     selected, used = select(ranked, opts, choices)
 
     dropped = [
