@@ -193,6 +193,21 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"timestamps": "case-and-minus-zero"},
         ),
         Alternative(
+            "INT-20/python-fromisoformat",
+            5,
+            "ts_utc and now_utc are valid when Python 3.11's datetime.fromisoformat reads them "
+            "with a zero UTC offset (basic format, week dates, 't', ...); instants to the "
+            "microsecond",
+            {"timestamps": "python-fromisoformat"},
+        ),
+        Alternative(
+            "INT-20/java-instant-parse",
+            6,
+            "ts_utc and now_utc are valid when Java's Instant.parse reads them ('t'/'z', offsets "
+            "up to 18:00 converted, 24:00:00, 23:59:60 as :59, 0-9 fraction digits)",
+            {"timestamps": "java-instant-parse"},
+        ),
+        Alternative(
             "INT-21/always-6-3-fraction",
             0,
             "the normalized ts_utc always has 6 fraction digits (zeros added, digits after the "

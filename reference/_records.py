@@ -21,7 +21,9 @@ from reference._text import strip_white_space
 from reference._timestamps import (
     Timestamp,
     parse_iso8601_utc,
+    parse_java_instant,
     parse_lenient_utc,
+    parse_python_isoformat,
     parse_rfc3339_utc,
     parse_utc,
 )
@@ -70,6 +72,8 @@ RECORD_TIMESTAMPS: Final = {
     "case-and-minus-zero": parse_lenient_utc,
     "accept-rfc-3339-date": parse_rfc3339_utc,
     "accept-iso-8601-forms": parse_iso8601_utc,
+    "python-fromisoformat": parse_python_isoformat,
+    "java-instant-parse": parse_java_instant,
 }
 
 #: (memory_id, text, normalized tags, timestamp or None, record_hash)

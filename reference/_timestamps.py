@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date as _date
+from datetime import datetime as _datetime
+from datetime import timedelta as _timedelta
 from typing import Final
 
 __all__ = [
@@ -20,7 +22,9 @@ __all__ = [
     "RawTimestamp",
     "Timestamp",
     "parse_iso8601_utc",
+    "parse_java_instant",
     "parse_lenient_utc",
+    "parse_python_isoformat",
     "parse_rfc3339_utc",
     "parse_utc",
     "raw_string_key",
@@ -179,6 +183,74 @@ def parse_iso8601_utc(text: str) -> Timestamp | None:
     return None if match is None else _fields(match, 59)
 
 
+def _normal_form(instant: int) -> str:
+    """INT-21's normalized string of an instant (nanoseconds since 0001-01-01T00:00:00Z)."""
+    days, rest = divmod(instant, _NS_PER_DAY)
+    seconds, nanos = divmod(rest, _NS_PER_SECOND)
+    fraction = f"{nanos:09d}".rstrip("0")
+    clock = f"{seconds // 3_600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    tail = f".{fraction}Z" if fraction else "Z"
+    return f"{_date.fromordinal(days + 1).isoformat()}T{clock}{tail}"
+
+
+_LAST_INSTANT: Final = _day_ns("9999-12-31") + _NS_PER_DAY  # the end of year 9999
+_JAVA_INSTANT: Final = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{0,9}))?"
+    r"([Zz]|[+-][0-9]{2}:[0-9]{2}(?::[0-9]{2})?)"
+)
+
+
+def parse_java_instant(text: str) -> Timestamp | None:
+    """INT-20/java-instant-parse: what ``java.time.Instant.parse`` accepts (JDK 17, checked
+    against it), among four-digit years whose UTC instant stays in years 0001..9999: 'T' or
+    't'; hh:mm:ss with 24:00:00 the next day's midnight and 23:59:60 read as 23:59:59 (its
+    fraction kept); '.' and 0 to 9 digits; 'Z', 'z' or an offset ±hh:mm[:ss] up to 18:00,
+    converted to UTC.  The normalized string is INT-21's form of the UTC instant."""
+    match = _JAVA_INSTANT.fullmatch(text)
+    if match is None:
+        return None
+    date, hour, minute, second, digits, offset = match.groups()
+    hh, mm, ss = int(hour), int(minute), int(second)
+    digits = (digits or "").rstrip("0")
+    day = _day_ns(date)
+    if (hh, mm, ss) == (24, 0, 0) and not digits:
+        hh, day = 0, day + _NS_PER_DAY if day >= 0 else -1
+    if (hh, mm, ss) == (23, 59, 60):
+        ss = 59
+    if day < 0 or hh > 23 or mm > 59 or ss > 59:
+        return None
+    east = 0
+    if offset not in ("Z", "z"):
+        parts = [int(part) for part in offset[1:].split(":")]
+        east = parts[0] * 3_600 + parts[1] * 60 + (parts[2] if len(parts) > 2 else 0)
+        if parts[1] > 59 or (len(parts) > 2 and parts[2] > 59) or east > 18 * 3_600:
+            return None
+        east = -east if offset[0] == "-" else east
+    instant = day + (hh * 3_600 + mm * 60 + ss - east) * _NS_PER_SECOND
+    instant += int(digits.ljust(9, "0")) if digits else 0
+    if not 0 <= instant < _LAST_INSTANT:
+        return None
+    return _normal_form(instant), instant
+
+
+def parse_python_isoformat(text: str) -> Timestamp | None:
+    """INT-20/python-fromisoformat: what Python's ``datetime.fromisoformat`` accepts (3.11: ISO
+    8601 basic and extended forms, any separator character, week dates, reduced precision,
+    any number of fraction digits, 't' but not 'z') with a UTC offset of zero ('Z', '+00:00',
+    '-00:00', '+0000'...; no offset is not UTC).  The instant is the datetime's, to the
+    microsecond (further digits cut); the normalized string is INT-21's form of it."""
+    try:
+        moment = _datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if moment.utcoffset() != _timedelta(0):
+        return None
+    seconds = moment.hour * 3_600 + moment.minute * 60 + moment.second
+    instant = (moment.toordinal() - 1) * _NS_PER_DAY + seconds * _NS_PER_SECOND
+    instant += moment.microsecond * 1_000
+    return _normal_form(instant), instant
+
+
 class RawTimestamp(tuple[str, int]):
     """INT-21/order-raw-string-05: a timestamp that remembers the string it was read from."""
 
@@ -227,4 +299,6 @@ PARSERS: Final = {
     "case-and-minus-zero": parse_lenient_utc,
     "accept-rfc-3339-date": parse_rfc3339_utc,
     "accept-iso-8601-forms": parse_iso8601_utc,
+    "python-fromisoformat": parse_python_isoformat,
+    "java-instant-parse": parse_java_instant,
 }

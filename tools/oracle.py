@@ -234,6 +234,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # comma, a space instead of 'T'; convert other offsets to UTC."
     "INT-20/accept-iso-8601-forms": {"ts_grammar": "accept-iso-8601-forms"},
     "INT-20/case-and-minus-zero": {"ts_grammar": "case-and-minus-zero"},
+    # INT-20 alternatives[5]: "Python's datetime.fromisoformat (3.11) with a zero UTC offset"
+    "INT-20/python-fromisoformat": {"ts_grammar": "python-fromisoformat"},
+    # INT-20 alternatives[6]: "Java's Instant.parse (JDK 17)"
+    "INT-20/java-instant-parse": {"ts_grammar": "java-instant-parse"},
     # INT-21 alternatives[0]: "Always 6 (or 3) fraction digits." (six; the instant unchanged)
     "INT-21/always-6-3-fraction": {"six_digit_ts": True},
     # INT-21 alternatives[1]: "Order by the raw string (then '...05.5Z' sorts before '...05Z')."

@@ -113,12 +113,13 @@ _AUTO_INTERPRETATIONS = {
     "score0": "INT-29",  # a selected score-0 candidate
     "dropped-order": "INT-28",  # dropped entries listed in read order
     "timestamp": "INT-21",  # a valid ts_utc: its normalized form is in record_hash
+    "nanoseconds": "INT-20",  # a valid timestamp finer than microseconds (1*9DIGIT)
 }
 
 
-def _holds_timestamp(case: Case) -> bool:
-    """True when a store line of the case is an object whose ts_utc is a valid timestamp
-    (INT-20): its record_hash holds the INT-21 normalized form, whatever else the line is."""
+def _stored_timestamps(case: Case) -> Iterable[str]:
+    """Every valid ts_utc (INT-20) of a store line that is a JSON object, whatever else the
+    line is: its record_hash holds the INT-21 normalized form."""
     for spec in case.files.values():
         lines = spec.get("lines", []) if isinstance(spec, dict) else []
         for text in lines:
@@ -130,8 +131,13 @@ def _holds_timestamp(case: Case) -> bool:
                 continue
             ts = value.get("ts_utc") if isinstance(value, dict) else None
             if isinstance(ts, str) and parse_ts(ts) is not None:
-                return True
-    return False
+                yield ts
+
+
+def _finer_than_microseconds(ts: str) -> bool:
+    """A timestamp with a 7th to 9th fraction digit: only INT-20's 1*9DIGIT keeps it exact."""
+    parsed = parse_ts(ts)
+    return parsed is not None and parsed[1] % 1000 != 0
 
 
 @dataclass
@@ -364,8 +370,14 @@ def _interpretations(case: Case, result: Json) -> list[str]:
             found.add(_AUTO_INTERPRETATIONS["score0"])
         if len(selection["dropped"]) >= 2:
             found.add(_AUTO_INTERPRETATIONS["dropped-order"])
-        if _holds_timestamp(case):
+        stamps = list(_stored_timestamps(case))
+        if stamps:
             found.add(_AUTO_INTERPRETATIONS["timestamp"])
+        now = case.request.get("now_utc") if isinstance(case.request, dict) else None
+        if isinstance(now, str):
+            stamps.append(now)
+        if any(_finer_than_microseconds(ts) for ts in stamps):
+            found.add(_AUTO_INTERPRETATIONS["nanoseconds"])
     return sorted(found)
 
 

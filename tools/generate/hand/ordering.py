@@ -428,7 +428,7 @@ _h014 = vec(
         "first. Excerpts 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02", "S6-READ-09"],
-    interpretations=["INT-21"],
+    interpretations=["INT-20", "INT-21"],
     request=_req(),
     files={
         S: lines(
