@@ -60,7 +60,8 @@ class Readings:
     #: ``_records`` tables (``record_parser``).
     invalid_ts: str = "no-timestamp"
     #: INT-21: the normalized ts_utc has its fraction "trimmed" of trailing zeros, or
-    #: "always-6-3-fraction" (six digits).
+    #: "always-6-3-fraction" (six digits), "python-isoformat", "javascript-toisostring",
+    #: "java-instant-tostring" (a key of ``_records.TS_FORMS``).
     ts_form: str = "trimmed"
     #: INT-21: tie-break 2 by the "instant", or "order-raw-string-05" (the raw string,
     #: descending; a key of ``_timestamps.TS_KEYS``).
@@ -220,6 +221,24 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "tie-break 2 compares the raw ts_utc strings (descending, code-point order) instead "
             "of the instants",
             {"ts_order": "order-raw-string-05"},
+        ),
+        Alternative(
+            "INT-21/python-isoformat",
+            2,
+            "the normalized ts_utc is Python's isoformat(): 6 fraction digits or none, '+00:00'",
+            {"ts_form": "python-isoformat"},
+        ),
+        Alternative(
+            "INT-21/javascript-toisostring",
+            3,
+            "the normalized ts_utc is JavaScript's toISOString(): always 3 fraction digits",
+            {"ts_form": "javascript-toisostring"},
+        ),
+        Alternative(
+            "INT-21/java-instant-tostring",
+            4,
+            "the normalized ts_utc is Java's Instant.toString(): 0, 3, 6 or 9 fraction digits",
+            {"ts_form": "java-instant-tostring"},
         ),
         Alternative(
             "INT-22/treat-null-absent",

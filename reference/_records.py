@@ -330,10 +330,41 @@ def _six_digits(ts: Timestamp) -> Timestamp:
     return f"{ts[0][:19]}.{digits.ljust(6, '0')[:6]}Z", ts[1]
 
 
+def _fraction_digits(ts: Timestamp) -> str:
+    """The fraction digits of a normalized timestamp, nine of them (zeros added)."""
+    return (ts[0][20:-1] if len(ts[0]) > 20 else "").ljust(9, "0")[:9]
+
+
+def _isoformat(ts: Timestamp) -> Timestamp:
+    """INT-21/python-isoformat: Python's datetime.isoformat() of the UTC datetime: 6 fraction
+    digits (after the sixth cut) unless the microseconds are 0, then none; '+00:00'."""
+    micro = _fraction_digits(ts)[:6]
+    return f"{ts[0][:19]}{'.' + micro if micro != '000000' else ''}+00:00", ts[1]
+
+
+def _to_iso_string(ts: Timestamp) -> Timestamp:
+    """INT-21/javascript-toisostring: Date.prototype.toISOString(): always 3 fraction digits
+    (milliseconds, further digits cut), 'Z'."""
+    return f"{ts[0][:19]}.{_fraction_digits(ts)[:3]}Z", ts[1]
+
+
+def _instant_to_string(ts: Timestamp) -> Timestamp:
+    """INT-21/java-instant-tostring: java.time.Instant.toString(): 0, 3, 6 or 9 fraction
+    digits, the fewest groups of three that show every non-zero digit, 'Z'."""
+    digits = _fraction_digits(ts).rstrip("0")
+    width = -(-len(digits) // 3) * 3
+    return f"{ts[0][:19]}{'.' + digits.ljust(width, '0') if digits else ''}Z", ts[1]
+
+
 #: INT-25: the order of normalized tags (code points, pinned by `normalize_tags`).
 TAG_ORDERS: Final[dict[str, Callable[[list[str]], list[str]]]] = {"sort-utf-16-code": _utf16_sorted}
 #: INT-21: the normalized ts_utc string (trailing zeros stripped, pinned by `parse_utc`).
-TS_FORMS: Final[dict[str, Callable[[Timestamp], Timestamp]]] = {"always-6-3-fraction": _six_digits}
+TS_FORMS: Final[dict[str, Callable[[Timestamp], Timestamp]]] = {
+    "always-6-3-fraction": _six_digits,
+    "python-isoformat": _isoformat,
+    "javascript-toisostring": _to_iso_string,
+    "java-instant-tostring": _instant_to_string,
+}
 
 
 #: The pinned values of the record readings (``_readings.Readings``): no rewrite, no check.

@@ -162,7 +162,7 @@ class Choices:
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
     bad_ts: str = "absent"  # INT-20: a ts_utc string outside the grammar
-    six_digit_ts: bool = False  # INT-21: the normalized ts_utc's fraction
+    ts_text: str = "trimmed"  # INT-21: the normalized ts_utc's fraction and offset
     ts_order: str = "instant"  # INT-21: tie-break 2
     null_absent: bool = False  # INT-22: a null member
     empty_id_invalid: bool = False  # INT-22: memory_id ""
@@ -239,9 +239,18 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-20 alternatives[6]: "Java's Instant.parse (JDK 17)"
     "INT-20/java-instant-parse": {"ts_grammar": "java-instant-parse"},
     # INT-21 alternatives[0]: "Always 6 (or 3) fraction digits." (six; the instant unchanged)
-    "INT-21/always-6-3-fraction": {"six_digit_ts": True},
+    "INT-21/always-6-3-fraction": {"ts_text": "six"},
     # INT-21 alternatives[1]: "Order by the raw string (then '...05.5Z' sorts before '...05Z')."
     "INT-21/order-raw-string-05": {"ts_order": "raw"},
+    # INT-21 alternatives[2]: "Python's datetime.isoformat(): 6 fraction digits unless the
+    # microseconds are 0 (then none), digits after the sixth cut, and '+00:00' instead of 'Z'."
+    "INT-21/python-isoformat": {"ts_text": "isoformat"},
+    # INT-21 alternatives[3]: "JavaScript's Date.prototype.toISOString(): always 3 fraction
+    # digits (digits after the third cut)."
+    "INT-21/javascript-toisostring": {"ts_text": "toisostring"},
+    # INT-21 alternatives[4]: "Java's Instant.toString(): 0, 3, 6 or 9 fraction digits, the
+    # fewest groups of three that show every non-zero digit."
+    "INT-21/java-instant-tostring": {"ts_text": "instant-tostring"},
     # INT-22 alternatives[0]: "Treat null as absent."
     "INT-22/treat-null-absent": {"null_absent": True},
     # INT-22 alternatives[1]: "Reject an empty memory_id (the reading before the review)."
@@ -403,6 +412,26 @@ def _member_readings(value: dict[str, Any], choices: Choices) -> dict[str, Any]:
     return obj
 
 
+def _ts_text(clock: str, nanos: int, form: str) -> str:
+    """INT-21's alternatives: the normalized ts_utc written from its seconds (``clock``,
+    YYYY-MM-DDThh:mm:ss) and nanoseconds; digits past the precision are cut, never rounded."""
+    micros, millis = nanos // 1000, nanos // 1_000_000
+    if form == "six":  # "Always 6 (or 3) fraction digits": six
+        return f"{clock}.{micros:06d}Z"
+    if form == "isoformat":  # Python: ".ffffff" only when microsecond != 0, then "+00:00"
+        return clock + (f".{micros:06d}" if micros else "") + "+00:00"
+    if form == "toisostring":  # JavaScript: always ".sss"
+        return f"{clock}.{millis:03d}Z"
+    # Java Instant.toString(): nothing, millis, micros or nanos: the shortest exact one
+    if nanos == 0:
+        return clock + "Z"
+    if nanos % 1_000_000 == 0:
+        return f"{clock}.{millis:03d}Z"
+    if nanos % 1000 == 0:
+        return f"{clock}.{micros:06d}Z"
+    return f"{clock}.{nanos:09d}Z"
+
+
 def read_record(
     raw: bytes, choices: Choices, now: tuple[int, int, str] | None = None
 ) -> dict[str, Any]:
@@ -435,9 +464,8 @@ def read_record(
     future = now is not None and instant is not None and tuple(instant) > now[:2]
     if choices.age == "future-invalid" and future:  # INT-35: "Future timestamps are invalid."
         del record["ts_utc"], record["_instant"]
-    if choices.six_digit_ts and instant is not None and "_instant" in record:
-        # INT-21: "Always 6 (or 3) fraction digits": six, cut after the sixth (not rounded)
-        record["ts_utc"] = f"{record['ts_utc'][:19]}.{instant[1] // 1000:06d}Z"
+    if choices.ts_text != "trimmed" and instant is not None and "_instant" in record:
+        record["ts_utc"] = _ts_text(record["ts_utc"][:19], instant[1], choices.ts_text)
     if choices.tag_sort == "utf-16":  # INT-25: "Sort by UTF-16 code units."
         record["tags"] = sorted(record["tags"], key=lambda tag: tag.encode("utf-16-be"))
     if "_instant" in record:
