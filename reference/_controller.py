@@ -29,9 +29,9 @@ from reference._query import (
     supplied_terms,
     verbatim_terms,
 )
-from reference._reader import close_stores, open_stores
+from reference._reader import close_stores, deduplicated, open_stores
 from reference._readings import Readings
-from reference._records import RECORD_TIMESTAMPS, record_parser
+from reference._records import RECORD_TIMESTAMPS, Invalid, record_parser
 from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
 from reference._scoring import FUTURE_INVALID, SCORERS, TAG_BONUS, Scorer, past_only
@@ -146,6 +146,15 @@ def _write_package(
     Raises MemoryReadError before anything is written, _Started after.
     """
     stores = open_stores(ordered_unique(list(request.store_paths)))  # S6-READ-04/05, INT-12/13
+    if readings.duplicates != "kept":  # INT-23: one record per memory_id, from copies
+        parse = record_parser(readings.records)
+        parse_ts = RECORD_TIMESTAMPS[readings.timestamps]
+
+        def memory_id(line: bytes) -> str | None:
+            record = parse(line, parse_ts=parse_ts)
+            return None if isinstance(record, Invalid) else record[0]
+
+        stores = deduplicated(stores, memory_id, readings.duplicates)
     if writer is not None:  # what a failure record can say of the stores from now on
         writer.stores = [(store.path, store.size, None) for store in stores]
     try:
@@ -209,6 +218,8 @@ def write_result(
     """
     if readings.dropped_order != "read":
         return _reordered(request, envelope, audit_out, readings)
+    if readings.duplicates != "kept" and audit_out is not None:
+        raise ValueError("an assembly record describes the stores as read (INT-23)")
     writer = AuditWriter(audit_out, request) if audit_out is not None else None
     try:
         valid = validate_request(

@@ -71,6 +71,9 @@ class Readings:
     record_types: str = "strict"
     #: INT-23: unknown record members are "ignored", or "reject-records-unknown-fields".
     unknown_fields: str = "ignored"
+    #: INT-23: records with one memory_id are all "kept", or only the "first" or "last" one
+    #: (``_reader.deduplicated``; the package is then assembled from deduplicated copies).
+    duplicates: str = "kept"
     #: INT-24: SPEC-005's members are "ignored", or "read-created-utc-ts", "wrap-string-refs-ref".
     spec005: str = "ignored"
     #: INT-25: normalized tags in "code-points" order untrimmed, or "sort-utf-16-code", "trim-tags".
@@ -264,6 +267,20 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "a record with a member other than memory_id, text, tags, refs, ts_utc is "
             "invalid_record_schema",
             {"unknown_fields": "reject-records-unknown-fields"},
+        ),
+        Alternative(
+            "INT-23/keep-first-last-record",
+            1,
+            "only the first valid record per memory_id (read order across the stores) is read; "
+            "later ones appear nowhere",
+            {"duplicates": "first"},
+        ),
+        Alternative(
+            "INT-23/keep-last-record",
+            2,
+            "only the last valid record per memory_id (read order across the stores) is read; "
+            "earlier ones appear nowhere",
+            {"duplicates": "last"},
         ),
         Alternative(
             "INT-24/read-created-utc-ts",

@@ -168,6 +168,7 @@ class Choices:
     empty_id_invalid: bool = False  # INT-22: memory_id ""
     drop_bad_tags: bool = False  # INT-22: a tag that is not a string
     closed_schema: bool = False  # INT-23: members beyond the contract's five
+    one_per_id: str = "all"  # INT-23: records sharing a memory_id
     created_at_fallback: bool = False  # INT-24: SPEC-005's created_at_utc
     wrap_string_refs: bool = False  # INT-24: SPEC-005's string refs
     tag_sort: str = "code-points"  # INT-25: the order of normalized tags
@@ -259,6 +260,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-22/drop-non-string-tags": {"drop_bad_tags": True},
     # INT-23 alternatives[0]: "Reject records with unknown fields."
     "INT-23/reject-records-unknown-fields": {"closed_schema": True},
+    # INT-23 alternatives[1]: "Keep only the first (or last) record per memory_id." (first)
+    "INT-23/keep-first-last-record": {"one_per_id": "first"},
+    # INT-23 alternatives[2]: "Keep only the last record per memory_id."
+    "INT-23/keep-last-record": {"one_per_id": "last"},
     # INT-24 alternatives[0]: "Read created_at_utc as ts_utc when ts_utc is absent."
     "INT-24/read-created-utc-ts": {"created_at_fallback": True},
     # INT-24 alternatives[1]: "Wrap string refs as {"ref": s}."
@@ -499,6 +504,16 @@ def read_candidates(
             elif entries is not None and is_denied(cand, entries, deny, choices.trust_match):
                 cand["fate"] = "trust_denied"  # removed before selection (INT-39)
             lines.append(cand)
+    if choices.one_per_id != "all":
+        # INT-23: "Keep only the first (or last) record per memory_id": the valid records read
+        # (trust-denied ones included: the filter comes after reading); the others vanish.
+        valid = [c for c in lines if "invalid" not in c]
+        if choices.one_per_id == "last":
+            valid.reverse()
+        keep: dict[str, int] = {}
+        for cand in valid:
+            keep.setdefault(cand["memory_id"], cand["read_index"])
+        lines = [c for c in lines if "invalid" in c or keep[c["memory_id"]] == c["read_index"]]
     return lines
 
 

@@ -114,6 +114,7 @@ _AUTO_INTERPRETATIONS = {
     "dropped-order": "INT-28",  # dropped entries listed in read order
     "timestamp": "INT-21",  # a valid ts_utc: its normalized form is in record_hash
     "nanoseconds": "INT-20",  # a valid timestamp finer than microseconds (1*9DIGIT)
+    "duplicates": "INT-23",  # records sharing a memory_id are separate candidates
 }
 
 
@@ -376,6 +377,12 @@ def _interpretations(case: Case, result: Json) -> list[str]:
         now = case.request.get("now_utc") if isinstance(case.request, dict) else None
         if isinstance(now, str):
             stamps.append(now)
+        ids = [
+            e["memory_id"] for e in selection["dropped"] if e["reason"] != "invalid_record_schema"
+        ]
+        ids += [item["memory_id"] for item in selection["selected"]]
+        if len(set(ids)) < len(ids):
+            found.add(_AUTO_INTERPRETATIONS["duplicates"])
         if any(_finer_than_microseconds(ts) for ts in stamps):
             found.add(_AUTO_INTERPRETATIONS["nanoseconds"])
     return sorted(found)

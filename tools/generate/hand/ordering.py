@@ -120,7 +120,7 @@ _h004 = vec(
         "Excerpts 1 token each. used 2, remaining 98."
     ),
     clauses=["S6-ORDER-03", "S6-READ-05", "S6-READ-08"],
-    interpretations=["INT-02", "INT-12", "INT-33", "INT-43"],
+    interpretations=["INT-02", "INT-12", "INT-23", "INT-33", "INT-43"],
     request=_req("note", ["a.jsonl", "B.jsonl"]),
     files={
         "a.jsonl": lines(L(memory_id="m", text="note")),
@@ -183,7 +183,7 @@ _h006 = vec(
         "order). Excerpts 6 bytes -> 2 tokens each. used 6, remaining 94."
     ),
     clauses=["S6-ORDER-05", "S6-READ-14"],
-    interpretations=["INT-02", "INT-33"],
+    interpretations=["INT-02", "INT-23", "INT-33"],
     request=_req(),
     files={
         S: lines(
@@ -340,7 +340,7 @@ _h011 = vec(
         "first, although 'a.jsonl' < 'b.jsonl' and a.jsonl is read first. Excerpts 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02", "S6-ORDER-03"],
-    interpretations=["INT-21"],
+    interpretations=["INT-21", "INT-23"],
     request=_req("note", ["a.jsonl", "b.jsonl"]),
     files={
         "a.jsonl": lines(L(memory_id="m", ts_utc="2024-01-01T00:00:00Z", text="note")),
