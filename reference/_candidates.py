@@ -24,7 +24,6 @@ from reference._reader import Chunk, Digest, LineReader, Store
 from reference._records import PINNED_LINES, Invalid, LineRules, NotJSON
 from reference._scoring import EXACT, MAX_RECENCY, TAG_BONUS, Scorer, score_of
 from reference._selection import INVALID_RECORD, TRUST_DENIED, Shortlist
-from reference._timestamps import sort_key
 from reference._trust import TrustFilter
 
 __all__ = ["scan_chunk"]
@@ -60,7 +59,9 @@ def scan_chunk(
     fast_weight = scorer.fast_weight
     parse_ts = scorer.parse_ts  # INT-20
     hashing = scorer.hashing  # INT-01, INT-02, INT-17, INT-47
-    skip, load, parse = rules.skip, rules.load, rules.parse  # INT-14..INT-18
+    skip, load = rules.skip, rules.load  # INT-14..INT-18
+    parse = scorer.parse_line  # INT-20..25 over INT-14..18 (rules.parse underneath)
+    ts_key = scorer.ts_key  # INT-21: tie-break 2
     strip = scorer.text.strip  # INT-05
     excerpt_of = scorer.excerpt  # INT-31
     recency = scorer.recency_now_ns is not None
@@ -129,11 +130,11 @@ def scan_chunk(
                         if fast >= floor and not (
                             fast == tie_score
                             and exponent == EXACT
-                            and sort_key(ts) > shortlist.tie_ts
+                            and ts_key(ts) > shortlist.tie_ts
                         ):
                             tokens = excerpt_of(text, per_item, strip)[1]
                             shortlist.add(candidate(base, overlap, weight, exponent,
-                                                    sort_key(ts), position, memory_id, start,
+                                                    ts_key(ts), position, memory_id, start,
                                                     len(line), tokens, digest))  # fmt: skip
                             floor, tie_score = shortlist.floor, shortlist.tie_score
                             parts.candidate(start, memory_id, digest, here if audit else 0)

@@ -34,21 +34,41 @@ from reference._package import (
 )
 from reference._paths import STORE_LISTS
 from reference._query import QUERY_RAW, SUPPLIED_TERMS, TERM_LENGTHS, derive_terms, query_hash
-from reference._reader import LINE_BREAKS, STORE_CHECKS, Store, close_stores
+from reference._reader import LINE_BREAKS, STORE_CHECKS, Store, close_stores, deduplicated
 from reference._readings import Readings
-from reference._records import RECORD_TIMESTAMPS, RecordHashing, line_rules
+from reference._records import (
+    RECORD_TIMESTAMPS,
+    Invalid,
+    LineRules,
+    RecordHashing,
+    line_rules,
+    record_parser,
+)
 from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
-from reference._scoring import TAG_BONUS, Scorer
+from reference._scoring import FUTURE_INVALID, SCORERS, TAG_BONUS, Scorer, past_only
 from reference._selection import INVALID_RECORD
 from reference._text import WHITESPACE, TextRules, text_rules
-from reference._timestamps import PARSERS
+from reference._timestamps import PARSERS, RAW_ORDERS, TS_KEYS, remembering
 from reference._trust import SnapshotIdentity, TrustFilter, load_trust_filter
 
 #: The register's pinned readings (every default).
 PINNED: Final = Readings()
 
 __all__ = ["loads_request", "memory_read", "memory_read_to", "read_package", "write_result"]
+
+
+def _lines(readings: Readings) -> LineRules:
+    """How a line of a store is read (INT-14, INT-15, INT-16, INT-18)."""
+    return line_rules(
+        readings.line_ends, readings.json_text, readings.member_names, readings.depth_limit
+    )
+
+
+def _record_parser(readings: Readings) -> Any:
+    """The line parser of the record readings (INT-20..25) over the line readings'."""
+    lines = _lines(readings)
+    return record_parser(readings.records, lines.parse, lines.load)
 
 
 def _text(readings: Readings) -> TextRules:
@@ -124,7 +144,7 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
     # S6-INPUT-15: now_utc absent => "recency weighting MUST be disabled" (INT-36).
     now = request.now_utc
     recency = request.enable_recency_weight and now is not None
-    return Scorer(
+    scorer = SCORERS[readings.age](  # INT-35
         terms=terms,
         enable_tag_overlap=request.enable_tag_overlap,
         recency_now_ns=now[1] if recency and now is not None else None,
@@ -137,7 +157,14 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
         counting=readings.counting,  # INT-10
         excerpt=EXCERPTS[readings.excerpt],  # INT-31
         order=readings.order,  # INT-33
+        parse_line=_record_parser(readings),  # INT-20..25 over INT-14..18
+        ts_key=TS_KEYS[readings.ts_order],  # INT-21
     )
+    if readings.ts_order in RAW_ORDERS:  # INT-21: the key reads the raw string
+        scorer = replace(scorer, parse_ts=remembering(scorer.parse_ts))
+    if readings.age in FUTURE_INVALID and scorer.recency_now_ns is not None:  # INT-35
+        scorer = replace(scorer, parse_ts=past_only(scorer.parse_ts, scorer.recency_now_ns))
+    return scorer
 
 
 class _Started(Exception):
@@ -210,6 +237,15 @@ def _write_package(
     # S6-READ-04/05: "store_paths MUST be normalized and sorted lexicographically before read"
     paths = STORE_LISTS[readings.store_list](list(request.store_paths))  # INT-12
     stores = LINE_BREAKS[readings.line_breaks](STORE_CHECKS[readings.store_checks](paths))
+    if readings.duplicates != "kept":  # INT-23: one record per memory_id, from copies
+        parse = _record_parser(readings)
+        parse_ts = RECORD_TIMESTAMPS[readings.timestamps]
+
+        def memory_id(line: bytes) -> str | None:
+            record = parse(line, parse_ts=parse_ts)
+            return None if isinstance(record, Invalid) else record[0]
+
+        stores = deduplicated(stores, memory_id, readings.duplicates)
     if writer is not None:  # what a failure record can say of the stores from now on
         writer.stores = [(store.path, store.size, None) for store in stores]
     try:
@@ -252,9 +288,7 @@ def _write_package(
         raw = QUERY_RAW[readings.query_raw](request.query, normalize)  # INT-11
         query = {"raw": raw, "query_hash": query_hash(request.query, normalize)}
         scorer = _scorer(request, readings)
-        lines = line_rules(  # INT-14, INT-15, INT-16, INT-18
-            readings.line_ends, readings.json_text, readings.member_names, readings.depth_limit
-        )
+        lines = _lines(readings)  # INT-14, INT-15, INT-16, INT-18
         audit = None
         if writer is not None:
             audit = _audit_parameters(request, scorer, read, budget, writer)
@@ -294,6 +328,8 @@ def write_result(
         or readings.max_items_reason is None
     ):
         return _rewritten(request, envelope, audit_out, readings)
+    if readings.duplicates != "kept" and audit_out is not None:
+        raise ValueError("an assembly record describes the stores as read (INT-23)")
     writer = AuditWriter(audit_out, request) if audit_out is not None else None
     try:
         valid = validate_request(

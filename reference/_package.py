@@ -78,7 +78,6 @@ from reference._selection import (
     Shortlist,
     select,
 )
-from reference._timestamps import sort_key
 from reference._trust import TrustFilter
 from reference._workers import Readers
 
@@ -307,13 +306,13 @@ class _Passes:
         """A candidate's record, re-read; a line that no longer hashes as it did in pass 1
         means a changed store."""
         store = self.stores[item[STORE]]
-        record = self.lines.parse(
+        record = self.scorer.parse_line(
             read_line(store, item[OFFSET], item[LENGTH]),
             store_path=store.path,
             parse_ts=self.scorer.parse_ts,
             hashing=self.scorer.hashing,
         )
-        if isinstance(record, Invalid) or (record[0], sort_key(record[3]), record[4]) != (
+        if isinstance(record, Invalid) or (record[0], self.scorer.ts_key(record[3]), record[4]) != (
             item[MEMORY_ID],
             item[TS],
             item[HASH],

@@ -28,6 +28,7 @@ import hashlib
 import os
 import re
 import stat
+import tempfile
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ __all__ = [
     "Overlong",
     "Store",
     "close_stores",
+    "deduplicated",
     "is_blank",
     "open_stores",
     "plan_chunks",
@@ -434,3 +436,55 @@ class LineReader:
                 yield offset, offset + len(rest), [], self._whole(rest)
             else:
                 yield offset, offset + len(rest), [rest], None
+
+
+def deduplicated(
+    stores: list[Store], memory_id: Callable[[bytes], str | None], keep: str
+) -> list[Store]:
+    """INT-23/keep-first-last-record and INT-23/keep-last-record: the stores with only the
+    "first" (or "last") valid record per memory_id, in read order across all of them; the
+    other records with that memory_id are not read at all (they appear nowhere).
+
+    `memory_id` gives a line's memory_id when it is a valid record (None otherwise: invalid,
+    blank and overlong lines are kept as they are).  Each store becomes an anonymous temporary
+    copy of its kept lines under the same path; the originals are closed.  Never used by the
+    pinned readings.
+    """
+    pieces: list[list[tuple[bytes, str | None]]] = []  # per store: (line with its LF, id)
+    owner: dict[str, tuple[int, int]] = {}  # memory_id -> (store, line) of the record kept
+    for position, store in enumerate(stores):
+        data = _pread(store, store.size, 0)
+        lines = data.split(b"\n")
+        ends = [b"\n"] * (len(lines) - 1) + [b""]
+        if lines[-1] == b"":
+            lines.pop()
+            ends.pop()
+        found: list[tuple[bytes, str | None]] = []
+        for number, (line, end) in enumerate(zip(lines, ends, strict=True)):
+            record_id = None if is_blank(line) or _too_long(line) else memory_id(line)
+            found.append((line + end, record_id))
+            if record_id is not None and (keep == "last" or record_id not in owner):
+                owner[record_id] = (position, number)
+        pieces.append(found)
+    winners = set(owner.values())
+    copies: list[Store] = []
+    try:
+        for position, store in enumerate(stores):
+            body = b"".join(
+                line
+                for number, (line, record_id) in enumerate(pieces[position])
+                if record_id is None or (position, number) in winners
+            )
+            fd = os.memfd_create("phase6-store") if hasattr(os, "memfd_create") else -1
+            if fd < 0:
+                fd, name = tempfile.mkstemp(prefix="phase6-store-")
+                os.unlink(name)
+            written = 0
+            while written < len(body):
+                written += os.pwrite(fd, body[written:], written)
+            copies.append(Store(store.path, store.index, fd, len(body)))
+    except BaseException:
+        close_stores(copies)
+        raise
+    close_stores(stores)
+    return copies

@@ -119,6 +119,34 @@ class Readings:
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     #: INT-20: which strings are valid UTC timestamps (a key of ``_timestamps.PARSERS``).
     timestamps: str = "profile"
+    #: INT-20: a ts_utc string that is not a valid timestamp leaves the record with
+    #: "no-timestamp", or makes it invalid ("invalid-ts-utc-makes"), or is hashed as written
+    #: ("keep-raw-invalid-string"); the values of this field and the next four name the
+    #: ``_records`` tables (``record_parser``).
+    invalid_ts: str = "no-timestamp"
+    #: INT-21: the normalized ts_utc has its fraction "trimmed" of trailing zeros, or
+    #: "always-6-3-fraction" (six digits), "python-isoformat", "javascript-toisostring",
+    #: "java-instant-tostring" (a key of ``_records.TS_FORMS``).
+    ts_form: str = "trimmed"
+    #: INT-21: tie-break 2 by the "instant", or "order-raw-string-05" (the raw string,
+    #: descending; a key of ``_timestamps.TS_KEYS``).
+    ts_order: str = "instant"
+    #: INT-22: record member types are "strict", or "treat-null-absent",
+    #: "reject-empty-memory-id", "drop-non-string-tags".
+    record_types: str = "strict"
+    #: INT-23: unknown record members are "ignored", or "reject-records-unknown-fields".
+    unknown_fields: str = "ignored"
+    #: INT-23: records with one memory_id are all "kept", or only the "first" or "last" one
+    #: (``_reader.deduplicated``; the package is then assembled from deduplicated copies).
+    duplicates: str = "kept"
+    #: INT-24: SPEC-005's members are "ignored", or "read-created-utc-ts", "wrap-string-refs-ref".
+    spec005: str = "ignored"
+    #: INT-25: normalized tags in "code-points" order untrimmed, or "sort-utf-16-code", "trim-tags".
+    tags: str = "code-points"
+    #: INT-35: age_days is "exact" (a future ts_utc gives 1), or "whole-days-floor",
+    #: "future-timestamps-get-bonus" (no bonus), "future-timestamps-invalid" (a key of
+    #: ``_scoring.SCORERS``).
+    age: str = "exact"
 
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     #: INT-26: at a candidate that would overflow the budget, selection "stop"s or "skip"s it.
@@ -165,6 +193,12 @@ class Readings:
     members: str = "strict"
     #: INT-43: the receipt's store_paths "normalized" (sorted, deduplicated), or "provided".
     receipt_paths: str = "normalized"
+
+    @property
+    def records(self) -> tuple[str, ...]:
+        """The readings of the record contract (``_records.record_parser``)."""
+        return (self.invalid_ts, self.ts_form, self.record_types, self.unknown_fields,
+                self.spec005, self.tags)  # fmt: skip
 
     @classmethod
     def of(cls, ids: list[str] | tuple[str, ...]) -> Readings:
@@ -498,10 +532,168 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
         ),
         # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
         Alternative(
+            "INT-20/invalid-ts-utc-makes",
+            0,
+            "a ts_utc string that is not a valid UTC timestamp makes the record "
+            "invalid_record_schema",
+            {"invalid_ts": "invalid-ts-utc-makes"},
+        ),
+        Alternative(
+            "INT-20/keep-raw-invalid-string",
+            1,
+            "a ts_utc string that is not a valid UTC timestamp is kept, as written, in "
+            "record_hash (the candidate still has no timestamp)",
+            {"invalid_ts": "keep-raw-invalid-string"},
+        ),
+        Alternative(
+            "INT-20/accept-rfc-3339-date",
+            2,
+            "ts_utc and now_utc may be any RFC 3339 date-time in UTC: lower-case 't'/'z', "
+            "'-00:00', second 60 (one second after 59) and any number of fraction digits "
+            "(all hashed; the instant cut to nanoseconds)",
+            {"timestamps": "accept-rfc-3339-date"},
+        ),
+        Alternative(
+            "INT-20/accept-iso-8601-forms",
+            3,
+            "ts_utc and now_utc may also use ISO 8601 basic format, a decimal comma, a space "
+            "for 'T', and other offsets (±hh:mm, ±hhmm, ±hh), converted to UTC",
+            {"timestamps": "accept-iso-8601-forms"},
+        ),
+        Alternative(
             "INT-20/case-and-minus-zero",
             4,
             "ts_utc and now_utc may also use a lower-case 't'/'z' or the offset '-00:00'",
             {"timestamps": "case-and-minus-zero"},
+        ),
+        Alternative(
+            "INT-20/python-fromisoformat",
+            5,
+            "ts_utc and now_utc are valid when Python 3.11's datetime.fromisoformat reads them "
+            "with a zero UTC offset (basic format, week dates, 't', ...); instants to the "
+            "microsecond",
+            {"timestamps": "python-fromisoformat"},
+        ),
+        Alternative(
+            "INT-20/java-instant-parse",
+            6,
+            "ts_utc and now_utc are valid when Java's Instant.parse reads them ('t'/'z', offsets "
+            "up to 18:00 converted, 24:00:00, 23:59:60 as :59, 0-9 fraction digits)",
+            {"timestamps": "java-instant-parse"},
+        ),
+        Alternative(
+            "INT-21/always-6-3-fraction",
+            0,
+            "the normalized ts_utc always has 6 fraction digits (zeros added, digits after the "
+            "6th cut), so record_hash differs; the instant is unchanged",
+            {"ts_form": "always-6-3-fraction"},
+        ),
+        Alternative(
+            "INT-21/order-raw-string-05",
+            1,
+            "tie-break 2 compares the raw ts_utc strings (descending, code-point order) instead "
+            "of the instants",
+            {"ts_order": "order-raw-string-05"},
+        ),
+        Alternative(
+            "INT-21/python-isoformat",
+            2,
+            "the normalized ts_utc is Python's isoformat(): 6 fraction digits or none, '+00:00'",
+            {"ts_form": "python-isoformat"},
+        ),
+        Alternative(
+            "INT-21/javascript-toisostring",
+            3,
+            "the normalized ts_utc is JavaScript's toISOString(): always 3 fraction digits",
+            {"ts_form": "javascript-toisostring"},
+        ),
+        Alternative(
+            "INT-21/java-instant-tostring",
+            4,
+            "the normalized ts_utc is Java's Instant.toString(): 0, 3, 6 or 9 fraction digits",
+            {"ts_form": "java-instant-tostring"},
+        ),
+        Alternative(
+            "INT-22/treat-null-absent",
+            0,
+            "a record member whose value is null is read as absent",
+            {"record_types": "treat-null-absent"},
+        ),
+        Alternative(
+            "INT-22/reject-empty-memory-id",
+            1,
+            "a record whose memory_id is the empty string is invalid_record_schema",
+            {"record_types": "reject-empty-memory-id"},
+        ),
+        Alternative(
+            "INT-22/drop-non-string-tags",
+            2,
+            "tags that are not strings are left out instead of making the record invalid",
+            {"record_types": "drop-non-string-tags"},
+        ),
+        Alternative(
+            "INT-23/reject-records-unknown-fields",
+            0,
+            "a record with a member other than memory_id, text, tags, refs, ts_utc is "
+            "invalid_record_schema",
+            {"unknown_fields": "reject-records-unknown-fields"},
+        ),
+        Alternative(
+            "INT-23/keep-first-last-record",
+            1,
+            "only the first valid record per memory_id (read order across the stores) is read; "
+            "later ones appear nowhere",
+            {"duplicates": "first"},
+        ),
+        Alternative(
+            "INT-23/keep-last-record",
+            2,
+            "only the last valid record per memory_id (read order across the stores) is read; "
+            "earlier ones appear nowhere",
+            {"duplicates": "last"},
+        ),
+        Alternative(
+            "INT-24/read-created-utc-ts",
+            0,
+            "without ts_utc, a record's created_at_utc is read as its ts_utc",
+            {"spec005": "read-created-utc-ts"},
+        ),
+        Alternative(
+            "INT-24/wrap-string-refs-ref",
+            1,
+            'a string ref s is read as {"ref": s} instead of making the record invalid',
+            {"spec005": "wrap-string-refs-ref"},
+        ),
+        Alternative(
+            "INT-25/sort-utf-16-code",
+            0,
+            "normalized tags are sorted by UTF-16 code units (JavaScript's default sort)",
+            {"tags": "sort-utf-16-code"},
+        ),
+        Alternative(
+            "INT-25/trim-tags",
+            1,
+            "each tag is stripped of White_Space before lowercasing and deduplication",
+            {"tags": "trim-tags"},
+        ),
+        Alternative(
+            "INT-35/whole-days-floor",
+            0,
+            "age_days is the whole number of days (floor)",
+            {"age": "whole-days-floor"},
+        ),
+        Alternative(
+            "INT-35/future-timestamps-get-bonus",
+            1,
+            "a ts_utc after now_utc gets no recency bonus (0 instead of 1)",
+            {"age": "future-timestamps-get-bonus"},
+        ),
+        Alternative(
+            "INT-35/future-timestamps-invalid",
+            2,
+            "where recency applies, a ts_utc after now_utc is not a valid timestamp (no "
+            "recency, sorts last, left out of record_hash)",
+            {"age": "future-timestamps-invalid"},
         ),
         # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
         Alternative(

@@ -25,7 +25,15 @@ import orjson
 from reference._canonical import FORMS, as_doubles, canonical_bytes, sha256_hex
 from reference._reader import is_blank
 from reference._text import strip_white_space
-from reference._timestamps import Timestamp, parse_lenient_utc, parse_utc
+from reference._timestamps import (
+    Timestamp,
+    parse_iso8601_utc,
+    parse_java_instant,
+    parse_lenient_utc,
+    parse_python_isoformat,
+    parse_rfc3339_utc,
+    parse_utc,
+)
 
 __all__ = [
     "DEPTH_LIMITS",
@@ -33,9 +41,14 @@ __all__ = [
     "LINE_ENDS",
     "MAX_DEPTH",
     "MEMBER_NAMES",
+    "MEMBER_REWRITES",
     "PINNED_LINES",
+    "RECORD_CHECKS",
     "RECORD_TIMESTAMPS",
+    "TAG_ORDERS",
+    "TS_FORMS",
     "Invalid",
+    "LineParser",
     "LineRules",
     "NotJSON",
     "Record",
@@ -47,6 +60,7 @@ __all__ = [
     "parse_ts",
     "raw_hash",
     "record_hash_of",
+    "record_parser",
     "text_too_deep",
 ]
 
@@ -68,7 +82,14 @@ NotJSON: Final = orjson.JSONDecodeError
 parse_ts: Final = parse_utc
 #: INT-20: which record ts_utc strings are valid timestamps (the pinned reading first; the
 #: alternatives are in ``_readings.py``).
-RECORD_TIMESTAMPS: Final = {"profile": parse_ts, "case-and-minus-zero": parse_lenient_utc}
+RECORD_TIMESTAMPS: Final = {
+    "profile": parse_ts,
+    "case-and-minus-zero": parse_lenient_utc,
+    "accept-rfc-3339-date": parse_rfc3339_utc,
+    "accept-iso-8601-forms": parse_iso8601_utc,
+    "python-fromisoformat": parse_python_isoformat,
+    "java-instant-parse": parse_java_instant,
+}
 
 #: (memory_id, text, normalized tags, timestamp or None, record_hash)
 Record = tuple[str, str, list[str], Timestamp | None, str]
@@ -628,3 +649,186 @@ def line_rules(ends: str, text: str, names: str, depth: str) -> LineRules:
             raise ValueError("an INT-15 and an INT-16 alternative cannot be followed together")
         load = MEMBER_NAMES[names]
     return LineRules(skip, load, line_hash, DEPTH_LIMITS[depth])
+
+
+# ----------------------------------------------------------------------------------------
+# Alternative readings of the record contract (INT-20..25): ``_readings.py`` names them, the
+# controller builds one line parser with `record_parser`.  Under the pinned readings that
+# parser is `parse_record` itself; otherwise it wraps it: the reading's member rewrites are
+# applied to the parsed line in place (so the tag bonus, which reads the line's tags, sees
+# them too), `parse_record` validates and normalizes, then the reading's extra checks and its
+# normal form of tags and ts_utc follow, and record_hash is computed again when they change it.
+
+#: A line parser: `parse_record`'s signature.
+LineParser = Callable[..., "Record | Invalid"]
+_FIELDS: Final = frozenset({"memory_id", "text", "tags", "refs", "ts_utc"})
+
+
+def _null_absent(obj: dict[str, Any]) -> None:
+    """INT-22/treat-null-absent: a record member whose value is null is read as absent."""
+    for name in [name for name in _FIELDS if name in obj and obj[name] is None]:
+        del obj[name]
+
+
+def _string_tags(obj: dict[str, Any]) -> None:
+    """INT-22/drop-non-string-tags: tags that are not strings are left out, not an error."""
+    tags = obj.get("tags")
+    if type(tags) is list:
+        obj["tags"] = [tag for tag in tags if type(tag) is str]
+
+
+def _created_at_as_ts(obj: dict[str, Any]) -> None:
+    """INT-24/read-created-utc-ts: without ts_utc, SPEC-005's created_at_utc is read as it."""
+    if "ts_utc" not in obj and "created_at_utc" in obj:
+        obj["ts_utc"] = obj["created_at_utc"]
+
+
+def _wrap_string_refs(obj: dict[str, Any]) -> None:
+    """INT-24/wrap-string-refs-ref: a SPEC-005 string ref s is read as {"ref": s}."""
+    refs = obj.get("refs")
+    if type(refs) is list:
+        obj["refs"] = [{"ref": ref} if type(ref) is str else ref for ref in refs]
+
+
+def _trimmed_tags(obj: dict[str, Any]) -> None:
+    """INT-25/trim-tags: each tag is stripped of White_Space (INT-05) before lowercasing."""
+    tags = obj.get("tags")
+    if type(tags) is list:
+        obj["tags"] = [strip_white_space(tag) if type(tag) is str else tag for tag in tags]
+
+
+#: INT-22, INT-24, INT-25: rewrites of the parsed line's members before the schema check.
+MEMBER_REWRITES: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
+    "treat-null-absent": _null_absent,
+    "drop-non-string-tags": _string_tags,
+    "read-created-utc-ts": _created_at_as_ts,
+    "wrap-string-refs-ref": _wrap_string_refs,
+    "trim-tags": _trimmed_tags,
+}
+
+#: INT-22, INT-23: what else makes a schema-valid record invalid (parsed line, record) -> bool.
+RECORD_CHECKS: Final[dict[str, Callable[[dict[str, Any], Record], bool]]] = {
+    # INT-22/reject-empty-memory-id: "Reject an empty memory_id (the reading before the review)."
+    "reject-empty-memory-id": lambda obj, record: record[0] == "",
+    # INT-23/reject-records-unknown-fields: a member beyond the five of the record contract.
+    "reject-records-unknown-fields": lambda obj, record: not _FIELDS.issuperset(obj),
+    # INT-20/invalid-ts-utc-makes: a ts_utc string that is not a valid timestamp.
+    "invalid-ts-utc-makes": lambda obj, record: "ts_utc" in obj and record[3] is None,
+}
+
+
+def _utf16_sorted(tags: list[str]) -> list[str]:
+    """INT-25/sort-utf-16-code: normalized tags sorted by UTF-16 code units."""
+    return sorted(tags, key=lambda tag: tag.encode("utf-16-be", "surrogatepass"))
+
+
+def _six_digits(ts: Timestamp) -> Timestamp:
+    """INT-21/always-6-3-fraction: the normalized string has exactly 6 fraction digits (zeros
+    added, digits after the 6th cut); the instant is unchanged."""
+    digits = ts[0][20:-1] if len(ts[0]) > 20 else ""
+    return f"{ts[0][:19]}.{digits.ljust(6, '0')[:6]}Z", ts[1]
+
+
+def _fraction_digits(ts: Timestamp) -> str:
+    """The fraction digits of a normalized timestamp, nine of them (zeros added)."""
+    return (ts[0][20:-1] if len(ts[0]) > 20 else "").ljust(9, "0")[:9]
+
+
+def _isoformat(ts: Timestamp) -> Timestamp:
+    """INT-21/python-isoformat: Python's datetime.isoformat() of the UTC datetime: 6 fraction
+    digits (after the sixth cut) unless the microseconds are 0, then none; '+00:00'."""
+    micro = _fraction_digits(ts)[:6]
+    return f"{ts[0][:19]}{'.' + micro if micro != '000000' else ''}+00:00", ts[1]
+
+
+def _to_iso_string(ts: Timestamp) -> Timestamp:
+    """INT-21/javascript-toisostring: Date.prototype.toISOString(): always 3 fraction digits
+    (milliseconds, further digits cut), 'Z'."""
+    return f"{ts[0][:19]}.{_fraction_digits(ts)[:3]}Z", ts[1]
+
+
+def _instant_to_string(ts: Timestamp) -> Timestamp:
+    """INT-21/java-instant-tostring: java.time.Instant.toString(): 0, 3, 6 or 9 fraction
+    digits, the fewest groups of three that show every non-zero digit, 'Z'."""
+    digits = _fraction_digits(ts).rstrip("0")
+    width = -(-len(digits) // 3) * 3
+    return f"{ts[0][:19]}{'.' + digits.ljust(width, '0') if digits else ''}Z", ts[1]
+
+
+#: INT-25: the order of normalized tags (code points, pinned by `normalize_tags`).
+TAG_ORDERS: Final[dict[str, Callable[[list[str]], list[str]]]] = {"sort-utf-16-code": _utf16_sorted}
+#: INT-21: the normalized ts_utc string (trailing zeros stripped, pinned by `parse_utc`).
+TS_FORMS: Final[dict[str, Callable[[Timestamp], Timestamp]]] = {
+    "always-6-3-fraction": _six_digits,
+    "python-isoformat": _isoformat,
+    "javascript-toisostring": _to_iso_string,
+    "java-instant-tostring": _instant_to_string,
+}
+
+
+#: The pinned values of the record readings (``_readings.Readings``): no rewrite, no check.
+PINNED_RECORD_READINGS: Final = frozenset(
+    {"no-timestamp", "trimmed", "strict", "ignored", "code-points"}
+)
+#: INT-20/keep-raw-invalid-string: an invalid ts_utc string is hashed as written.
+KEEP_RAW_TS: Final = "keep-raw-invalid-string"
+
+
+def record_parser(
+    readings: tuple[str, ...],
+    base: Callable[..., Record | Invalid] = parse_record,
+    load: Callable[[bytes], Any] = load_line,
+) -> LineParser:
+    """The line parser of the record readings `readings` (values of ``_readings.Readings``):
+    `parse_record` itself when every one is pinned; otherwise `parse_record` with the named
+    `MEMBER_REWRITES` before it, the named `RECORD_CHECKS`, tag order (`TAG_ORDERS`) and ts_utc
+    form (`TS_FORMS`) after it, and with KEEP_RAW_TS a ts_utc string that is not a valid
+    timestamp hashed as written (the candidate still has no timestamp, INT-20)."""
+    chosen = [name for name in readings if name not in PINNED_RECORD_READINGS]
+    if not chosen:
+        return base
+    tables = (MEMBER_REWRITES, RECORD_CHECKS, TAG_ORDERS, TS_FORMS, {KEEP_RAW_TS: None})
+    unknown = [name for name in chosen if not any(name in table for table in tables)]
+    if unknown:
+        raise ValueError(f"no record reading {unknown[0]!r}")
+    raw_ts_hashed = KEEP_RAW_TS in chosen
+    edits = [MEMBER_REWRITES[name] for name in chosen if name in MEMBER_REWRITES]
+    tests = [RECORD_CHECKS[name] for name in chosen if name in RECORD_CHECKS]
+    order = next((TAG_ORDERS[name] for name in chosen if name in TAG_ORDERS), None)
+    form = next((TS_FORMS[name] for name in chosen if name in TS_FORMS), None)
+
+    def parse(
+        raw: bytes,
+        parsed: Any = _UNPARSED,
+        *,
+        store_path: str = "",
+        parse_ts: Callable[[str], Timestamp | None] = parse_ts,
+        **options: Any,
+    ) -> Record | Invalid:
+        if parsed is _UNPARSED:
+            try:
+                parsed = load(raw)
+            except NotJSON:
+                return base(raw, store_path=store_path, parse_ts=parse_ts, **options)
+        if type(parsed) is dict:
+            for edit in edits:
+                edit(parsed)
+        record = base(raw, parsed, store_path=store_path, parse_ts=parse_ts, **options)
+        if isinstance(record, Invalid):
+            return record
+        if any(test(parsed, record) for test in tests):
+            return Invalid((record[0], raw_hash(raw)))
+        memory_id, text, tags, ts, digest = record
+        hashed = ts
+        if order is not None:
+            tags = order(tags)
+        if form is not None and ts is not None:
+            ts = hashed = form(ts)
+        if raw_ts_hashed and ts is None and "ts_utc" in parsed:
+            hashed = (parsed["ts_utc"], 0)
+        if (tags, hashed) != (record[2], record[3]):
+            refs = parsed.get("refs", _NO_REFS)
+            digest = record_hash_of(memory_id, text, tags, refs, hashed, store_path=store_path)
+        return memory_id, text, tags, ts, digest
+
+    return parse

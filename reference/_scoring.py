@@ -12,20 +12,23 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from reference._excerpt import Excerpt, excerpt_of
-from reference._records import RecordHashing, normalize_tags
+from reference._records import LineParser, RecordHashing, normalize_tags, parse_record
 from reference._text import PINNED_TEXT, TextRules, normalize
-from reference._timestamps import Timestamp, parse_utc
+from reference._timestamps import Timestamp, parse_utc, sort_key
 
 __all__ = [
     "COUNTING",
     "EXACT",
+    "FUTURE_INVALID",
     "MATCHING",
     "MAX_RECENCY",
     "POW_ULPS",
+    "SCORERS",
     "TAG_BONUS",
     "Scorer",
     "exact_half_pow",
     "exact_weight",
+    "past_only",
     "score_of",
 ]
 
@@ -231,6 +234,10 @@ class Scorer:
     excerpt: Excerpt = excerpt_of
     #: INT-33: how the tie-breaks compare strings (a key of ``_ordering.TIE_KEYS``).
     order: str = "code-points"
+    #: INT-20..25: the line parser both passes read records with (``_records.record_parser``).
+    parse_line: LineParser = parse_record
+    #: INT-21: the tie-break 2 key of a timestamp (``_timestamps.TS_KEYS``).
+    ts_key: Callable[[Timestamp | None], int] = sort_key
     #: True when some term contains a space: only then does whitespace collapsing matter.
     phrases: bool = field(init=False)
     term_set: frozenset[str] = field(init=False)
@@ -296,3 +303,57 @@ class Scorer:
 def exact_weight(weight: float, exponent: float) -> float:
     """The correctly rounded weight (INT-04) for a `fast_weight` result."""
     return weight if exponent == EXACT else exact_half_pow(exponent)
+
+
+# INT-35's alternatives (``_readings.py``): the age and the weight of a timestamp, as scorers
+# whose fast_weight reads the age otherwise; the pinned Scorer's is untouched.
+
+
+@dataclass(frozen=True, slots=True)
+class WholeDaysScorer(Scorer):
+    """INT-35/whole-days-floor: age_days is the whole number of days, floor((now - ts) / 1 d)."""
+
+    def fast_weight(self, ts: Timestamp | None) -> tuple[float, float]:
+        if self.recency_now_ns is None or ts is None:
+            return 0.0, EXACT
+        age_days = (self.recency_now_ns - ts[1]) // _NS_PER_DAY
+        if age_days < 1:  # less than a whole day old, or in the future
+            return 1.0, EXACT
+        exponent = age_days / self.half_life_days
+        return 0.5**exponent, exponent if self.correctly_rounded_pow else EXACT
+
+
+@dataclass(frozen=True, slots=True)
+class NoFutureBonusScorer(Scorer):
+    """INT-35/future-timestamps-get-bonus ("Future timestamps get no bonus"): a ts_utc after
+    now_utc (a negative age) gives weight 0; the same instant still gives 1."""
+
+    def fast_weight(self, ts: Timestamp | None) -> tuple[float, float]:
+        if self.recency_now_ns is not None and ts is not None and ts[1] > self.recency_now_ns:
+            return 0.0, EXACT
+        return Scorer.fast_weight(self, ts)
+
+
+def past_only(
+    parse: Callable[[str], Timestamp | None], now_ns: int
+) -> Callable[[str], Timestamp | None]:
+    """INT-35/future-timestamps-invalid: a ts_utc after now_utc is not a valid timestamp (the
+    candidate has none: INT-20), where recency applies."""
+
+    def parse_past(text: str) -> Timestamp | None:
+        ts = parse(text)
+        return None if ts is None or ts[1] > now_ns else ts
+
+    return parse_past
+
+
+#: INT-35: the readings under which a ts_utc after now_utc is not a valid timestamp.
+FUTURE_INVALID: Final = frozenset({"future-timestamps-invalid"})
+#: INT-35: the scorer of each reading of age_days and future timestamps (the pinned first);
+#: "future-timestamps-invalid" scores as pinned, its timestamps pass through `past_only`.
+SCORERS: Final[dict[str, type[Scorer]]] = {
+    "exact": Scorer,
+    "whole-days-floor": WholeDaysScorer,
+    "future-timestamps-get-bonus": NoFutureBonusScorer,
+    "future-timestamps-invalid": Scorer,
+}

@@ -45,6 +45,7 @@ from conformance.readings import (
     CheckOrder,
     ClassificationCase,
     IntReading,
+    InvalidText,
     Lowercase,
     MaxItemsReading,
     MembersReading,
@@ -65,6 +66,7 @@ from conformance.readings import (
     is_denied,
     lower,
     normalize_path,
+    normalize_record,
     normalize_text,
     parse_json_text,
     parse_ts,
@@ -109,6 +111,7 @@ __all__ = [
     "pow_half",
     "read_candidates",
     "read_line",
+    "read_record",
     "read_snapshot",
     "read_stores",
     "read_trust_snapshot",
@@ -195,6 +198,19 @@ class Choices:
 
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
     ts_grammar: TsGrammar = "profile"  # INT-20: valid ts_utc and now_utc
+    bad_ts: str = "absent"  # INT-20: a ts_utc string outside the grammar
+    ts_text: str = "trimmed"  # INT-21: the normalized ts_utc's fraction and offset
+    ts_order: str = "instant"  # INT-21: tie-break 2
+    null_absent: bool = False  # INT-22: a null member
+    empty_id_invalid: bool = False  # INT-22: memory_id ""
+    drop_bad_tags: bool = False  # INT-22: a tag that is not a string
+    closed_schema: bool = False  # INT-23: members beyond the contract's five
+    one_per_id: str = "all"  # INT-23: records sharing a memory_id
+    created_at_fallback: bool = False  # INT-24: SPEC-005's created_at_utc
+    wrap_string_refs: bool = False  # INT-24: SPEC-005's string refs
+    tag_sort: str = "code-points"  # INT-25: the order of normalized tags
+    strip_tags: bool = False  # INT-25: tags trimmed
+    age: str = "exact"  # INT-35: age_days and future timestamps
 
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     overflow: str = "stop"  # INT-26: at a candidate that does not fit the budget
@@ -503,7 +519,61 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-20 alternatives[4]: "Accept what RFC 3339 section 5.6 allows for UTC beyond the
     # profile, and nothing more: a lower-case 't' and 'z', and the offset '-00:00' (normalized
     # as INT-21 says)."
+    # INT-20 alternatives[0]: "Any invalid ts_utc makes the record invalid_record_schema."
+    "INT-20/invalid-ts-utc-makes": {"bad_ts": "invalid-record"},
+    # INT-20 alternatives[1]: "Keep the raw invalid string in the normalized record (and in
+    # record_hash)."
+    "INT-20/keep-raw-invalid-string": {"bad_ts": "hashed-raw"},
+    # INT-20 alternatives[2]: "Accept every RFC 3339 date-time in UTC: lower-case 't'/'z',
+    # '-00:00', second 60 and any number of fraction digits."
+    "INT-20/accept-rfc-3339-date": {"ts_grammar": "accept-rfc-3339-date"},
+    # INT-20 alternatives[3]: "Accept ISO 8601 forms beyond RFC 3339: basic format, a decimal
+    # comma, a space instead of 'T'; convert other offsets to UTC."
+    "INT-20/accept-iso-8601-forms": {"ts_grammar": "accept-iso-8601-forms"},
     "INT-20/case-and-minus-zero": {"ts_grammar": "case-and-minus-zero"},
+    # INT-20 alternatives[5]: "Python's datetime.fromisoformat (3.11) with a zero UTC offset"
+    "INT-20/python-fromisoformat": {"ts_grammar": "python-fromisoformat"},
+    # INT-20 alternatives[6]: "Java's Instant.parse (JDK 17)"
+    "INT-20/java-instant-parse": {"ts_grammar": "java-instant-parse"},
+    # INT-21 alternatives[0]: "Always 6 (or 3) fraction digits." (six; the instant unchanged)
+    "INT-21/always-6-3-fraction": {"ts_text": "six"},
+    # INT-21 alternatives[1]: "Order by the raw string (then '...05.5Z' sorts before '...05Z')."
+    "INT-21/order-raw-string-05": {"ts_order": "raw"},
+    # INT-21 alternatives[2]: "Python's datetime.isoformat(): 6 fraction digits unless the
+    # microseconds are 0 (then none), digits after the sixth cut, and '+00:00' instead of 'Z'."
+    "INT-21/python-isoformat": {"ts_text": "isoformat"},
+    # INT-21 alternatives[3]: "JavaScript's Date.prototype.toISOString(): always 3 fraction
+    # digits (digits after the third cut)."
+    "INT-21/javascript-toisostring": {"ts_text": "toisostring"},
+    # INT-21 alternatives[4]: "Java's Instant.toString(): 0, 3, 6 or 9 fraction digits, the
+    # fewest groups of three that show every non-zero digit."
+    "INT-21/java-instant-tostring": {"ts_text": "instant-tostring"},
+    # INT-22 alternatives[0]: "Treat null as absent."
+    "INT-22/treat-null-absent": {"null_absent": True},
+    # INT-22 alternatives[1]: "Reject an empty memory_id (the reading before the review)."
+    "INT-22/reject-empty-memory-id": {"empty_id_invalid": True},
+    # INT-22 alternatives[2]: "Drop non-string tags instead of rejecting the record."
+    "INT-22/drop-non-string-tags": {"drop_bad_tags": True},
+    # INT-23 alternatives[0]: "Reject records with unknown fields."
+    "INT-23/reject-records-unknown-fields": {"closed_schema": True},
+    # INT-23 alternatives[1]: "Keep only the first (or last) record per memory_id." (first)
+    "INT-23/keep-first-last-record": {"one_per_id": "first"},
+    # INT-23 alternatives[2]: "Keep only the last record per memory_id."
+    "INT-23/keep-last-record": {"one_per_id": "last"},
+    # INT-24 alternatives[0]: "Read created_at_utc as ts_utc when ts_utc is absent."
+    "INT-24/read-created-utc-ts": {"created_at_fallback": True},
+    # INT-24 alternatives[1]: "Wrap string refs as {"ref": s}."
+    "INT-24/wrap-string-refs-ref": {"wrap_string_refs": True},
+    # INT-25 alternatives[0]: "Sort by UTF-16 code units."
+    "INT-25/sort-utf-16-code": {"tag_sort": "utf-16"},
+    # INT-25 alternatives[1]: "Trim tags."
+    "INT-25/trim-tags": {"strip_tags": True},
+    # INT-35 alternatives[0]: "Whole days (floor)."
+    "INT-35/whole-days-floor": {"age": "floor"},
+    # INT-35 alternatives[1]: "Future timestamps get no bonus."
+    "INT-35/future-timestamps-get-bonus": {"age": "future-zero"},
+    # INT-35 alternatives[2]: "Future timestamps are invalid." (where recency applies)
+    "INT-35/future-timestamps-invalid": {"age": "future-invalid"},
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     # INT-26 alternatives[0]: "Skip the over-budget candidate and continue (knapsack-like first
     # fit)."
@@ -606,14 +676,20 @@ def recency_bonus(
     ts: tuple[int, int],
     half_life: int,
     weight: Callable[[float], float] = pow_half,
+    age: str = "exact",
 ) -> float:
     """'age_days = (now_utc - ts_utc) in days'; 'weight = 0.5 ** (age_days / half_life)'.
 
     'recency_bonus = weight (bounded [0,1])' (INT-35: clamped). ``weight`` is the INT-04 reading
-    of ``pow(0.5, exponent)``.
+    of ``pow(0.5, exponent)``, ``age`` the INT-35 reading of age_days.
     """
     elapsed_ns = (now[0] - ts[0]) * 10**9 + (now[1] - ts[1])
-    age_days = float(Fraction(elapsed_ns, NS_PER_DAY))  # INT-35: exact, rounded once
+    if age == "future-zero" and elapsed_ns < 0:
+        return 0.0  # INT-35/future-timestamps-get-bonus: "Future timestamps get no bonus."
+    if age == "floor":  # INT-35/whole-days-floor: "Whole days (floor)."
+        age_days = float(elapsed_ns // NS_PER_DAY)
+    else:
+        age_days = float(Fraction(elapsed_ns, NS_PER_DAY))  # INT-35: exact, rounded once
     exponent = age_days / half_life  # one rounding (INT-04)
     if exponent <= 0:
         return 1.0  # future (or same-instant) ts: weight >= 1, clamped to 1
@@ -632,7 +708,9 @@ def score(
     bonus = 0.0
     # 'Only allowed if now_utc is provided and candidate ts_utc is valid.' (INT-36)
     if opts.recency and opts.now is not None and "_instant" in record:
-        bonus = recency_bonus(opts.now, record["_instant"], opts.half_life, choices.weight)
+        bonus = recency_bonus(
+            opts.now, record["_instant"], opts.half_life, choices.weight, choices.age
+        )
     return (float(base) + tag_bonus) + bonus
 
 
@@ -712,13 +790,21 @@ STORE_KEYS: Final[dict[str, Callable[[str], Any]]] = {
 
 
 def order_key(
-    cand: dict[str, Any], strings: str = "code-points", store_key: Callable[[str], Any] = str
+    cand: dict[str, Any],
+    strings: str = "code-points",
+    store_key: Callable[[str], Any] = str,
+    ts_order: str = "instant",
 ) -> tuple[Any, ...]:
     """TIE-BREAKING 1)-5) plus read order (INT-33: strings by code point, or with
     ``strings="utf-16"`` by UTF-16 code units, INT-33/utf-16-order-javascript); ``store_key``
-    is the INT-12 path order."""
+    is the INT-12 path order; ``ts_order`` the INT-21 reading of 2): by the instant, or
+    ``"raw"`` (INT-21/order-raw-string-05: the ts_utc strings as read, compared by code point,
+    descending)."""
     instant = cand.get("_instant")
-    ts_key = (0, -instant[0], -instant[1]) if instant is not None else (1, 0, 0)
+    ts_key: tuple[Any, ...] = (0, -instant[0], -instant[1]) if instant is not None else (1, 0, 0)
+    if ts_order == "raw" and instant is not None:
+        # descending string order: each code point negated, and an end marker above them all
+        ts_key = (0, (*(-ord(c) for c in cand["_raw_ts"]), 1))
     key: Callable[[str], Any] = utf16_units if strings == "utf-16" else str
     return (
         -cand["score"],  # 1) score descending
@@ -760,13 +846,102 @@ def make_excerpt(
 # ------------------------------------------------------------------------------ memory.read
 
 
+def _member_readings(value: dict[str, Any], choices: Choices) -> dict[str, Any]:
+    """The record members as the INT-22, INT-24 and INT-25 alternatives read them."""
+    obj = dict(value)
+    if choices.null_absent:  # INT-22: "Treat null as absent."
+        obj = {name: member for name, member in obj.items() if member is not None}
+    if choices.created_at_fallback and "ts_utc" not in obj and "created_at_utc" in obj:
+        obj["ts_utc"] = obj["created_at_utc"]  # INT-24: "Read created_at_utc as ts_utc"
+    refs = obj.get("refs")
+    if choices.wrap_string_refs and isinstance(refs, list):  # INT-24: 'Wrap string refs'
+        obj["refs"] = [{"ref": ref} if isinstance(ref, str) else ref for ref in refs]
+    tags = obj.get("tags")
+    if isinstance(tags, list):
+        if choices.drop_bad_tags:  # INT-22: "Drop non-string tags"
+            tags = [tag for tag in tags if isinstance(tag, str)]
+        if choices.strip_tags:  # INT-25: "Trim tags." (White_Space, INT-05)
+            tags = [strip_ws(tag) if isinstance(tag, str) else tag for tag in tags]
+        obj["tags"] = tags
+    return obj
+
+
+def _ts_text(clock: str, nanos: int, form: str) -> str:
+    """INT-21's alternatives: the normalized ts_utc written from its seconds (``clock``,
+    YYYY-MM-DDThh:mm:ss) and nanoseconds; digits past the precision are cut, never rounded."""
+    micros, millis = nanos // 1000, nanos // 1_000_000
+    if form == "six":  # "Always 6 (or 3) fraction digits": six
+        return f"{clock}.{micros:06d}Z"
+    if form == "isoformat":  # Python: ".ffffff" only when microsecond != 0, then "+00:00"
+        return clock + (f".{micros:06d}" if micros else "") + "+00:00"
+    if form == "toisostring":  # JavaScript: always ".sss"
+        return f"{clock}.{millis:03d}Z"
+    # Java Instant.toString(): nothing, millis, micros or nanos: the shortest exact one
+    if nanos == 0:
+        return clock + "Z"
+    if nanos % 1_000_000 == 0:
+        return f"{clock}.{millis:03d}Z"
+    if nanos % 1000 == 0:
+        return f"{clock}.{micros:06d}Z"
+    return f"{clock}.{nanos:09d}Z"
+
+
+def read_record(
+    raw: bytes,
+    choices: Choices,
+    now: tuple[int, int, str] | None = None,
+    text: TextReading | None = None,
+) -> dict[str, Any]:
+    """One non-blank line -> a candidate or {'invalid': memory_id} (INT-15, INT-19, INT-22), as
+    the chosen readings of the record contract (INT-20..25, INT-35) read it; under the pinned
+    readings this is :func:`conformance.readings.read_line`; ``text`` is the INT-15/16/18
+    reading of the JSON text (:func:`conformance.readings.parse_json_text`)."""
+    try:
+        value = parse_json_text(raw, text) if text is not None else parse_json_text(raw)
+    except InvalidText:
+        return {"invalid": ""}
+    if not isinstance(value, dict):
+        return {"invalid": ""}
+    obj = _member_readings(value, choices)
+    mid = obj.get("memory_id")
+    invalid = {"invalid": mid if isinstance(mid, str) else ""}
+    try:
+        record = normalize_record(obj, choices.ts_grammar)
+    except InvalidText:
+        return invalid
+    if choices.empty_id_invalid and record["memory_id"] == "":
+        return invalid  # INT-22: "Reject an empty memory_id"
+    if choices.closed_schema and set(obj) - {"memory_id", "text", "tags", "refs", "ts_utc"}:
+        return invalid  # INT-23: "Reject records with unknown fields."
+    if "ts_utc" in obj and "ts_utc" not in record:  # a ts_utc string outside the grammar
+        if choices.bad_ts == "invalid-record":  # INT-20: "makes the record invalid"
+            return invalid
+        if choices.bad_ts == "hashed-raw":  # INT-20: "Keep the raw invalid string"
+            record["ts_utc"] = obj["ts_utc"]
+    instant = record.get("_instant")
+    future = now is not None and instant is not None and tuple(instant) > now[:2]
+    if choices.age == "future-invalid" and future:  # INT-35: "Future timestamps are invalid."
+        del record["ts_utc"], record["_instant"]
+    if choices.ts_text != "trimmed" and instant is not None and "_instant" in record:
+        record["ts_utc"] = _ts_text(record["ts_utc"][:19], instant[1], choices.ts_text)
+    if choices.tag_sort == "utf-16":  # INT-25: "Sort by UTF-16 code units."
+        record["tags"] = sorted(record["tags"], key=lambda tag: tag.encode("utf-16-be"))
+    if "_instant" in record:
+        record["_raw_ts"] = obj["ts_utc"]  # INT-21/order-raw-string-05 orders by it
+    record["record_hash"] = record_hash(record)
+    return record
+
+
 def read_candidates(
     stores: list[tuple[str, bytes]],
     entries: list[dict[str, Any]] | None,
     deny: list[str],
     choices: Choices | None = None,
+    now: tuple[int, int, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """READER: every record line in read order (INT-28), invalid and trust-denied ones marked."""
+    """READER: every record line in read order (INT-28), invalid and trust-denied ones marked.
+
+    ``now`` is now_utc where recency applies (INT-35/future-timestamps-invalid reads it)."""
     choices = choices or Choices()
     text = TextReading(
         utf8=choices.utf8,
@@ -782,7 +957,7 @@ def read_candidates(
         for raw in split_lines(data, choices.cr):
             if is_blank(raw) and choices.blank_lines == "skip":
                 continue  # INT-14/blank-lines-dropped-invalid: not JSON, so invalid below
-            cand = read_line(raw, choices.ts_grammar, text)  # INT-20, INT-15/16/18
+            cand = read_record(raw, choices, now, text)  # INT-20..25, INT-35, INT-15/16/18
             if "invalid" not in cand and choices.numbers == "safe" and _unsafe_integer(raw):
                 cand = {"invalid": ""}  # INT-17: unreadable, like 1e400
             elif "invalid" not in cand and _hashing(choices) != _hashing(Choices()):
@@ -802,6 +977,16 @@ def read_candidates(
             ):
                 cand["fate"] = "trust_denied"  # removed before selection (INT-39)
             lines.append(cand)
+    if choices.one_per_id != "all":
+        # INT-23: "Keep only the first (or last) record per memory_id": the valid records read
+        # (trust-denied ones included: the filter comes after reading); the others vanish.
+        valid = [c for c in lines if "invalid" not in c]
+        if choices.one_per_id == "last":
+            valid.reverse()
+        keep: dict[str, int] = {}
+        for cand in valid:
+            keep.setdefault(cand["memory_id"], cand["read_index"])
+        lines = [c for c in lines if "invalid" in c or keep[c["memory_id"]] == c["read_index"]]
     return lines
 
 
@@ -888,12 +1073,15 @@ def oracle_read(
         )
 
     after = choices.trust_timing == "after-selection"  # INT-39/trust-check-after-selection
-    lines = read_candidates(stores, None if after else entries, opts.deny, choices)
+    recency_now = opts.now if opts.recency else None
+    lines = read_candidates(stores, None if after else entries, opts.deny, choices, recency_now)
     ranked = [c for c in lines if "fate" not in c]
     for cand in ranked:
         cand["score"] = score(cand, terms, opts, choices)
     store_key = STORE_KEYS[choices.store_order]  # INT-12
-    ranked.sort(key=lambda cand: order_key(cand, choices.string_order, store_key))  # full sort
+    ranked.sort(  # full sort on the composite key
+        key=lambda cand: order_key(cand, choices.string_order, store_key, choices.ts_order)
+    )
     if choices.store_priority == "episodic-first":
         # INT-34/rank-episodic-stores-first: a store whose file name says "episodic" (any ASCII
         # case) comes first; the five SPEC-006 keys order each part (a stable sort)

@@ -65,7 +65,7 @@ from conformance.readings import WHITE_SPACE, normalize_text
 from tools.generate._errors import BuildError
 from tools.generate.families import FAMILIES
 from tools.generate.families._case import Case
-from tools.oracle import OracleUndefined, oracle_read
+from tools.oracle import OracleUndefined, oracle_read, parse_ts
 
 __all__ = [
     "ADAPTER",
@@ -121,7 +121,33 @@ _AUTO_INTERPRETATIONS = {
     # a record_hash decides more than its own value: a trust entry names one, or two selected
     # candidates tie on score and memory_id (the order's last key): how it is computed is INT-02's
     "hash-decides": "INT-02",
+    "timestamp": "INT-21",  # a valid ts_utc: its normalized form is in record_hash
+    "nanoseconds": "INT-20",  # a valid timestamp finer than microseconds (1*9DIGIT)
+    "duplicates": "INT-23",  # records sharing a memory_id are separate candidates
 }
+
+
+def _stored_timestamps(case: Case) -> Iterable[str]:
+    """Every valid ts_utc (INT-20) of a store line that is a JSON object, whatever else the
+    line is: its record_hash holds the INT-21 normalized form."""
+    for spec in case.files.values():
+        lines = spec.get("lines", []) if isinstance(spec, dict) else []
+        for text in lines:
+            if not isinstance(text, str) or '"ts_utc"' not in text:
+                continue
+            try:
+                value = json.loads(text)
+            except ValueError:
+                continue
+            ts = value.get("ts_utc") if isinstance(value, dict) else None
+            if isinstance(ts, str) and parse_ts(ts) is not None:
+                yield ts
+
+
+def _finer_than_microseconds(ts: str) -> bool:
+    """A timestamp with a 7th to 9th fraction digit: only INT-20's 1*9DIGIT keeps it exact."""
+    parsed = parse_ts(ts)
+    return parsed is not None and parsed[1] % 1000 != 0
 
 
 def _texts(case: Case) -> Iterable[str]:
@@ -398,6 +424,20 @@ def _interpretations(case: Case, result: Json) -> list[str]:
             found.add(_AUTO_INTERPRETATIONS["query-raw"])
         if _hash_decides(case, selection["selected"]):
             found.add(_AUTO_INTERPRETATIONS["hash-decides"])
+        stamps = list(_stored_timestamps(case))
+        if stamps:
+            found.add(_AUTO_INTERPRETATIONS["timestamp"])
+        now = case.request.get("now_utc") if isinstance(case.request, dict) else None
+        if isinstance(now, str):
+            stamps.append(now)
+        ids = [
+            e["memory_id"] for e in selection["dropped"] if e["reason"] != "invalid_record_schema"
+        ]
+        ids += [item["memory_id"] for item in selection["selected"]]
+        if len(set(ids)) < len(ids):
+            found.add(_AUTO_INTERPRETATIONS["duplicates"])
+        if any(_finer_than_microseconds(ts) for ts in stamps):
+            found.add(_AUTO_INTERPRETATIONS["nanoseconds"])
     return sorted(found)
 
 

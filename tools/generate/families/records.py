@@ -243,9 +243,9 @@ SHAPES: tuple[Row, ...] = tuple(
 )
 
 
-def _schema(slug: str, text: str, memory_id: str, what: str) -> Row:
+def _schema(slug: str, text: str, memory_id: str, what: str, more: tuple[str, ...] = ()) -> Row:
     duplicates = ("INT-16",) if slug.startswith("dup-") else ()  # which duplicate wins
-    return (slug, text, memory_id, ("INT-22", "INT-19", *duplicates), what)
+    return (slug, text, memory_id, ("INT-22", "INT-19", *duplicates, *more), what)
 
 
 SCHEMA: tuple[Row, ...] = (
@@ -275,7 +275,11 @@ SCHEMA: tuple[Row, ...] = (
     _schema("refs-string", _t(',"refs":"run-1"'), "m5", "refs a string"),
     _schema("refs-number-element", _t(',"refs":[1]'), "m5", "a number in refs"),
     _schema(
-        "refs-string-element", _t(',"refs":["run-1"]'), "m5", "a string in refs (SPEC-005 style)"
+        "refs-string-element",
+        _t(',"refs":["run-1"]'),
+        "m5",
+        "a string in refs (SPEC-005 style)",
+        ("INT-24",),  # INT-24/wrap-string-refs-ref reads it as {"ref": "run-1"}
     ),
     _schema("refs-null-element", _t(',"refs":[null]'), "m5", "null in refs"),
     _schema("refs-array-element", _t(',"refs":[[]]'), "m5", "an array in refs"),
@@ -301,6 +305,7 @@ SCHEMA: tuple[Row, ...] = (
         '{"memory_id":"m5","type":"episodic","created_at_utc":"2024-01-01T00:00:00Z","text":"a","refs":["run-7"],"hash":"00"}',
         "m5",
         "SPEC-005 string refs",
+        ("INT-24",),
     ),
 )
 
@@ -313,7 +318,12 @@ VALID_ODD: tuple[Row, ...] = tuple(
             ("INT-18",),
             "nesting depth exactly 64 in refs",
         ),
-        ("depth-64-unknown", _t(',"x":' + _nest(63)), ("INT-18",), "nesting depth exactly 64"),
+        (
+            "depth-64-unknown",
+            _t(',"x":' + _nest(63)),
+            ("INT-18", "INT-23"),
+            "nesting depth exactly 64",
+        ),
         (
             "brackets-in-string",
             '{"memory_id":"m5","text":"' + "[" * 100 + '"}',
@@ -326,8 +336,13 @@ VALID_ODD: tuple[Row, ...] = tuple(
             ("INT-01", "INT-15"),  # INT-01: the decoded U+1F600 is hashed as raw UTF-8
             "an escaped surrogate pair",
         ),
-        ("big-finite", _t(',"x":1e308'), ("INT-17",), "1e308 is finite"),
-        ("tiny-underflow", _t(',"x":1e-400'), ("INT-17",), "1e-400 underflows to 0: finite"),
+        ("big-finite", _t(',"x":1e308'), ("INT-17", "INT-23"), "1e308 is finite"),
+        (
+            "tiny-underflow",
+            _t(',"x":1e-400'),
+            ("INT-17", "INT-23"),
+            "1e-400 underflows to 0: finite",
+        ),
         (
             "json-ws-around",
             " \t" + _t("") + "\t ",
@@ -379,7 +394,7 @@ VALID_ODD: tuple[Row, ...] = tuple(
         (
             "spec005-record",
             '{"memory_id":"m5","type":"episodic","created_at_utc":"2024-01-01T00:00:00Z","text":"a","refs":[{"kind":"run_id","value":"r7"}],"hash":"00"}',
-            ("INT-24", "INT-47"),
+            ("INT-23", "INT-24", "INT-47"),
             "a SPEC-005 record with object refs",
         ),
         ("empty-text", '{"memory_id":"m5","text":""}', (), "an empty text is valid"),

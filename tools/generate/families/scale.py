@@ -254,12 +254,17 @@ def cases() -> Iterator[Case]:
             ),
             # INT-09, INT-10: random texts where terms occur capitalized, inside longer words
             # and more than once; INT-14: the stores hold blank lines (blank_every); INT-30: a
-            # max_items above 50 is accepted and reported as given
+            # max_items above 50 is accepted and reported as given; INT-20/21: every store holds
+            # valid and invalid ts_utc strings (record_hash, order); INT-35: age_days, where
+            # recency is on
             interpretations=(
                 "INT-28",
                 "INT-04",
                 "INT-09",
                 "INT-10",
+                "INT-20",
+                "INT-21",
+                *(("INT-35",) if spec.scoring.get("enable_recency_weight") else ()),
                 *(("INT-14",) if spec.blank_every else ()),
                 *(("INT-30",) if spec.budget.get("max_items", 50) > 50 else ()),
                 # INT-26 (stop, not skip) and INT-29 (score-0 candidates selectable)

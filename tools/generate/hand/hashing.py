@@ -122,7 +122,7 @@ _h004 = vec(
         "1 token each; used 2, remaining 98."
     ),
     clauses=["S6-HASH-01", "S6-OUT-24", "S6-READ-14"],
-    interpretations=["INT-01", "INT-17", "INT-33"],
+    interpretations=["INT-01", "INT-17", "INT-23", "INT-33"],
     request=_req(),
     files={
         S: lines(
@@ -281,7 +281,7 @@ _h012 = vec(
         "excluded, INT-02). query 'note' -> 1 each; tie -> store_path a.jsonl first. 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-HASH-01", "S6-HASH-03", "S6-OUT-24", "S6-ORDER-03"],
-    interpretations=["INT-02", "INT-25"],
+    interpretations=["INT-02", "INT-23", "INT-25"],
     request={"query": "note", "store_paths": ["a.jsonl", "b.jsonl"], "budget": B100},
     files={
         "a.jsonl": lines(L(memory_id="m1", text="note", tags=["X"])),

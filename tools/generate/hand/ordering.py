@@ -55,6 +55,7 @@ _h002 = vec(
         "Excerpts 1 token each. used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02"],
+    interpretations=["INT-21"],
     request=_req(),
     files={
         S: lines(
@@ -86,6 +87,7 @@ _h003 = vec(
         "Excerpts 1 token each. used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02"],
+    interpretations=["INT-21"],
     request=_req(),
     files={
         S: lines(
@@ -118,7 +120,7 @@ _h004 = vec(
         "Excerpts 1 token each. used 2, remaining 98."
     ),
     clauses=["S6-ORDER-03", "S6-READ-05", "S6-READ-08"],
-    interpretations=["INT-02", "INT-12", "INT-33", "INT-43"],
+    interpretations=["INT-02", "INT-12", "INT-23", "INT-33", "INT-43"],
     request=_req("note", ["a.jsonl", "B.jsonl"]),
     files={
         "a.jsonl": lines(L(memory_id="m", text="note")),
@@ -181,7 +183,7 @@ _h006 = vec(
         "order). Excerpts 6 bytes -> 2 tokens each. used 6, remaining 94."
     ),
     clauses=["S6-ORDER-05", "S6-READ-14"],
-    interpretations=["INT-02", "INT-33"],
+    interpretations=["INT-02", "INT-23", "INT-33"],
     request=_req(),
     files={
         S: lines(
@@ -306,6 +308,7 @@ _h010 = vec(
         "m1, m2. Excerpts 8 bytes -> 2, 4 bytes -> 1. used 3, remaining 97."
     ),
     clauses=["S6-ORDER-01", "S6-ORDER-02"],
+    interpretations=["INT-21"],
     request=_req("note pad"),
     files={
         S: lines(
@@ -337,6 +340,7 @@ _h011 = vec(
         "first, although 'a.jsonl' < 'b.jsonl' and a.jsonl is read first. Excerpts 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02", "S6-ORDER-03"],
+    interpretations=["INT-21", "INT-23"],
     request=_req("note", ["a.jsonl", "b.jsonl"]),
     files={
         "a.jsonl": lines(L(memory_id="m", ts_utc="2024-01-01T00:00:00Z", text="note")),
@@ -424,7 +428,7 @@ _h014 = vec(
         "first. Excerpts 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02", "S6-READ-09"],
-    interpretations=["INT-21"],
+    interpretations=["INT-20", "INT-21"],
     request=_req(),
     files={
         S: lines(
@@ -456,7 +460,7 @@ _h015 = vec(
         "ts descending -> s1 first (an 'episodic first' ranking would put e1 first). 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-ORDER-02", "S6-ORDER-03"],
-    interpretations=["INT-34"],
+    interpretations=["INT-21", "INT-34"],
     request=_req("note", ["episodic.jsonl", "semantic.jsonl"]),
     files={
         "episodic.jsonl": lines(L(memory_id="e1", ts_utc="2024-01-01T00:00:00Z", text="note")),
@@ -525,7 +529,7 @@ _h017 = vec(
         "Excerpts 1 token each. used 2, remaining 98."
     ),
     clauses=["S6-ORDER-03", "S6-READ-05"],
-    interpretations=["INT-01", "INT-02", "INT-12", "INT-33", "INT-43"],
+    interpretations=["INT-01", "INT-02", "INT-12", "INT-23", "INT-33", "INT-43"],
     request=_req("note", [_P17[1], _P17[0]]),
     files={
         _P17[0]: lines(L(memory_id="m", text="note")),

@@ -61,6 +61,7 @@ _h001 = vec(
         "S6-SCORE-16",
         "S6-SCORE-17",
     ],
+    interpretations=["INT-21"],
     request=_req({"enable_recency_weight": True}, NOW),
     files=_one("2024-01-31T00:00:00Z"),
     expect=ok(_pkg1(_r1, 1.5), [S]),
@@ -73,6 +74,7 @@ _h002 = vec(
     "Age 0 gives weight 1.",
     comment=_BASE + "ts == now_utc -> age 0 -> weight 0.5 ** 0 = 1 -> score 1 + 1 = 2.",
     clauses=["S6-SCORE-14", "S6-SCORE-16", "S6-SCORE-17", "S6-SCORE-18"],
+    interpretations=["INT-21"],
     request=_req({"enable_recency_weight": True, "recency_half_life_days": 30}, NOW),
     files=_one("2024-03-01T00:00:00Z"),
     expect=ok(_pkg1(_r2, 2), [S]),
@@ -89,7 +91,7 @@ _h003 = vec(
         "read as clamping (INT-35) -> recency_bonus 1 -> score 2."
     ),
     clauses=["S6-SCORE-14", "S6-SCORE-17"],
-    interpretations=["INT-35"],
+    interpretations=["INT-21", "INT-35"],
     request=_req({"enable_recency_weight": True, "recency_half_life_days": 30}, NOW),
     files=_one("2024-03-02T00:00:00Z"),
     expect=ok(_pkg1(_r3, 2), [S]),
@@ -123,6 +125,7 @@ _h005 = vec(
         "(the ts would otherwise give weight 1) -> score 1. The valid ts stays in record_hash."
     ),
     clauses=["S6-INPUT-15", "S6-SCORE-13"],
+    interpretations=["INT-21"],
     request=_req({"enable_recency_weight": True}, None),
     files=_one("2024-03-01T00:00:00Z"),
     expect=ok(_pkg1(_r5, 1), [S]),
@@ -138,7 +141,7 @@ _h006 = vec(
         "changes nothing) -> score 1 (it would be 2: ts == now)."
     ),
     clauses=["S6-SCORE-12", "S6-INPUT-14"],
-    interpretations=["INT-36"],
+    interpretations=["INT-21", "INT-36"],
     request=_req({"enable_recency_weight": False}, NOW),
     files=_one("2024-03-01T00:00:00Z"),
     expect=ok(_pkg1(_r5, 1), [S]),
@@ -151,6 +154,7 @@ _h007 = vec(
     comment=_BASE
     + "scoring absent -> enable_recency_weight defaults to false -> no bonus although now_utc is given -> score 1.",
     clauses=["S6-INPUT-07", "S6-DET-01", "S6-SCORE-12"],
+    interpretations=["INT-21"],
     request=_req(None, NOW),
     files=_one("2024-03-01T00:00:00Z"),
     expect=ok(_pkg1(_r5, 1), [S]),
@@ -167,6 +171,7 @@ _h008 = vec(
         "exponent 14/7 = 2 -> weight 0.25 -> score 1.25."
     ),
     clauses=["S6-SCORE-14", "S6-SCORE-16"],
+    interpretations=["INT-21"],
     request=_req({"enable_recency_weight": True, "recency_half_life_days": 7}, NOW),
     files=_one("2024-02-16T00:00:00Z"),
     expect=ok(_pkg1(_r8, 1.25), [S]),
@@ -185,7 +190,7 @@ _h009 = vec(
         "0.44 ulp away; CPython and Node agree). score = (1 + 0) + 0.7071067811865476 = 1.7071067811865475 (the double sum)."
     ),
     clauses=["S6-SCORE-14", "S6-SCORE-16", "S6-SCORE-18"],
-    interpretations=["INT-04", "INT-35"],
+    interpretations=["INT-04", "INT-21", "INT-35"],
     request=_req({"enable_recency_weight": True, "recency_half_life_days": 1}, NOW),
     files=_one("2024-02-29T12:00:00Z"),
     expect=ok(_pkg1(_r9, 1.7071067811865475), [S]),
@@ -199,6 +204,7 @@ _h010 = vec(
     comment=_BASE
     + "half-life 1; 2024-02-27 -> 2024-03-01 = 3 days (via Feb 29) -> 0.5 ** 3 = 0.125 -> score 1.125.",
     clauses=["S6-SCORE-14", "S6-SCORE-16"],
+    interpretations=["INT-21"],
     request=_req({"enable_recency_weight": True, "recency_half_life_days": 1}, NOW),
     files=_one("2024-02-27T00:00:00Z"),
     expect=ok(_pkg1(_r10, 1.125), [S]),
@@ -217,6 +223,7 @@ _h011 = vec(
         "Excerpts 1 token each; used 3, remaining 97."
     ),
     clauses=["S6-SCORE-13", "S6-SCORE-16", "S6-ORDER-01"],
+    interpretations=["INT-21"],
     request=_req({"enable_recency_weight": True}, NOW),
     files={
         S: lines(
@@ -254,7 +261,7 @@ _h012 = vec(
         "z1 (has ts) before a1, although 'a1' < 'z1' and a1 is read first. Excerpts 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-SCORE-17", "S6-ORDER-02"],
-    interpretations=["INT-20", "INT-35"],
+    interpretations=["INT-20", "INT-21", "INT-35"],
     request=_req({"enable_recency_weight": True, "recency_half_life_days": 1}, NOW),
     files={
         S: lines(
@@ -303,7 +310,7 @@ _h014 = vec(
         "instant 2024-03-01T00:00:00Z. ts 2024-02-01 -> 29 days (Feb 2024). half-life 29 -> exponent 1 -> 0.5 -> score 1.5."
     ),
     clauses=["S6-INPUT-14", "S6-SCORE-14", "S6-SCORE-16"],
-    interpretations=["INT-20", "INT-36"],
+    interpretations=["INT-20", "INT-21", "INT-36"],
     request=_req(
         {"enable_recency_weight": True, "recency_half_life_days": 29},
         "2024-03-01T00:00:00.000000000+00:00",
@@ -323,6 +330,7 @@ _h015 = vec(
         "enable_recency_weight=true' -> bonus 0 -> score 1 (enabled it would be 1 + 0.5 for age 1 day)."
     ),
     clauses=["S6-INPUT-09", "S6-SCORE-12"],
+    interpretations=["INT-21"],
     request=_req({"enable_recency_weight": False, "recency_half_life_days": 1}, NOW),
     files=_one("2024-02-29T00:00:00Z"),
     expect=ok(_pkg1(_r15, 1), [S]),
@@ -336,6 +344,7 @@ _h016 = vec(
     comment=_BASE
     + "ts 2023-03-01 -> now 2024-03-01 = 366 days (includes 2024-02-29). half-life 183 -> exponent 2 -> 0.25 -> score 1.25.",
     clauses=["S6-SCORE-14", "S6-SCORE-16"],
+    interpretations=["INT-21"],
     request=_req({"enable_recency_weight": True, "recency_half_life_days": 183}, NOW),
     files=_one("2023-03-01T00:00:00Z"),
     expect=ok(_pkg1(_r16, 1.25), [S]),
@@ -356,7 +365,7 @@ _h017 = vec(
         "Excerpts 1 token each; used 5, remaining 95."
     ),
     clauses=["S6-SCORE-15", "S6-REC-04", "S6-ORDER-04", "S6-READ-09"],
-    interpretations=["INT-20"],
+    interpretations=["INT-20", "INT-21"],
     request=_req({"enable_recency_weight": True}, NOW),
     files={
         S: lines(
@@ -392,7 +401,7 @@ _h018 = vec(
         "(INT-20) -> no ts, no bonus -> 1. Order m1, m2. Excerpts 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-SCORE-15", "S6-REC-04"],
-    interpretations=["INT-20"],
+    interpretations=["INT-20", "INT-21"],
     request=_req(
         {"enable_recency_weight": True, "recency_half_life_days": 1}, "2000-03-01T00:00:00Z"
     ),
@@ -425,7 +434,7 @@ _h019 = vec(
         "clock is never read (INT-37): an implementation that used the wall clock would see a future ts and clamp to 1 (score 2)."
     ),
     clauses=["S6-INPUT-14", "S6-SCORE-14"],
-    interpretations=["INT-37"],
+    interpretations=["INT-21", "INT-37"],
     request=_req(
         {"enable_recency_weight": True, "recency_half_life_days": 1}, "2100-01-01T00:00:00Z"
     ),
@@ -477,7 +486,7 @@ _h021 = vec(
         "never reads the clock (INT-37); with the wall clock the age would be decades and the weight 0."
     ),
     clauses=["S6-INPUT-14", "S6-SCORE-14", "S6-SCORE-16"],
-    interpretations=["INT-37"],
+    interpretations=["INT-21", "INT-37"],
     request=_req(
         {"enable_recency_weight": True, "recency_half_life_days": 1}, "1999-12-31T00:00:00Z"
     ),

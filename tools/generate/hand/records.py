@@ -474,7 +474,7 @@ _h016 = vec(
         "1 token each; used 2, remaining 98."
     ),
     clauses=["S6-REC-09", "S6-REC-02", "S6-ORDER-02"],
-    interpretations=["INT-19", "INT-24", "INT-47"],
+    interpretations=["INT-19", "INT-21", "INT-23", "INT-24", "INT-47"],
     request=REQ,
     files={
         S: lines(
@@ -573,7 +573,7 @@ _h019 = vec(
         "weight 1 -> score 2. Order c2, c1. 1 token each; used 2, remaining 98."
     ),
     clauses=["S6-REC-02", "S6-SCORE-13", "S6-READ-09"],
-    interpretations=["INT-23", "INT-24", "INT-47"],
+    interpretations=["INT-21", "INT-23", "INT-24", "INT-47"],
     request={
         "query": "note",
         "store_paths": [S],

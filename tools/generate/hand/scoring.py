@@ -70,7 +70,7 @@ _h002 = vec(
         "S6-OUT-07",
         "S6-OUT-08",
     ],
-    interpretations=["INT-29"],  # a score-0 candidate is selected (no threshold)
+    interpretations=["INT-21", "INT-29"],  # INT-29: a score-0 candidate is selected
     request={"query": "note", "store_paths": [S], "budget": {"max_excerpt_tokens": 10}},
     files=_FILES_DEF,
     expect=ok(_PKG_DEF, [S]),
@@ -90,7 +90,7 @@ _h003 = vec(
         "S6-INPUT-12",
         "S6-ACC-01",
     ],
-    interpretations=["INT-29"],  # a score-0 candidate is selected (no threshold)
+    interpretations=["INT-21", "INT-29"],  # INT-29: a score-0 candidate is selected
     request={
         "query": "note",
         "store_paths": [S],
@@ -149,7 +149,7 @@ _h005 = vec(
         "Excerpt 8 bytes -> 2 tokens. used 2, remaining 98."
     ),
     clauses=["S6-SCORE-16", "S6-SCORE-17", "S6-SCORE-18", "S6-SCORE-14"],
-    interpretations=["INT-04", "INT-35"],
+    interpretations=["INT-04", "INT-21", "INT-35"],
     request={
         "query": "aa bb cc dd",
         "store_paths": [S],
@@ -185,7 +185,7 @@ _h006 = vec(
         "1 + (1.0 + w) would give 2.3149802624737186. Excerpt 2 bytes -> 1 token. used 1, remaining 99."
     ),
     clauses=["S6-SCORE-16", "S6-SCORE-18"],
-    interpretations=["INT-04", "INT-35"],
+    interpretations=["INT-04", "INT-21", "INT-35"],
     request={
         "query": "ee ff gg",
         "store_paths": [S],
@@ -219,7 +219,7 @@ _h007 = vec(
         "score = (1 + 0.5) + 0.5 = 2. Excerpt 4 bytes -> 1 token. used 1, remaining 99."
     ),
     clauses=["S6-SCORE-18", "S6-INPUT-08", "S6-SCORE-16"],
-    interpretations=["INT-04"],
+    interpretations=["INT-04", "INT-21"],
     request={
         "query": "plum",
         "store_paths": [S],
@@ -245,6 +245,7 @@ _h008 = vec(
         "score = (1 + 0) + 0.25 = 1.25. Excerpt 4 bytes -> 1 token. used 1, remaining 99."
     ),
     clauses=["S6-SCORE-09", "S6-SCORE-12", "S6-SCORE-16", "S6-SCORE-18"],
+    interpretations=["INT-21"],
     request={
         "query": "pear",
         "store_paths": [S],

@@ -128,7 +128,7 @@ _h003 = vec(
         "lines 0, 1, 2 trust_denied in read order (INT-28). used 0, remaining 100."
     ),
     clauses=["S6-TRUST-03", "S6-TRUST-04", "S6-TRUST-08"],
-    interpretations=["INT-28", "INT-38", "INT-39"],
+    interpretations=["INT-23", "INT-28", "INT-38", "INT-39"],
     request=_req({"trust_snapshot_path": T}),
     files={
         S: lines(
@@ -307,7 +307,7 @@ _h010 = vec(
         "(score 1, 1 token). used 1, remaining 99."
     ),
     clauses=["S6-TRUST-03", "S6-TRUST-08"],
-    interpretations=["INT-28", "INT-38", "INT-39"],
+    interpretations=["INT-23", "INT-28", "INT-38", "INT-39"],
     request=_req({"trust_snapshot_path": T}, stores=["a.jsonl", "b.jsonl"]),
     files={
         "a.jsonl": lines(L(memory_id="m1", text="note")),
