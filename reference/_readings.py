@@ -76,7 +76,7 @@ class Readings:
     #: or the "simple" 1:1 mapping (a key of ``_text.LOWERCASE``).
     lowercase: str = "full"
     #: INT-07: a derived term's length in "code-points", or "utf-16-units" (JavaScript), or
-    #: "utf-8-bytes" (Go, Rust).
+    #: "utf-8-bytes" (Go, Rust), or "grapheme-clusters" (UAX #29).
     term_length: str = "code-points"
     #: INT-08: supplied scoring.query_terms are "normalized" (pinned) or used "verbatim", or
     #: "derived" like the query, or an empty list is absent ("empty-is-absent").
@@ -265,6 +265,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
         Alternative(
             "INT-08/verbatim",
             0,
+        Alternative(
+            "INT-07/grapheme-clusters",
+            2,
+            "a derived term's length counts extended grapheme clusters (UAX #29), so e + U+0301 "
+            "is one and too short",
+            {"term_length": "grapheme-clusters"},
+        ),
             "supplied query_terms used as given (not trimmed, collapsed or lowercased); only "
             "exact duplicates removed",
             {"query_terms": "verbatim"},

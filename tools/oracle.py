@@ -409,6 +409,8 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-07 alternatives[1]: "UTF-8 bytes."
     "INT-07/utf-8-bytes": {"term_length": "utf-8-bytes"},
     # INT-08 alternatives[0]: "Use supplied terms verbatim."
+    # INT-07 alternatives[2]: "Grapheme clusters."
+    "INT-07/grapheme-clusters": {"term_length": "grapheme-clusters"},
     "INT-08/verbatim": {"terms": "verbatim"},
     # INT-08 alternatives[1]: "Apply all derivation steps (split, length filter) to supplied
     # terms."
