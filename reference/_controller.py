@@ -209,7 +209,11 @@ def _write_package(
         query = {"raw": raw, "query_hash": query_hash(request.query, normalize)}
         scorer = _scorer(request, readings)
         lines = line_rules(  # INT-14, INT-15, INT-16, INT-18
-            readings.line_ends, readings.json_text, readings.member_names, readings.depth_limit
+            readings.line_ends,
+            readings.json_text,
+            readings.member_names,
+            readings.depth_limit,
+            readings.line_limit,
         )
         audit = None
         if writer is not None:
