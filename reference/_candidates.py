@@ -52,7 +52,14 @@ def scan_chunk(
     `rules` is how a line is read (INT-14..INT-18), taken as values, not branched on.
     """
     store = stores[chunk.position]
-    reader = LineReader(store, chunk, hash_overlong=True, digest=store_digest, checksum=parts.audit)
+    reader = LineReader(
+        store,
+        chunk,
+        hash_overlong=True,
+        digest=store_digest,
+        checksum=parts.audit,
+        limit=rules.line_limit,  # INT-18
+    )
     path = store.path
     term_count = scorer.term_count
     tag_overlap = scorer.tag_overlap

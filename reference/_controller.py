@@ -61,7 +61,11 @@ __all__ = ["loads_request", "memory_read", "memory_read_to", "read_package", "wr
 def _lines(readings: Readings) -> LineRules:
     """How a line of a store is read (INT-14, INT-15, INT-16, INT-18)."""
     return line_rules(
-        readings.line_ends, readings.json_text, readings.member_names, readings.depth_limit
+        readings.line_ends,
+        readings.json_text,
+        readings.member_names,
+        readings.depth_limit,
+        readings.line_limit,
     )
 
 

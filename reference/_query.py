@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+import regex
+
 from reference._canonical import sha256_hex
 from reference._text import normalize, split_terms
 
@@ -41,8 +43,22 @@ def utf8_bytes(term: str) -> int:
     return len(term.encode("utf-8"))
 
 
+_GRAPHEME: Final = regex.compile(r"\X")
+
+
+def graphemes(term: str) -> int:
+    """INT-07/grapheme-clusters (an alternative, ``_readings.py``): extended grapheme clusters
+    (UAX #29, the ``regex`` module's ``\\X``), so e + U+0301 is one."""
+    return len(_GRAPHEME.findall(term))
+
+
 #: INT-07: how a term's length is counted (the pinned reading first).
-TERM_LENGTHS: Final = {"code-points": len, "utf-16-units": utf16_units, "utf-8-bytes": utf8_bytes}
+TERM_LENGTHS: Final = {
+    "code-points": len,
+    "utf-16-units": utf16_units,
+    "utf-8-bytes": utf8_bytes,
+    "grapheme-clusters": graphemes,
+}
 
 
 def derive_terms(

@@ -39,11 +39,13 @@ from reference._errors import StoreError, render_value
 __all__ = [
     "BLOCK_BYTES",
     "LINE_BREAKS",
+    "LINE_LIMITS",
     "MAX_LINE_BYTES",
     "STORE_CHECKS",
     "Batch",
     "Chunk",
     "Digest",
+    "LineLimit",
     "LineReader",
     "Overlong",
     "Store",
@@ -297,9 +299,48 @@ def is_blank(line: bytes) -> bool:
     return not line.strip(_BLANK)
 
 
-def _too_long(line: bytes) -> bool:
+def _too_long(line: bytes, limit: int = MAX_LINE_BYTES) -> bool:
     """INT-18: the line without its terminator (LF, and one CR before it) is too long."""
-    return len(line) > MAX_LINE_BYTES and len(line) - (line[-1:] == b"\r") > MAX_LINE_BYTES
+    return len(line) > limit and len(line) - (line[-1:] == b"\r") > limit
+
+
+#: What a non-blank line past the limit becomes: (lines to read instead, an invalid line).
+PastLimit = Callable[[Store, bytes, Overlong], tuple[list[bytes], Overlong | None]]
+
+
+def _invalid_line(store: Store, head: bytes, overlong: Overlong) -> tuple[list[bytes], Overlong]:
+    """INT-18 (pinned): the line is invalid (invalid_record_schema), hashed as it streamed."""
+    return [], overlong
+
+
+def _truncated_line(store: Store, head: bytes, overlong: Overlong) -> tuple[list[bytes], None]:
+    """INT-18/line-past-length-limit (an alternative, ``_readings.py``): the line is read as
+    its first MAX_LINE_BYTES bytes (``head``); the rest, up to its LF, is skipped."""
+    return [head], None
+
+
+def _failing_line(store: Store, head: bytes, overlong: Overlong) -> tuple[list[bytes], None]:
+    """INT-18/overlong-line-fails-call (an alternative, ``_readings.py``): the call fails."""
+    raise _not_readable(store.where, store.path, f" has a line longer than {MAX_LINE_BYTES} bytes")
+
+
+@dataclass(frozen=True, slots=True)
+class LineLimit:
+    """INT-18: the longest line read as a line (bytes, without its terminator), and what a
+    longer non-blank line becomes (a blank one is skipped at any length, INT-14)."""
+
+    max_bytes: int = MAX_LINE_BYTES
+    past: PastLimit = _invalid_line
+
+
+#: INT-18: the line length limit (the pinned reading first; ``_readings.py``).  "none"
+#: (INT-18/length-limit-store-without) holds a line whatever its length.
+LINE_LIMITS: Final[dict[str, LineLimit]] = {
+    "1mib-invalid": LineLimit(),
+    "none": LineLimit(1 << 62),
+    "1mib-truncate": LineLimit(MAX_LINE_BYTES, _truncated_line),
+    "1mib-fail": LineLimit(MAX_LINE_BYTES, _failing_line),
+}
 
 
 class _LineHash:
@@ -345,7 +386,7 @@ class LineReader:
     one block is held.
     """
 
-    __slots__ = ("checksum", "chunk", "crc", "digest", "hash_overlong", "store")
+    __slots__ = ("checksum", "chunk", "crc", "digest", "hash_overlong", "limit", "store")
 
     def __init__(
         self,
@@ -355,8 +396,10 @@ class LineReader:
         hash_overlong: bool,
         digest: Digest | None = None,
         checksum: bool = True,
+        limit: LineLimit = LINE_LIMITS["1mib-invalid"],
     ) -> None:
         self.store = store
+        self.limit = limit  # INT-18
         self.chunk = chunk
         self.hash_overlong = hash_overlong
         self.checksum = checksum
@@ -380,6 +423,12 @@ class LineReader:
         hashed.cr = False  # a CR at the end of a terminated line (or of the file) is dropped
         return hashed.result()
 
+    def _past(self, line: bytes, overlong: Overlong | None) -> tuple[list[bytes], Overlong | None]:
+        """A line past the limit as INT-18 reads it ([] and None when it is blank)."""
+        if overlong is None:
+            return [], None
+        return self.limit.past(self.store, line[: self.limit.max_bytes], overlong)
+
     def _stream(self, head: bytes, blocks: Iterator[bytes]) -> tuple[Overlong | None, bytes, int]:
         """Stream an overlong line to its LF: (the line, bytes after the LF, bytes consumed)."""
         hashed = _LineHash(self.hash_overlong)
@@ -400,6 +449,7 @@ class LineReader:
     def batches(self) -> Iterator[Batch]:
         """Yield (first offset, end offset, lines, None), or (..., [], an overlong line), or
         (..., [], None) for a blank overlong line (one line, not a record: INT-14)."""
+        limit = self.limit.max_bytes  # INT-18
         offset = self.chunk.start  # where `rest`, the partial line carried over, starts
         rest = b""
         carry = b""  # bytes after an overlong line's LF, split before the next block
@@ -417,23 +467,23 @@ class LineReader:
             if rest:  # the partial line carried over joins the block's first piece
                 lines[0] = rest + lines[0]
             rest = lines.pop()
-            if lines and _too_long(lines[0]):  # only the first line can have begun earlier
+            if lines and _too_long(lines[0], limit):  # only the first can have begun earlier
                 first = lines.pop(0)
                 # A blank overlong line comes as ([], None): skipped, but counted as a line.
-                yield offset, offset + len(first) + 1, [], self._whole(first)
+                yield offset, offset + len(first) + 1, *self._past(first, self._whole(first))
                 offset += len(first) + 1
             end = start + size - len(rest)
             if lines:
                 yield offset, end, lines, None
             offset = end
-            if len(rest) > MAX_LINE_BYTES + 1:  # + 1: the CR of a CRLF may still follow
+            if len(rest) > limit + 1:  # + 1: the CR of a CRLF may still follow
                 overlong, carry, consumed = self._stream(rest, blocks)
-                yield offset, offset + consumed, [], overlong
+                yield offset, offset + consumed, *self._past(rest, overlong)
                 offset += consumed
                 rest = b""
         if rest:  # a last line without LF (INT-14)
-            if _too_long(rest):
-                yield offset, offset + len(rest), [], self._whole(rest)
+            if _too_long(rest, limit):
+                yield offset, offset + len(rest), *self._past(rest, self._whole(rest))
             else:
                 yield offset, offset + len(rest), [rest], None
 

@@ -76,7 +76,7 @@ class Readings:
     #: or the "simple" 1:1 mapping (a key of ``_text.LOWERCASE``).
     lowercase: str = "full"
     #: INT-07: a derived term's length in "code-points", or "utf-16-units" (JavaScript), or
-    #: "utf-8-bytes" (Go, Rust).
+    #: "utf-8-bytes" (Go, Rust), or "grapheme-clusters" (UAX #29).
     term_length: str = "code-points"
     #: INT-08: supplied scoring.query_terms are "normalized" (pinned) or used "verbatim", or
     #: "derived" like the query, or an empty list is absent ("empty-is-absent").
@@ -111,6 +111,9 @@ class Readings:
     member_names: str = "last-wins"
     #: INT-18: the nesting limit of a line (a key of ``_records.DEPTH_LIMITS``).
     depth_limit: str = "64"
+    #: INT-18: the line length limit and what a longer line becomes (a key of
+    #: ``_reader.LINE_LIMITS``).
+    line_limit: str = "1mib-invalid"
     #: INT-19: the dropped entries of invalid lines are "listed" with memory_id "" or the
     #: string member, and the raw-line hash; or have memory_id/record_hash "null"; or are
     #: "omitted" (a key of ``_controller.INVALID_ENTRIES``).
@@ -327,6 +330,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"term_length": "utf-8-bytes"},
         ),
         Alternative(
+            "INT-07/grapheme-clusters",
+            2,
+            "a derived term's length counts extended grapheme clusters (UAX #29), so e + U+0301 "
+            "is one and too short",
+            {"term_length": "grapheme-clusters"},
+        ),
+        Alternative(
             "INT-08/verbatim",
             0,
             "supplied query_terms used as given (not trimmed, collapsed or lowercased); only "
@@ -513,10 +523,30 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"depth_limit": "1000"},
         ),
         Alternative(
+            "INT-18/length-limit-store-without",
+            2,
+            "no line length limit: a line longer than 1 MiB is read (and valid) like any other",
+            {"line_limit": "none"},
+        ),
+        Alternative(
+            "INT-18/line-past-length-limit",
+            3,
+            "a line longer than 1 MiB is truncated: read as its first 1,048,576 bytes (the "
+            "register's first behaviour; failing the call is INT-18/overlong-line-fails-call)",
+            {"line_limit": "1mib-truncate"},
+        ),
+        Alternative(
             "INT-18/limit-127-serde",
             4,
             "a line nested deeper than 127 is invalid (serde_json's recursion limit of 128)",
             {"depth_limit": "127"},
+        ),
+        Alternative(
+            "INT-18/overlong-line-fails-call",
+            5,
+            "a non-blank line longer than 1 MiB fails the call (store_not_readable at the "
+            "store's /store_paths entry)",
+            {"line_limit": "1mib-fail"},
         ),
         Alternative(
             "INT-19/memory-id-record-hash",

@@ -23,7 +23,7 @@ from typing import Any, Final
 import orjson
 
 from reference._canonical import FORMS, as_doubles, canonical_bytes, sha256_hex
-from reference._reader import is_blank
+from reference._reader import LINE_LIMITS, LineLimit, is_blank
 from reference._text import strip_white_space
 from reference._timestamps import (
     Timestamp,
@@ -596,6 +596,7 @@ class LineRules:
     load: Callable[[bytes], Any] = load_line
     line_hash: Callable[[bytes], str] = raw_hash
     max_depth: int = MAX_DEPTH
+    line_limit: LineLimit = LINE_LIMITS["1mib-invalid"]  # INT-18: taken by the reader
 
     @property
     def parse(self) -> Callable[..., Record | Invalid]:
@@ -640,15 +641,16 @@ DEPTH_LIMITS: Final[dict[str, int]] = {
 }
 
 
-def line_rules(ends: str, text: str, names: str, depth: str) -> LineRules:
-    """The line readings of INT-14, INT-15, INT-16 and INT-18, by their names above."""
+def line_rules(ends: str, text: str, names: str, depth: str, length: str) -> LineRules:
+    """The line readings of INT-14, INT-15, INT-16 and INT-18 (``length`` a key of
+    ``_reader.LINE_LIMITS``), by their names above."""
     skip, line_hash = LINE_ENDS[ends]
     load = JSON_TEXTS[text]
     if MEMBER_NAMES[names] is not load_line:
         if load is not load_line:
             raise ValueError("an INT-15 and an INT-16 alternative cannot be followed together")
         load = MEMBER_NAMES[names]
-    return LineRules(skip, load, line_hash, DEPTH_LIMITS[depth])
+    return LineRules(skip, load, line_hash, DEPTH_LIMITS[depth], LINE_LIMITS[length])
 
 
 # ----------------------------------------------------------------------------------------

@@ -194,6 +194,7 @@ class Choices:
     surrogates: str = "reject"  # INT-15: an escaped lone surrogate
     duplicates: str = "last"  # INT-16: a member name twice in one object
     max_depth: int | None = MAX_DEPTH  # INT-18: the nesting limit
+    long_lines: str = "invalid"  # INT-18: a line over 1 MiB: "invalid", "read", "cut", "fail"
     invalid_entries: str = "listed"  # INT-19: the dropped entries of invalid lines
 
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
@@ -441,6 +442,8 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-07/utf-16-units": {"term_length": "utf-16-units"},
     # INT-07 alternatives[1]: "UTF-8 bytes."
     "INT-07/utf-8-bytes": {"term_length": "utf-8-bytes"},
+    # INT-07 alternatives[2]: "Grapheme clusters."
+    "INT-07/grapheme-clusters": {"term_length": "grapheme-clusters"},
     # INT-08 alternatives[0]: "Use supplied terms verbatim."
     "INT-08/verbatim": {"terms": "verbatim"},
     # INT-08 alternatives[1]: "Apply all derivation steps (split, length filter) to supplied
@@ -510,6 +513,13 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # INT-18 alternatives[4]: "Limit 127: a line nested 128 deep is invalid (serde_json's
     # default recursion limit of 128)."
     "INT-18/limit-127-serde": {"max_depth": 127},
+    # INT-18 alternatives[2]: "No length limit: a store without newlines must fit in memory."
+    "INT-18/length-limit-store-without": {"long_lines": "read"},
+    # INT-18 alternatives[3]: "A line past the length limit is truncated, or fails the call
+    # (store_not_readable)." -- its first behaviour; alternatives[5] is the second.
+    "INT-18/line-past-length-limit": {"long_lines": "cut"},
+    # INT-18 alternatives[5]: "A line past the length limit fails the call (store_not_readable)."
+    "INT-18/overlong-line-fails-call": {"long_lines": "fail"},
     # INT-19 alternatives[0]: "memory_id and record_hash null."
     "INT-19/memory-id-record-hash": {"invalid_entries": "null"},
     # INT-19 alternatives[1]: "Omit invalid lines from dropped (contradicts 'counted as
@@ -932,6 +942,32 @@ def read_record(
     return record
 
 
+#: INT-18: 'a line longer than 1,048,576 bytes (1 MiB, not counting its LF or CRLF terminator)
+#: is invalid (invalid_record_schema) whatever it holds, with memory_id ""'.
+MAX_LINE_BYTES: Final = 1_048_576
+
+
+def _over_limit(raw: bytes) -> bool:
+    """INT-18: ``raw`` (a line without its LF) is longer than the limit, a CR at its end (the
+    CRLF terminator's) not counted."""
+    return len(raw) - raw.endswith(b"\r") > MAX_LINE_BYTES
+
+
+def _fail_on_long_lines(
+    stores: list[tuple[str, bytes]], store_paths: list[str], choices: Choices
+) -> None:
+    """INT-18/overlong-line-fails-call: the first store (in read order) holding a non-blank
+    line over the limit fails the call, at the first request entry naming it."""
+    for store_path, data in stores:
+        for raw in split_lines(data, choices.cr):
+            if _over_limit(raw) and not is_blank(raw):
+                index = [normalize_path(sp) for sp in store_paths].index(store_path)
+                where = f"/store_paths/{index}"
+                raise RequestError(
+                    "store_not_readable", where, f"{store_path!r}: a line over 1 MiB"
+                )
+
+
 def read_candidates(
     stores: list[tuple[str, bytes]],
     entries: list[dict[str, Any]] | None,
@@ -954,10 +990,15 @@ def read_candidates(
     lines: list[dict[str, Any]] = []
     for store_path, data in stores:
         # '2) within each store, read in file order (line order)'; INT-14 (choices.cr)
-        for raw in split_lines(data, choices.cr):
-            if is_blank(raw) and choices.blank_lines == "skip":
+        for line in split_lines(data, choices.cr):
+            if is_blank(line) and choices.blank_lines == "skip":
                 continue  # INT-14/blank-lines-dropped-invalid: not JSON, so invalid below
-            cand = read_record(raw, choices, now, text)  # INT-20..25, INT-35, INT-15/16/18
+            raw, too_long = line, _over_limit(line) and choices.long_lines == "invalid"
+            if choices.long_lines == "cut" and _over_limit(line):
+                raw = line[:MAX_LINE_BYTES]  # INT-18/line-past-length-limit: its first 1 MiB
+            invalid: dict[str, Any] = {"invalid": ""}  # INT-18: whatever it holds
+            # INT-20..25, INT-35, INT-15/16/18
+            cand = invalid if too_long else read_record(raw, choices, now, text)
             if "invalid" not in cand and choices.numbers == "safe" and _unsafe_integer(raw):
                 cand = {"invalid": ""}  # INT-17: unreadable, like 1e400
             elif "invalid" not in cand and _hashing(choices) != _hashing(Choices()):
@@ -1058,6 +1099,8 @@ def oracle_read(
             entries = read_snapshot(
                 opts.snapshot, root, choices.missing_snapshot, choices.snapshot_text
             )
+        if choices.long_lines == "fail":
+            _fail_on_long_lines(stores, opts.store_paths, choices)  # INT-18
     except RequestError as err:
         return err.envelope()
 

@@ -113,8 +113,83 @@ def normalize_text(s: str, ws: Whitespace = "white-space", case: Lowercase = "fu
 
 #: INT-07: a term's length in Unicode "code-points" (pinned), or in "utf-16-units"
 #: (``INT-07/utf-16-units``, the register's ``alternatives[0]``), or in "utf-8-bytes"
-#: (``INT-07/utf-8-bytes``, ``alternatives[1]``).
-TermLength = Literal["code-points", "utf-16-units", "utf-8-bytes"]
+#: (``INT-07/utf-8-bytes``, ``alternatives[1]``), or in "grapheme-clusters"
+#: (``INT-07/grapheme-clusters``, ``alternatives[2]``).
+TermLength = Literal["code-points", "utf-16-units", "utf-8-bytes", "grapheme-clusters"]
+
+
+def _grapheme_class(ch: str) -> str:
+    """The UAX #29 Grapheme_Cluster_Break class of ``ch``, as far as a term can hold it: from
+    the general category and code point ranges (``unicodedata`` has no such property)."""
+    cp = ord(ch)
+    if cp == 0x200D:
+        return "ZWJ"
+    if 0x1F1E6 <= cp <= 0x1F1FF:
+        return "RI"
+    if 0x1100 <= cp <= 0x115F or 0xA960 <= cp <= 0xA97C:
+        return "L"
+    if 0x1160 <= cp <= 0x11A7 or 0xD7B0 <= cp <= 0xD7C6:
+        return "V"
+    if 0x11A8 <= cp <= 0x11FF or 0xD7CB <= cp <= 0xD7FB:
+        return "T"
+    if 0xAC00 <= cp <= 0xD7A3:
+        return "LV" if (cp - 0xAC00) % 28 == 0 else "LVT"
+    cat = unicodedata.category(ch)
+    if cat in ("Mn", "Me") or cp == 0x200C or 0x1F3FB <= cp <= 0x1F3FF or 0xE0020 <= cp <= 0xE007F:
+        return "Extend"  # Grapheme_Extend, ZWNJ, emoji modifiers, tag characters
+    if cat == "Mc":
+        return "SpacingMark"
+    if cat in ("Cc", "Zl", "Zp") or (
+        cat == "Cf"
+        and cp
+        not in (0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F, 0x08E2, 0x110BD)
+    ):
+        return "Control"
+    if cat == "So" and cp >= 0x2100:
+        return "Pictographic"  # an approximation of Extended_Pictographic
+    return "Other"
+
+
+_VIRAMAS = frozenset((0x094D, 0x09CD, 0x0ACD, 0x0B4D, 0x0C4D, 0x0D4D))  # InCB=Linker
+
+
+def _indic_consonant(ch: str) -> bool:
+    """InCB=Consonant, approximately: a letter of a script whose virama is a linker."""
+    return unicodedata.category(ch) == "Lo" and any(
+        base <= ord(ch) < base + 0x80 for base in (0x0900, 0x0980, 0x0A80, 0x0B00, 0x0C00, 0x0D00)
+    )
+
+
+def _graphemes(term: str) -> int:
+    """UAX #29 extended grapheme clusters: count the boundaries GB3..GB999 allow."""
+    count, prev, ri_run = 0, "", 0
+    emoji = zwj_emoji = False  # ExtPict Extend* so far; ... followed by a ZWJ (GB11)
+    conjunct = linked = False  # InCB Consonant [Extend Linker]* so far; ... with a Linker (GB9c)
+    for ch in term:
+        cls = _grapheme_class(ch)
+        joins = prev != "" and (
+            (prev != "Control" and cls in ("Extend", "ZWJ", "SpacingMark"))  # GB9, GB9a
+            or (prev == "L" and cls in ("L", "V", "LV", "LVT"))  # GB6
+            or (prev in ("LV", "V") and cls in ("V", "T"))  # GB7
+            or (prev in ("LVT", "T") and cls == "T")  # GB8
+            or (prev == "ZWJ" and zwj_emoji and cls == "Pictographic")  # GB11
+            or (prev == "RI" and cls == "RI" and ri_run % 2 == 1)  # GB12, GB13
+            or (linked and _indic_consonant(ch))  # GB9c
+        )
+        if cls == "Control" or prev == "Control":
+            joins = False  # GB4, GB5
+        count += not joins
+        ri_run = ri_run + 1 if cls == "RI" else 0
+        zwj_emoji = cls == "ZWJ" and emoji
+        emoji = cls == "Pictographic" or (emoji and cls == "Extend")
+        if _indic_consonant(ch):
+            conjunct, linked = True, False
+        elif conjunct and (ord(ch) in _VIRAMAS or cls in ("Extend", "ZWJ")):
+            linked = linked or ord(ch) in _VIRAMAS
+        else:
+            conjunct = linked = False
+        prev = cls
+    return count
 
 
 def term_length(term: str, unit: TermLength = "code-points") -> int:
@@ -125,6 +200,8 @@ def term_length(term: str, unit: TermLength = "code-points") -> int:
         return sum(2 if ord(ch) > 0xFFFF else 1 for ch in term)
     if unit == "utf-8-bytes":  # "UTF-8 bytes.": 1 to 4 bytes by code point range
         return sum(1 + (ord(ch) >= 0x80) + (ord(ch) >= 0x800) + (ord(ch) >= 0x10000) for ch in term)
+    if unit == "grapheme-clusters":  # "Grapheme clusters.": UAX #29 extended clusters
+        return _graphemes(term)
     return len(term)
 
 

@@ -358,4 +358,51 @@ _h012 = vec(
     ),
 )
 
-VECTORS = [_h001, _h002, _h003, _h004, _h005, _h006, _h007, _h008, _h009, _h010, _h011, _h012]
+# ---------------------------------------------------------------- reader-h013
+#: INT-18: a line longer than this (without its LF) is invalid whatever it holds.
+_LIMIT = 1_048_576
+_HEAD, _TAIL = '{"memory_id":"big","text":"', '"}'  # 27 and 2 bytes
+_BIG = _HEAD + "a" * (_LIMIT + 1 - len(_HEAD) - len(_TAIL)) + _TAIL
+assert len(_BIG.encode("utf-8")) == _LIMIT + 1
+_h013 = vec(
+    "reader-h013",
+    "A record line one byte over the 1 MiB line limit is invalid, whatever it holds.",
+    comment=(
+        'Line 1 is \'{"memory_id":"big","text":"\' (27 bytes) + 1,048,548 \'a\' + \'"}\' (2 bytes) = 1,048,577 bytes '
+        "without its LF: one byte over INT-18's limit of 1,048,576 -> invalid_record_schema although it is a valid "
+        "record, memory_id '' (INT-18), record_hash = sha256 of its 1,048,577 bytes (INT-19). m1 'note' -> score 1, "
+        "excerpt 'note', 1 token; used 1, remaining 99. No length limit would select or drop 'big' as a record; "
+        "truncating reads its first 1,048,576 bytes (no closing '}': invalid, another hash); failing gives "
+        "store_not_readable."
+    ),
+    clauses=["S6-REC-11", "S6-READ-02"],
+    interpretations=["INT-18", "INT-19"],
+    request=_req(),
+    files={S: lines(_BIG, L(memory_id="m1", text="note"))},
+    expect=ok(
+        package(
+            "note",
+            "note",
+            bud(100, 1, 99, 100, 50),
+            [sel(_m1, S, 1, "note", 1)],
+            [drop_line("", S, 0)],
+        ),
+        [S],
+    ),
+)
+
+VECTORS = [
+    _h001,
+    _h002,
+    _h003,
+    _h004,
+    _h005,
+    _h006,
+    _h007,
+    _h008,
+    _h009,
+    _h010,
+    _h011,
+    _h012,
+    _h013,
+]
