@@ -106,11 +106,13 @@ class TestRegister:
 
     @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
     def test_index_points_at_the_register(self, alternative: str) -> None:
-        """Each alternative names its entry and an existing ``alternatives[index]``."""
+        """Each alternative names its entry and an existing ``alternatives[index]``, whose
+        stable name in ``alternative_ids`` is the ID's."""
         found = ALTERNATIVES[alternative]
         entry = ENTRIES[found.entry]
         assert alternative in entry["executable"]
         assert 0 <= found.index < len(entry["alternatives"])
+        assert f"{found.entry}/{entry['alternative_ids'][found.index]}" == alternative
 
 
 class TestWorked:
