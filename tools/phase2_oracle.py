@@ -78,6 +78,10 @@ class _Reading:
     query: str = "exact"  # P2-INT-17: exact | trim | empty-only
     unknown_chat_404: bool = False  # P2-INT-17
     count_before_trim: bool = False  # P2-INT-18
+    at_cutoff_is_old: bool = False  # P2-INT-21/inclusive
+    midnight_cutoff: bool = False  # P2-INT-21/midnight
+    log_empty_compaction: bool = True  # P2-INT-23
+    sources: str = "uncovered"  # P2-INT-24: uncovered | all | after-latest
 
 
 #: The register's executable alternatives, as the oracle reads their words.
@@ -111,6 +115,11 @@ ALTERNATIVES: dict[str, dict[str, Any]] = {
     "P2-INT-15/last-value": {"repeated": "last"},
     "P2-INT-17/unknown-chat-404": {"unknown_chat_404": True},
     "P2-INT-18/before-trimming": {"count_before_trim": True},
+    "P2-INT-21/inclusive": {"at_cutoff_is_old": True},  # "created_at <= cutoff."
+    "P2-INT-21/midnight": {"midnight_cutoff": True},  # "Whole calendar days"
+    "P2-INT-23/only-when-removed": {"log_empty_compaction": False},
+    "P2-INT-24/every-event": {"sources": "all"},
+    "P2-INT-24/since-latest-summary": {"sources": "after-latest"},
     "P2-INT-02/ascii": {"space": "\t\n\x0b\x0c\r "},  # "ASCII whitespace only."
     "P2-INT-02/python": {"space": _WS + "\x1c\x1d\x1e\x1f"},  # str.split(): + U+001C..1F
     "P2-INT-04/implementation-text": {},  # the text is the ``policy`` argument
@@ -453,14 +462,22 @@ def _next_id(rows: list[Json]) -> int:
     return max((row["id"] for row in rows), default=0) + 1
 
 
-def _compact(state: dict[str, list[Json]], call: Mapping[str, Json]) -> dict[str, Json]:
+def _compact(
+    state: dict[str, list[Json]], call: Mapping[str, Json], reading: _Reading
+) -> dict[str, Json]:
     """P2-INT-21..23."""
     now = _when(call.get("now"))
     if now is None:
         return {"result": _job_error("now"), "state": state}
     cutoff = now - datetime.timedelta(days=_RETENTION_DAYS)
+    if reading.midnight_cutoff:
+        cutoff = datetime.datetime(cutoff.year, cutoff.month, cutoff.day)
     cutoff_text = cutoff.strftime("%Y-%m-%dT%H:%M:%SZ")
-    kept = [row for row in state["inbox_items"] if _created(row) >= cutoff]
+    kept = [
+        row
+        for row in state["inbox_items"]
+        if (_created(row) > cutoff if reading.at_cutoff_is_old else _created(row) >= cutoff)
+    ]
     payload = {
         "retention_days": _RETENTION_DAYS,
         "cutoff": cutoff_text,
@@ -475,12 +492,15 @@ def _compact(state: dict[str, list[Json]], call: Mapping[str, Json]) -> dict[str
         "payload": payload,
         "created_at": call["now"],
     }
+    if reading.log_empty_compaction or len(kept) < len(state["inbox_items"]):
+        state["event_log"] = [*state["event_log"], event]
     state["inbox_items"] = kept
-    state["event_log"] = [*state["event_log"], event]
     return {"result": dict(payload), "state": state}
 
 
-def _summarize(state: dict[str, list[Json]], call: Mapping[str, Json]) -> dict[str, Json]:
+def _summarize(
+    state: dict[str, list[Json]], call: Mapping[str, Json], reading: _Reading
+) -> dict[str, Json]:
     """P2-INT-24..26."""
     for name in ("user_id", "chat_id"):
         value = call.get(name)
@@ -489,19 +509,24 @@ def _summarize(state: dict[str, list[Json]], call: Mapping[str, Json]) -> dict[s
     if _when(call.get("now")) is None:
         return {"result": _job_error("now"), "state": state}
     user, chat, now = call["user_id"], call["chat_id"], call["now"]
-    covered = {
-        eid
+    mine = [
+        row
         for row in state["memory_summaries"]
         if row["user_id"] == user and row["chat_id"] == chat
-        for eid in row["source_event_ids"]
-    }
+    ]
+    covered = {eid for row in mine for eid in row["source_event_ids"]}
+    latest = max((_created(row) for row in mine), default=None)
     sources = sorted(
         row["id"]
         for row in state["event_log"]
         if row["user_id"] == user
         and row["chat_id"] == chat
         and row["event_type"] not in _ENGINE_EVENTS
-        and row["id"] not in covered
+        and (
+            reading.sources == "all"
+            or (reading.sources == "uncovered" and row["id"] not in covered)
+            or (reading.sources == "after-latest" and (latest is None or _created(row) > latest))
+        )
     )
     if not sources:
         return {"result": {"summary_id": None, "source_count": 0}, "state": state}
@@ -549,9 +574,9 @@ def oracle_expect(
     if op == "context":
         return _context(state, call["params"], reading)
     if op == "compact":
-        result = _compact(state, call)
+        result = _compact(state, call, reading)
     elif op == "summarize":
-        result = _summarize(state, call)
+        result = _summarize(state, call, reading)
     else:
         raise OracleError(f"unknown op {op!r}")
     result["state"] = {name: sorted(rows, key=lambda r: r["id"]) for name, rows in state.items()}

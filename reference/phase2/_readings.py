@@ -100,6 +100,12 @@ class Readings:
     unknown_chat: str = "empty-context"
     #: P2-INT-18: what sources counts (``_assemble.SOURCES``).
     sources: str = "returned"
+    #: P2-INT-21: which inbox items are old (``_compact.CUTOFFS``).
+    cutoff: str = "strict"
+    #: P2-INT-23: when compaction logs its event ("always", or "only-when-removed").
+    compaction_event: str = "always"
+    #: P2-INT-24: which events a summary summarizes (``_summarize.SOURCE_READINGS``).
+    summary_sources: str = "uncovered"
 
     @classmethod
     def of(cls, ids: Sequence[str], *, policy: str | None = None) -> Readings:
@@ -359,6 +365,36 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 1,
                 "a chat with no inbox item, summary or event answers 404 not_found (param chat_id)",
                 {"unknown_chat": "404"},
+            ),
+            Alternative(
+                "P2-INT-21/inclusive",
+                0,
+                "an inbox item created exactly at the cutoff is old too (created_at <= cutoff)",
+                {"cutoff": "inclusive"},
+            ),
+            Alternative(
+                "P2-INT-21/midnight",
+                1,
+                "whole calendar days: the cutoff is midnight UTC of the day now - D days falls on",
+                {"cutoff": "midnight"},
+            ),
+            Alternative(
+                "P2-INT-23/only-when-removed",
+                0,
+                "compaction logs its event only when it removed an inbox item",
+                {"compaction_event": "only-when-removed"},
+            ),
+            Alternative(
+                "P2-INT-24/every-event",
+                0,
+                "a summary summarizes every event of the user in the chat, each time",
+                {"summary_sources": "every-event"},
+            ),
+            Alternative(
+                "P2-INT-24/since-latest-summary",
+                1,
+                "a summary summarizes the events created after the latest summary's created_at",
+                {"summary_sources": "since-latest-summary"},
             ),
             Alternative(
                 "P2-INT-18/before-trimming",
