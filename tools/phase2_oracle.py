@@ -57,6 +57,7 @@ class _Reading:
     count: str = "max"  # P2-INT-01: max | chars | words | bytes | units
     space: str = _WS
     entity_label: bool = True  # P2-INT-03: "kind: title" (False: the title)
+    joined: bool = False  # P2-INT-03/concatenated: the draft estimated as one text
     policy: str = _POLICY
     policy_counted: bool = True  # P2-INT-04
     newest_first: bool = False  # P2-INT-05: hot turns listed newest first
@@ -92,7 +93,10 @@ ALTERNATIVES: dict[str, dict[str, Any]] = {
     "P2-INT-01/utf16-units": {"count": "units"},  # "Count UTF-16 code units"
     # "JavaScript's \\s / trim(): White_Space plus U+FEFF, without U+0085"
     "P2-INT-02/javascript": {"space": _WS.replace("\x85", "") + "\ufeff"},
-    "P2-INT-03/entity-title": {"entity_label": False},  # "Render entities as title only"
+    "P2-INT-03/entity-title": {"entity_label": False},
+    "P2-INT-03/concatenated": {
+        "joined": True
+    },  # "Estimate the concatenated text"  # "Render entities as title only"
     "P2-INT-04/outside-budget": {"policy_counted": False},
     "P2-INT-05/newest-first": {"newest_first": True},
     "P2-INT-06/smallest-id": {"summary_tie": "smallest"},
@@ -378,9 +382,20 @@ def _fit(
         elif s:
             visited.append(([], h, e))
     for s, h, e in visited:
-        if fixed + _tokens(s) + _tokens(h) + _tokens(e) <= budget:
+        if _size(policy, [*s, *h, *e], query, reading, fixed) <= budget:
             return s, h, e
     return visited[-1]
+
+
+def _size(
+    policy: dict[str, Json], middle: Blocks, query: dict[str, Json], reading: _Reading, fixed: int
+) -> int:
+    """The draft's estimate: policy (when counted) + query + the middle blocks' tokens, or the
+    estimate of every text joined (P2-INT-03/concatenated)."""
+    if reading.joined:
+        text = "".join(b["text"] for b in [policy, *middle, query])
+        return estimate(text, reading.space, reading.count)
+    return fixed + _tokens(middle)
 
 
 def _context(
@@ -418,6 +433,8 @@ def _answer(
     shown_hot = hot[::-1] if reading.newest_first else hot
     context = [policy, *summary, *shown_hot, *ents, query_block]
     used = _tokens(context) - (0 if reading.policy_counted else policy["tokens"])
+    if reading.joined:
+        used = estimate("".join(b["text"] for b in context), reading.space, reading.count)
     if requested is None and reading.absent == "cap":
         requested = _MAX_TOKENS_CAP
     return {

@@ -54,7 +54,7 @@ RETAINED_TABLES: Final = ("memory_summaries", "entities", "entity_links")
 #: (none under the alternative's profile).
 PROPERTY_READINGS: Final = {
     "policy-query-present": ("P2-INT-01", "P2-INT-02", "P2-INT-04", "P2-INT-15", "P2-INT-17"),
-    "sources-match-context": ("P2-INT-01", "P2-INT-02", "P2-INT-04", "P2-INT-18"),
+    "sources-match-context": ("P2-INT-01", "P2-INT-02", "P2-INT-03", "P2-INT-04", "P2-INT-18"),
     "trim-order": ("P2-INT-05",),
 }
 _PINNED: Final = CheckReadings()
@@ -128,6 +128,9 @@ def _context_failures(
     used = sum(_int(_member(block, "tokens")) or 0 for block in blocks)
     if not readings.policy_counted and blocks:  # P2-INT-04/outside-budget
         used -= _int(_member(blocks[0], "tokens")) or 0
+    texts = [_member(block, "text") for block in blocks]
+    if readings.joined and all(isinstance(text, str) for text in texts):  # P2-INT-03
+        used = readings.estimate("".join(texts))
     budget = _member(body, "budget")
     estimated, applied = _int(_member(budget, "estimated_used")), _int(_member(budget, "applied"))
     if estimated != used:

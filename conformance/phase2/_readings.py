@@ -133,6 +133,8 @@ class CheckReadings:
     last_value: bool = False
     #: P2-INT-18/before-trimming: sources counts the draft, not the context returned.
     sources_drafted: bool = False
+    #: P2-INT-03/concatenated: estimated_used is the estimate of the texts joined.
+    joined: bool = False
 
     @classmethod
     def of(cls, profile: Iterable[str], *, policy: str | None = None) -> CheckReadings:
@@ -151,6 +153,7 @@ class CheckReadings:
             hot_newest_first="P2-INT-05/newest-first" in chosen,
             last_value="P2-INT-15/last-value" in chosen,
             sources_drafted="P2-INT-18/before-trimming" in chosen,
+            joined="P2-INT-03/concatenated" in chosen,
         )
 
     def estimate(self, text: str) -> int:

@@ -38,6 +38,7 @@ __all__ = [
     "applied_budget",
     "assemble_context",
     "build_draft",
+    "concatenated_estimate",
     "envelope",
 ]
 
@@ -102,6 +103,13 @@ def build_draft(
     )
 
 
+def concatenated_estimate(draft: Draft, readings: Readings = PINNED) -> int:
+    """P2-INT-03/concatenated: the estimate of the draft's texts joined with nothing between
+    (word runs merge across blocks)."""
+    text = "".join(block.text for block in draft.blocks())
+    return ESTIMATORS[readings.estimator](text, WHITE_SPACE_TABLES[readings.white_space])
+
+
 def envelope(
     draft: Draft,
     requested: int | None,
@@ -114,6 +122,8 @@ def envelope(
     untrimmed ``drafted``, P2-INT-18/before-trimming), context."""
     counted = drafted if SOURCES[readings.sources] and drafted is not None else draft
     used = draft.total - (draft.policy.tokens if readings.policy_budget == "outside" else 0)
+    if readings.draft_estimate == "concatenated":  # P2-INT-03/concatenated
+        used = concatenated_estimate(draft, readings)
     if HOT_ORDER[readings.hot_order]:  # P2-INT-05/newest-first
         draft = dataclasses.replace(draft, hot=draft.hot[::-1])
     return {
@@ -162,6 +172,11 @@ def assemble_context(
         step=readings.trim_step,
         order=readings.summary_trim,
         counted=readings.policy_budget,
+        measure=(
+            (lambda draft: concatenated_estimate(draft, readings))
+            if readings.draft_estimate == "concatenated"
+            else None
+        ),
     )
     if readings.ranking == "limit-after-trim":  # P2-INT-09/limit-after-trim
         draft = dataclasses.replace(draft, entities=draft.entities[: config.related_entities_limit])

@@ -130,13 +130,16 @@ def enforce_budget(
     step: str = "one-block",
     order: str = "last",
     counted: str = "inside",
+    measure: Callable[[Draft], int] | None = None,
 ) -> Draft:
     """Trim ``draft`` until its total fits ``budget`` or nothing trimmable is left.
 
     ``step`` (P2-INT-10), ``order`` (P2-INT-11) and ``counted`` (P2-INT-04) are keys of
-    :data:`STEPS`, :data:`TRIM_ORDERS` and :data:`COUNTED`; the defaults are the pinned readings.
+    :data:`STEPS`, :data:`TRIM_ORDERS` and :data:`COUNTED`; ``measure`` replaces the draft's
+    estimate (P2-INT-03/concatenated); the defaults are the pinned readings.
     """
-    remove, layers, count = STEPS[step], TRIM_ORDERS[order], COUNTED[counted]
+    remove, layers = STEPS[step], TRIM_ORDERS[order]
+    count = COUNTED[counted] if measure is None else measure  # P2-INT-03/concatenated
     while count(draft) > budget:
         layer = next((layer for layer in layers if _holds(draft, layer)), None)
         if layer is None:  # P2-BUD-09 "else: break"; P2-INT-12: policy + query stay, over budget

@@ -66,6 +66,8 @@ class Readings:
     white_space: str = "unicode"
     #: P2-INT-03: an entity block's text (``_assemble.ENTITY_TEXT``).
     entity_text: str = "kind-title"
+    #: P2-INT-03: the draft's estimate: the sum of the blocks' (pinned) or "concatenated".
+    draft_estimate: str = "sum"
     #: P2-INT-04: the policy block's text.
     policy: str = POLICY_SNIPPET
     #: P2-INT-04: whether the budget counts the policy (``_budget.COUNTED``).
@@ -231,6 +233,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 2,
                 "whitespace is ECMAScript's \\s: White_Space plus U+FEFF, without U+0085",
                 {"white_space": "javascript"},
+            ),
+            Alternative(
+                "P2-INT-03/concatenated",
+                0,
+                "the draft's estimate (trimming and estimated_used) is the estimate of its "
+                "blocks' texts concatenated with no separator; each block keeps its own tokens",
+                {"draft_estimate": "concatenated"},
             ),
             Alternative(
                 "P2-INT-03/entity-title",
