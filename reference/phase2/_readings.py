@@ -8,20 +8,15 @@ that has one, the value the stage it belongs to consults. The defaults are the p
 so ``run_vector_call(fixture, call)`` and ``run_vector_call(fixture, call, readings=Readings())``
 are the same bytes.
 
-==================================  ============================  ================================
-alternative                         stage                         value
-==================================  ============================  ================================
-``P2-INT-02/ascii``                 ``_tokens`` (estimator,       ``white_space = "ascii"``
-``P2-INT-02/python``                blank query, trimming)        ``white_space = "python"``
-``P2-INT-04/implementation-text``   ``_assemble.build_draft``     ``policy = <the engine's text>``
-``P2-INT-08/all-by-recency``        ``_entities``                 ``related = "all-by-recency"``
-``P2-INT-08/one-hop``                                             ``related = "one-hop"``
-``P2-INT-08/unicode-terms``                                       ``related = "unicode-terms"``
-``P2-INT-08/directed``                                            ``related = "directed"``
-``P2-INT-16/latest-inbox-owner``    ``_endpoint.default_user``    ``default_user = "latest-..."``
-``P2-INT-17/trim``                  ``_endpoint.parse_params``    ``query = "trim"``
-``P2-INT-17/empty-only``                                          ``query = "empty-only"``
-==================================  ============================  ================================
+Each field of :class:`Readings` names the entry it belongs to and the table of the stage that
+consults it (``_tokens.ESTIMATORS`` and ``WHITE_SPACE_TABLES``, ``_assemble.ENTITY_TEXT``,
+``_budget.COUNTED``/``STEPS``/``TRIM_ORDERS``, ``_summaries.SUMMARY_READINGS``,
+``_hot_turns.HOT_TURN_READINGS``, ``_entities.RELATEDNESS``/``RANKINGS``,
+``_endpoint.MAX_TOKENS_READINGS``/``FAULTS``/``DEFAULT_USER``/``QUERY_READINGS``/
+``UNKNOWN_CHAT``, ``_compact.CUTOFFS``, ``_summarize.SOURCE_READINGS``); each
+:class:`Alternative` of :data:`ALTERNATIVES` says which value it sets. The register's
+``alternative_ids`` names every alternative, and an alternative not listed here says why in the
+register's ``not_executable`` (``python -m tools readings --profile phase2-context``).
 
 ``P2-INT-04/implementation-text`` is a *parameter*, not a choice among fixed values: the spec
 fixes that there is one policy snippet, not its words ("System memory policy snippet
@@ -341,8 +336,7 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 "P2-INT-14/framework-int",
                 0,
                 "max_tokens is parsed by Python's int() (signs, spaces, underscores, Unicode "
-                "digits), "
-                "then 1 to 2^53 - 1",
+                "digits), then 1 to 2^53 - 1",
                 {"max_tokens": "framework-int"},
             ),
             Alternative(
