@@ -54,15 +54,76 @@ class OracleError(Exception):
 class _Reading:
     """What the context call reads, pinned by default (P2-INT-02, -04, -08, -16, -17)."""
 
+    count: str = "max"  # P2-INT-01: max | chars | words | bytes | units
     space: str = _WS
+    entity_label: bool = True  # P2-INT-03: "kind: title" (False: the title)
+    joined: bool = False  # P2-INT-03/concatenated: the draft estimated as one text
     policy: str = _POLICY
+    policy_counted: bool = True  # P2-INT-04
+    newest_first: bool = False  # P2-INT-05: hot turns listed newest first
+    summary_tie: str = "greatest"  # P2-INT-06: greatest | smallest (id wins a created_at tie)
+    skip_empty_summary: bool = False  # P2-INT-06
+    hot_users: str = "mine"  # P2-INT-07: mine | all
+    hot_tie: str = "greatest"  # P2-INT-07: greatest | smallest
     related: str = "walk"  # P2-INT-08: walk | everything | one-hop | unicode | directed
+    rank: str = "proximity"  # P2-INT-09: proximity | recency
+    limit_late: bool = False  # P2-INT-09: the entity limit after trimming
+    whole_layers: bool = False  # P2-INT-10
+    summary_cut: str = "last"  # P2-INT-11: last | never | first
+    tight: str = "over"  # P2-INT-12: over | refuse | raise
+    absent: str = "null"  # P2-INT-13: null | cap | required
+    max_tokens_form: str = "digits"  # P2-INT-14: digits | int | clamp | empty-absent
+    bad_status: int = 400  # P2-INT-15
+    repeated: str = "refuse"  # P2-INT-15: refuse | last
     owner_of_latest_turn: bool = False  # P2-INT-16
     query: str = "exact"  # P2-INT-17: exact | trim | empty-only
+    unknown_chat_404: bool = False  # P2-INT-17
+    count_before_trim: bool = False  # P2-INT-18
+    at_cutoff_is_old: bool = False  # P2-INT-21/inclusive
+    midnight_cutoff: bool = False  # P2-INT-21/midnight
+    log_empty_compaction: bool = True  # P2-INT-23
+    sources: str = "uncovered"  # P2-INT-24: uncovered | all | after-latest
 
 
 #: The register's executable alternatives, as the oracle reads their words.
 ALTERNATIVES: dict[str, dict[str, Any]] = {
+    "P2-INT-01/ceil-chars": {"count": "chars"},  # "ceil(characters / 4) alone"
+    "P2-INT-01/words": {"count": "words"},  # "Words alone"
+    "P2-INT-01/utf8-bytes": {"count": "bytes"},  # "Count UTF-8 bytes"
+    "P2-INT-01/utf16-units": {"count": "units"},  # "Count UTF-16 code units"
+    # "JavaScript's \\s / trim(): White_Space plus U+FEFF, without U+0085"
+    "P2-INT-02/javascript": {"space": _WS.replace("\x85", "") + "\ufeff"},
+    "P2-INT-03/entity-title": {"entity_label": False},
+    "P2-INT-03/concatenated": {
+        "joined": True
+    },  # "Estimate the concatenated text"  # "Render entities as title only"
+    "P2-INT-04/outside-budget": {"policy_counted": False},
+    "P2-INT-05/newest-first": {"newest_first": True},
+    "P2-INT-06/smallest-id": {"summary_tie": "smallest"},
+    "P2-INT-06/skip-empty": {"skip_empty_summary": True},
+    "P2-INT-07/every-user": {"hot_users": "all"},
+    "P2-INT-07/smallest-id": {"hot_tie": "smallest"},
+    "P2-INT-09/recency-first": {"rank": "recency"},
+    "P2-INT-09/limit-after-trim": {"limit_late": True},
+    "P2-INT-10/whole-layer": {"whole_layers": True},
+    "P2-INT-11/keep-summary": {"summary_cut": "never"},
+    "P2-INT-11/summary-first": {"summary_cut": "first"},
+    "P2-INT-12/refuse-4xx": {"tight": "refuse"},
+    "P2-INT-12/raise-applied": {"tight": "raise"},
+    "P2-INT-13/requested-cap": {"absent": "cap"},
+    "P2-INT-13/reject-absent": {"absent": "required"},
+    "P2-INT-14/framework-int": {"max_tokens_form": "int"},
+    "P2-INT-14/clamp-to-1": {"max_tokens_form": "clamp"},
+    "P2-INT-14/empty-absent": {"max_tokens_form": "empty-absent"},
+    "P2-INT-15/status-422": {"bad_status": 422},
+    "P2-INT-15/last-value": {"repeated": "last"},
+    "P2-INT-17/unknown-chat-404": {"unknown_chat_404": True},
+    "P2-INT-18/before-trimming": {"count_before_trim": True},
+    "P2-INT-21/inclusive": {"at_cutoff_is_old": True},  # "created_at <= cutoff."
+    "P2-INT-21/midnight": {"midnight_cutoff": True},  # "Whole calendar days"
+    "P2-INT-23/only-when-removed": {"log_empty_compaction": False},
+    "P2-INT-24/every-event": {"sources": "all"},
+    "P2-INT-24/since-latest-summary": {"sources": "after-latest"},
     "P2-INT-02/ascii": {"space": "\t\n\x0b\x0c\r "},  # "ASCII whitespace only."
     "P2-INT-02/python": {"space": _WS + "\x1c\x1d\x1e\x1f"},  # str.split(): + U+001C..1F
     "P2-INT-04/implementation-text": {},  # the text is the ``policy`` argument
@@ -79,12 +140,25 @@ ALTERNATIVES: dict[str, dict[str, Any]] = {
 # ------------------------------------------------------------------------ tokens and terms
 
 
-def estimate(text: str, space: str = _WS) -> int:
-    """P2-INT-01: max(W, ceil(C / 4)); C code points, W whitespace-separated runs."""
+def estimate(text: str, space: str = _WS, count: str = "max") -> int:
+    """P2-INT-01: max(W, ceil(C / 4)); C code points, W whitespace-separated runs (``count``:
+    an alternative's reading: C alone, W alone, C as UTF-8 bytes or UTF-16 units)."""
     runs = _WS_RUNS if space == _WS else re.compile("[" + re.escape(space) + "]+")
     words = len([piece for piece in runs.split(text) if piece])
-    chars = len(text)
+    if count == "bytes":
+        chars = sum(
+            1 if ord(c) < 0x80 else 2 if ord(c) < 0x800 else 3 if ord(c) < 0x10000 else 4
+            for c in text
+        )
+    elif count == "units":
+        chars = sum(2 if ord(c) > 0xFFFF else 1 for c in text)
+    else:
+        chars = len(text)
     quarter = chars // 4 + (1 if chars % 4 else 0)
+    if count == "chars":
+        return quarter
+    if count == "words":
+        return words
     return words if words > quarter else quarter
 
 
@@ -137,9 +211,9 @@ def _params(
             if required:
                 raise _Refused(400, "missing_parameter", name)
             return None
-        if len(got) != 1:
+        if len(got) != 1 and reading.repeated != "last":
             raise _Refused(400, "invalid_parameter", name)
-        return got[0]
+        return got[-1]
 
     chat_id = single("chat_id", True)
     if chat_id == "":
@@ -151,9 +225,21 @@ def _params(
         raise _Refused(400, "invalid_parameter", "query")
     if reading.query == "trim":
         query = query.strip(reading.space)
-    raw = single("max_tokens", False)
+    raw = single("max_tokens", reading.absent == "required")
     max_tokens = None
-    if raw is not None:
+    if raw == "" and reading.max_tokens_form == "empty-absent":
+        raw = None
+    if raw is not None and reading.max_tokens_form == "int":
+        try:
+            max_tokens = int(raw)  # "The framework's int parsing" (Python)
+        except ValueError:
+            raise _Refused(400, "invalid_parameter", "max_tokens") from None
+        if max_tokens < 1 or max_tokens > _SAFE:
+            raise _Refused(400, "invalid_parameter", "max_tokens")
+    elif raw is not None:
+        clamp = reading.max_tokens_form == "clamp" and re.fullmatch("-?[0-9]+", raw, re.ASCII)
+        if clamp and int(raw) < 1:  # "Clamp 0 or negative values to 1."
+            raw = "1"
         if not (raw.isascii() and raw.isdigit()):
             raise _Refused(400, "invalid_parameter", "max_tokens")
         trimmed = raw.lstrip("0")
@@ -163,6 +249,12 @@ def _params(
     user_id = single("user_id", False)
     if user_id == "":
         raise _Refused(400, "invalid_parameter", "user_id")
+    if reading.unknown_chat_404 and not any(
+        row["chat_id"] == chat_id
+        for table in ("inbox_items", "memory_summaries", "event_log")
+        for row in state[table]
+    ):
+        raise _Refused(404, "not_found", "chat_id")
     if user_id is None and reading.owner_of_latest_turn:
         turns = [row for row in state["inbox_items"] if row["chat_id"] == chat_id]
         if turns:
@@ -170,31 +262,43 @@ def _params(
     return chat_id, (chat_id if user_id is None else user_id), query, max_tokens
 
 
-def _block(layer: str, row_id: int | None, text: str, space: str = _WS) -> dict[str, Json]:
-    return {"layer": layer, "id": row_id, "text": text, "tokens": estimate(text, space)}
+def _block(layer: str, row_id: int | None, text: str, reading: _Reading) -> dict[str, Json]:
+    tokens = estimate(text, reading.space, reading.count)
+    return {"layer": layer, "id": row_id, "text": text, "tokens": tokens}
 
 
 def _summary(
-    state: Mapping[str, list[Json]], user: str, chat: str, space: str
+    state: Mapping[str, list[Json]], user: str, chat: str, reading: _Reading
 ) -> list[dict[str, Json]]:
     """P2-INT-06: the one latest summary (created_at, then id), compared as strings: for the
     P2-INT-19 form byte order is chronological order."""
+    sign = -1 if reading.summary_tie == "smallest" else 1
     best = None
     for row in state["memory_summaries"]:
         if (row["user_id"], row["chat_id"]) != (user, chat):
             continue
-        if best is None or (row["created_at"], row["id"]) > (best["created_at"], best["id"]):
+        if reading.skip_empty_summary and row["summary_text"] == "":
+            continue
+        if best is None or (row["created_at"], sign * row["id"]) > (
+            best["created_at"],
+            sign * best["id"],
+        ):
             best = row
-    return [] if best is None else [_block("summary", best["id"], best["summary_text"], space)]
+    return [] if best is None else [_block("summary", best["id"], best["summary_text"], reading)]
 
 
 def _hot(
-    state: Mapping[str, list[Json]], user: str, chat: str, space: str
+    state: Mapping[str, list[Json]], user: str, chat: str, reading: _Reading
 ) -> list[dict[str, Json]]:
     """P2-INT-07: the last 8 of the user's turns in the chat, oldest first."""
-    mine = [r for r in state["inbox_items"] if r["user_id"] == user and r["chat_id"] == chat]
-    mine.sort(key=lambda r: (r["created_at"], r["id"]))
-    return [_block("hot_turn", r["id"], r["text"], space) for r in mine[-_HOT_LIMIT:]]
+    mine = [
+        r
+        for r in state["inbox_items"]
+        if (reading.hot_users == "all" or r["user_id"] == user) and r["chat_id"] == chat
+    ]
+    sign = -1 if reading.hot_tie == "smallest" else 1
+    mine.sort(key=lambda r: (r["created_at"], sign * r["id"]))
+    return [_block("hot_turn", r["id"], r["text"], reading) for r in mine[-_HOT_LIMIT:]]
 
 
 def _entities(
@@ -224,11 +328,23 @@ def _entities(
         level = following - set(distance)
         depth += 1
     ranked = sorted(distance, key=lambda eid: (mine[eid]["updated_at"], eid), reverse=True)
-    ranked.sort(key=lambda eid: distance[eid])  # stable: proximity first, recency within
+    if reading.rank == "recency":  # stable: recency first, proximity within, then id
+        ranked = sorted(
+            distance, key=lambda eid: (mine[eid]["updated_at"], -distance[eid], eid), reverse=True
+        )
+    else:
+        ranked.sort(key=lambda eid: distance[eid])  # stable: proximity first, recency within
     return [
-        _block("entity", eid, mine[eid]["kind"] + ": " + mine[eid]["title"], reading.space)
-        for eid in ranked[:_ENTITY_LIMIT]
+        _block("entity", eid, _label(mine[eid], reading), reading)
+        for eid in (ranked if reading.limit_late else ranked[:_ENTITY_LIMIT])
     ]
+
+
+def _label(row: Mapping[str, Json], reading: _Reading) -> str:
+    """P2-INT-03: "kind: title" (P2-INT-03/entity-title: the title)."""
+    return (
+        str(row["kind"]) + ": " + str(row["title"]) if reading.entity_label else str(row["title"])
+    )
 
 
 def _tokens(blocks: list[dict[str, Json]]) -> int:
@@ -245,47 +361,91 @@ def _fit(
     ents: Blocks,
     query: dict[str, Json],
     budget: int,
+    reading: _Reading,
 ) -> tuple[Blocks, Blocks, Blocks]:
-    """P2-INT-10..12 in closed form: the fewest oldest hot turns, then the fewest last
-    entities, then the summary, such that the rest fits; policy and query always stay."""
-    fixed = policy["tokens"] + query["tokens"] + _tokens(summary)
-    for cut in range(len(hot) + 1):
-        if fixed + _tokens(hot[cut:]) + _tokens(ents) <= budget:
-            return summary, hot[cut:], ents
-    for keep in range(len(ents), -1, -1):
-        if fixed + _tokens(ents[:keep]) <= budget:
-            return summary, [], ents[:keep]
-    return [], [], []  # even policy + query + summary is over: the summary goes too
+    """P2-INT-10..12: the drafts the trimming visits, in order (one oldest hot turn at a time,
+    then one last entity at a time, then the summary; or whole layers, or the summary first or
+    never, as ``reading`` says); the first that fits, else the last. Policy and query stay."""
+    fixed = query["tokens"] + (policy["tokens"] if reading.policy_counted else 0)
+    layers = {"last": "HES", "never": "HE", "first": "SHE"}[reading.summary_cut]
+    visited = [(summary, hot, ents)]
+    for layer in layers:
+        s, h, e = visited[-1]
+        if layer == "H":
+            cuts = [[]] if reading.whole_layers and h else [h[n:] for n in range(1, len(h) + 1)]
+            visited += [(s, rest, e) for rest in cuts]
+        elif layer == "E":
+            keeps = (
+                [[]] if reading.whole_layers and e else [e[:n] for n in range(len(e) - 1, -1, -1)]
+            )
+            visited += [(s, h, kept) for kept in keeps]
+        elif s:
+            visited.append(([], h, e))
+    for s, h, e in visited:
+        if _size(policy, [*s, *h, *e], query, reading, fixed) <= budget:
+            return s, h, e
+    return visited[-1]
+
+
+def _size(
+    policy: dict[str, Json], middle: Blocks, query: dict[str, Json], reading: _Reading, fixed: int
+) -> int:
+    """The draft's estimate: policy (when counted) + query + the middle blocks' tokens, or the
+    estimate of every text joined (P2-INT-03/concatenated)."""
+    if reading.joined:
+        text = "".join(b["text"] for b in [policy, *middle, query])
+        return estimate(text, reading.space, reading.count)
+    return fixed + _tokens(middle)
 
 
 def _context(
     state: Mapping[str, list[Json]], pairs: list[list[str]], reading: _Reading
 ) -> dict[str, Json]:
     try:
-        chat, user, query, requested = _params(pairs, reading, state)
+        return _answer(state, pairs, reading)
     except _Refused as refused:
+        if refused.expect["status"] == 400:
+            refused.expect["status"] = reading.bad_status  # P2-INT-15/status-422
         return refused.expect
+
+
+def _answer(
+    state: Mapping[str, list[Json]], pairs: list[list[str]], reading: _Reading
+) -> dict[str, Json]:
+    chat, user, query, requested = _params(pairs, reading, state)
     applied = _MAX_TOKENS_CAP if requested is None else min(requested, _MAX_TOKENS_CAP)
-    policy = _block("policy", None, reading.policy, reading.space)
-    query_block = _block("query", None, query, reading.space)
-    summary, hot, ents = _fit(
-        policy,
-        _summary(state, user, chat, reading.space),
-        _hot(state, user, chat, reading.space),
+    policy = _block("policy", None, reading.policy, reading)
+    query_block = _block("query", None, query, reading)
+    floor = query_block["tokens"] + (policy["tokens"] if reading.policy_counted else 0)
+    if floor > applied and reading.tight == "refuse":
+        raise _Refused(422, "budget_too_small", "max_tokens")
+    if floor > applied and reading.tight == "raise":
+        applied = floor
+    drafted = (
+        _summary(state, user, chat, reading),
+        _hot(state, user, chat, reading),
         _entities(state, user, query, reading),
-        query_block,
-        applied,
     )
-    context = [policy, *summary, *hot, *ents, query_block]
+    summary, hot, ents = _fit(policy, *drafted, query_block, applied, reading)
+    if reading.limit_late:
+        ents = ents[:_ENTITY_LIMIT]
+    counted = drafted if reading.count_before_trim else (summary, hot, ents)
+    shown_hot = hot[::-1] if reading.newest_first else hot
+    context = [policy, *summary, *shown_hot, *ents, query_block]
+    used = _tokens(context) - (0 if reading.policy_counted else policy["tokens"])
+    if reading.joined:
+        used = estimate("".join(b["text"] for b in context), reading.space, reading.count)
+    if requested is None and reading.absent == "cap":
+        requested = _MAX_TOKENS_CAP
     return {
         "status": 200,
         "body": {
-            "budget": {
-                "requested": requested,
-                "applied": applied,
-                "estimated_used": _tokens(context),
+            "budget": {"requested": requested, "applied": applied, "estimated_used": used},
+            "sources": {
+                "hot_turns": len(counted[1]),
+                "summaries": len(counted[0]),
+                "entities": len(counted[2]),
             },
-            "sources": {"hot_turns": len(hot), "summaries": len(summary), "entities": len(ents)},
             "context": context,
         },
     }
@@ -319,14 +479,22 @@ def _next_id(rows: list[Json]) -> int:
     return max((row["id"] for row in rows), default=0) + 1
 
 
-def _compact(state: dict[str, list[Json]], call: Mapping[str, Json]) -> dict[str, Json]:
+def _compact(
+    state: dict[str, list[Json]], call: Mapping[str, Json], reading: _Reading
+) -> dict[str, Json]:
     """P2-INT-21..23."""
     now = _when(call.get("now"))
     if now is None:
         return {"result": _job_error("now"), "state": state}
     cutoff = now - datetime.timedelta(days=_RETENTION_DAYS)
+    if reading.midnight_cutoff:
+        cutoff = datetime.datetime(cutoff.year, cutoff.month, cutoff.day)
     cutoff_text = cutoff.strftime("%Y-%m-%dT%H:%M:%SZ")
-    kept = [row for row in state["inbox_items"] if _created(row) >= cutoff]
+    kept = [
+        row
+        for row in state["inbox_items"]
+        if (_created(row) > cutoff if reading.at_cutoff_is_old else _created(row) >= cutoff)
+    ]
     payload = {
         "retention_days": _RETENTION_DAYS,
         "cutoff": cutoff_text,
@@ -341,12 +509,15 @@ def _compact(state: dict[str, list[Json]], call: Mapping[str, Json]) -> dict[str
         "payload": payload,
         "created_at": call["now"],
     }
+    if reading.log_empty_compaction or len(kept) < len(state["inbox_items"]):
+        state["event_log"] = [*state["event_log"], event]
     state["inbox_items"] = kept
-    state["event_log"] = [*state["event_log"], event]
     return {"result": dict(payload), "state": state}
 
 
-def _summarize(state: dict[str, list[Json]], call: Mapping[str, Json]) -> dict[str, Json]:
+def _summarize(
+    state: dict[str, list[Json]], call: Mapping[str, Json], reading: _Reading
+) -> dict[str, Json]:
     """P2-INT-24..26."""
     for name in ("user_id", "chat_id"):
         value = call.get(name)
@@ -355,19 +526,24 @@ def _summarize(state: dict[str, list[Json]], call: Mapping[str, Json]) -> dict[s
     if _when(call.get("now")) is None:
         return {"result": _job_error("now"), "state": state}
     user, chat, now = call["user_id"], call["chat_id"], call["now"]
-    covered = {
-        eid
+    mine = [
+        row
         for row in state["memory_summaries"]
         if row["user_id"] == user and row["chat_id"] == chat
-        for eid in row["source_event_ids"]
-    }
+    ]
+    covered = {eid for row in mine for eid in row["source_event_ids"]}
+    latest = max((_created(row) for row in mine), default=None)
     sources = sorted(
         row["id"]
         for row in state["event_log"]
         if row["user_id"] == user
         and row["chat_id"] == chat
         and row["event_type"] not in _ENGINE_EVENTS
-        and row["id"] not in covered
+        and (
+            reading.sources == "all"
+            or (reading.sources == "uncovered" and row["id"] not in covered)
+            or (reading.sources == "after-latest" and (latest is None or _created(row) > latest))
+        )
     )
     if not sources:
         return {"result": {"summary_id": None, "source_count": 0}, "state": state}
@@ -415,9 +591,9 @@ def oracle_expect(
     if op == "context":
         return _context(state, call["params"], reading)
     if op == "compact":
-        result = _compact(state, call)
+        result = _compact(state, call, reading)
     elif op == "summarize":
-        result = _summarize(state, call)
+        result = _summarize(state, call, reading)
     else:
         raise OracleError(f"unknown op {op!r}")
     result["state"] = {name: sorted(rows, key=lambda r: r["id"]) for name, rows in state.items()}

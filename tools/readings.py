@@ -130,11 +130,20 @@ def missing_labels(
     ]
 
 
-def _register() -> list[dict[str, Any]]:
-    entries: list[dict[str, Any]] = tomllib.loads(
-        (ROOT / "specs" / "interpretations.toml").read_text("utf-8")
-    )["entry"]
+REGISTER = ROOT / "specs" / "interpretations.toml"
+PHASE2_REGISTER = ROOT / "specs" / "phase2" / "interpretations.toml"
+PHASE2_CLAUSES = ROOT / "specs" / "phase2" / "clauses.toml"
+
+
+def _register(path: Path = REGISTER) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = tomllib.loads(path.read_text("utf-8"))["entry"]
     return entries
+
+
+def _phase2_clauses() -> set[str]:
+    """The clause IDs of the Phase 2 clause register (what a Phase 2 ``rejected`` names)."""
+    document = tomllib.loads(PHASE2_CLAUSES.read_text("utf-8"))
+    return {str(clause["id"]) for clause in document["clause"]}
 
 
 def _alternative_ids(entry: dict[str, Any]) -> list[tuple[str, str]]:
@@ -146,33 +155,41 @@ def _alternative_ids(entry: dict[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-def undecided() -> list[tuple[str, str]]:
+def undecided(entries: list[dict[str, Any]] | None = None) -> list[tuple[str, str]]:
     """``(ID, register text)`` of every alternative neither executable nor declared
     ``not_executable`` with a reason."""
     return [
         (alternative_id, text)
-        for entry in _register()
+        for entry in (_register() if entries is None else entries)
         for alternative_id, text in _alternative_ids(entry)
         if alternative_id not in (entry.get("executable") or {})
         and alternative_id not in (entry.get("not_executable") or {})
     ]
 
 
-def register_problems(entries: list[dict[str, Any]] | None = None) -> list[str]:
+def register_problems(
+    entries: list[dict[str, Any]] | None = None, clauses: set[str] | None = None
+) -> list[str]:
     """What is wrong with the register's alternative tables (issue 21: every alternative that
     changes an output is executable, and CI fails on one that is not).
 
     Every alternative is either executable (the reference runs it) or ``not_executable`` with a
     reason of a fixed kind (:data:`NOT_EXECUTABLE_KINDS`); ``rejected`` names a clause of
-    ``specs/clauses.toml``; ``runtimes`` maps a known runtime to ``"pinned"`` or one of the
-    entry's own alternatives.
+    ``clauses`` (default: ``specs/clauses.toml``); ``runtimes`` maps a known runtime to
+    ``"pinned"`` or one of the entry's own alternatives. The same check serves the Phase 2
+    register (``entries`` and ``clauses`` from ``specs/phase2/``), whose ``executable`` is a
+    list of IDs rather than a table of IDs to indexes.
     """
-    clauses = {clause.id for clause in load_clauses()}
+    if clauses is None:
+        clauses = {clause.id for clause in load_clauses()}
     problems = []
     for entry in _register() if entries is None else entries:
         ids = {alternative_id for alternative_id, _ in _alternative_ids(entry)}
         runs = entry.get("executable") or {}
         not_run = entry.get("not_executable") or {}
+        if len(entry.get("alternative_ids", [])) != len(entry.get("alternatives", [])):
+            problems.append(f"{entry['id']}: alternative_ids does not name every alternative")
+        problems += [f"{entry['id']}: executable names unknown {a}" for a in runs if a not in ids]
         for alternative_id, text in _alternative_ids(entry):
             if alternative_id in runs and alternative_id in not_run:
                 problems.append(f"{alternative_id}: both executable and not_executable")
@@ -236,14 +253,21 @@ def render(found: dict[str, list[Vector]]) -> str:
         more = f" and {len(vectors) - 5} more" if len(vectors) > 5 else ""
         summary = ALTERNATIVES[alternative].summary.replace("|", "\\|")
         lines.append(f"| `{alternative}` | {summary} | {len(vectors)} | {ids}{more} |")
-    entries = _register()
+    lines += _register_sections(_register(), set(ALTERNATIVES), "SPEC-006")
+    return "\n".join(lines) + "\n"
+
+
+def _register_sections(entries: list[dict[str, Any]], executable: set[str], spec: str) -> list[str]:
+    """The rejected, not-executable (by kind), undecided and runtimes sections of a coverage
+    table, for either profile's register (``executable``: the IDs the reference runs)."""
+    lines: list[str] = []
     rejected = {a: why for entry in entries for a, why in (entry.get("rejected") or {}).items()}
     if rejected:
         lines += [
             "",
             f"## Rejected readings ({len(rejected)})",
             "",
-            "These alternatives contradict a MUST of SPEC-006. `certify` still runs the "
+            f"These alternatives contradict a MUST of {spec}. `certify` still runs the "
             "executable ones, so a failure they reproduce is named, but it is not a reading the "
             "kit certifies: the implementation is non-compliant, and the report says which "
             "clause it breaks.",
@@ -252,7 +276,7 @@ def render(found: dict[str, list[Vector]]) -> str:
             "|---|---|---|",
         ]
         for alternative_id, why in rejected.items():
-            runs = "yes" if alternative_id in ALTERNATIVES else "no"
+            runs = "yes" if alternative_id in executable else "no"
             lines.append(f"| `{alternative_id}` | {runs} | {_cell(why)} |")
     by_kind = [
         (alternative_id, why.split(":", 1)[0], why.split(":", 1)[-1], text)
@@ -277,7 +301,7 @@ def render(found: dict[str, list[Vector]]) -> str:
         by_kind, key=lambda row: (row[1], _order(row[0]))
     ):
         lines.append(f"| `{alternative_id}` | {kind} | {_cell(why)} | {_cell(text)} |")
-    waiting = undecided()
+    waiting = undecided(entries)
     if waiting:
         lines += [
             "",
@@ -311,7 +335,7 @@ def render(found: dict[str, list[Vector]]) -> str:
             ]
             note = _cell(entry.get("runtimes_note", ""))
             lines.append(f"| {entry['id']} | " + " | ".join(cells) + f" | {note} |")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _cell(text: str) -> str:
@@ -320,7 +344,7 @@ def _cell(text: str) -> str:
 
 def _order(alternative_id: str) -> tuple[int, str]:
     entry, _, name = alternative_id.partition("/")
-    return int(entry.removeprefix("INT-")), name
+    return int(entry.rsplit("-", 1)[1]), name
 
 
 def _short(entry: str, reading: str) -> str:
@@ -347,21 +371,6 @@ def phase2_missing_labels(found: dict[str, list[str]], labels: dict[str, list[st
     ]
 
 
-def phase2_not_executable() -> list[tuple[str, str]]:
-    """``(entry alternatives[i], register text)`` of every Phase 2 alternative the reference
-    engine cannot run (the Phase 2 register names executable ones only)."""
-    register = tomllib.loads(
-        (ROOT / "specs" / "phase2" / "interpretations.toml").read_text("utf-8")
-    )
-    found = []
-    for entry in register["entry"]:
-        runs = {PHASE2_ALTERNATIVES[a].index for a in entry.get("executable", [])}
-        for index, text in enumerate(entry.get("alternatives", [])):
-            if index not in runs:
-                found.append((f"{entry['id']} alternatives[{index}]", text))
-    return found
-
-
 def phase2_render(found: dict[str, list[str]]) -> str:
     """specs/phase2/readings-coverage.md (deterministic: corpus order, no timings)."""
     lines = [
@@ -385,20 +394,7 @@ def phase2_render(found: dict[str, list[str]]) -> str:
         more = f" and {len(ids) - 5} more" if len(ids) > 5 else ""
         summary = PHASE2_ALTERNATIVES[alternative].summary.replace("|", "\\|")
         lines.append(f"| `{alternative}` | {summary} | {len(ids)} | {shown}{more} |")
-    waiting = phase2_not_executable()
-    lines += [
-        "",
-        f"## Not executable yet ({len(waiting)} of {len(waiting) + len(found)} alternatives)",
-        "",
-        "The reference engine cannot run these, so a failure that follows one of them is "
-        'reported as "no listed reading explains this" (non-compliant).',
-        "",
-        "| alternative | register text |",
-        "|---|---|",
-    ]
-    for name, text in waiting:
-        cell = " ".join(text.split()).replace("|", "\\|")
-        lines.append(f"| {name} | {cell} |")
+    lines += _register_sections(_register(PHASE2_REGISTER), set(PHASE2_ALTERNATIVES), "PHASE2")
     return "\n".join(lines) + "\n"
 
 
@@ -408,6 +404,10 @@ def _outcome(profile: str) -> tuple[list[str], str, Path]:
         found2, labels = phase2_changed_by()
         problems = [f"{a}: changes no vector's expected output" for a, v in found2.items() if not v]
         problems += [f"label missing: {line}" for line in phase2_missing_labels(found2, labels)]
+        problems += [
+            f"register: {problem}"
+            for problem in register_problems(_register(PHASE2_REGISTER), _phase2_clauses())
+        ]
         return problems, phase2_render(found2), PHASE2_OUT
     found, only_hashes = changed_by()
     problems = [f"{a}: changes no vector's expected output" for a, v in found.items() if not v]

@@ -21,7 +21,9 @@ adapter protocol (``python -m reference.phase2 serve-protocol --readings ID,ID
    alternative that does not change the vector's expectation explains nothing there; one
    whose outcome the implementation's outcome equals (the vector's own comparison rules)
    *explains* that failure.
-2. The **reading profile**: for each entry, the alternative that explains the most failures.
+2. The **reading profile**: for each entry, the alternative that explains the most failures;
+   one whose every failure a broader profile alternative (of another entry) also explains is
+   left out.
 3. A failure no single alternative explains is run under the whole profile (readings combine).
 4. What is left is explained by no listed reading: a bug, or a reading the register does not
    list yet; the verdict says so (:func:`phase2_verdict`).
@@ -308,6 +310,14 @@ def attribute_phase2(
             entry = alternative.split("/", 1)[0]
             if reproduced and (entry not in best or len(reproduced) > len(single[best[entry]])):
                 best[entry] = alternative
+        # an alternative whose every failure a broader one of the profile explains adds
+        # nothing: left out (one vector may be reproduced by readings of two entries)
+        covered: set[str] = set()
+        for alternative in sorted(best.values(), key=lambda a: (-len(single[a]), a)):
+            if single[alternative] - covered:
+                covered |= single[alternative]
+            else:
+                del best[alternative.split("/", 1)[0]]
         profile = sorted(best.values())
     explained: dict[str, tuple[str, ...]] = {}
     for alternative in profile:

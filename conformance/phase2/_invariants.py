@@ -53,8 +53,9 @@ RETAINED_TABLES: Final = ("memory_summaries", "entities", "entity_links")
 #: alternative over the corpus, and only these properties break under the pinned checks
 #: (none under the alternative's profile).
 PROPERTY_READINGS: Final = {
-    "policy-query-present": ("P2-INT-02", "P2-INT-04", "P2-INT-17"),
-    "sources-match-context": ("P2-INT-02",),
+    "policy-query-present": ("P2-INT-01", "P2-INT-02", "P2-INT-04", "P2-INT-15", "P2-INT-17"),
+    "sources-match-context": ("P2-INT-01", "P2-INT-02", "P2-INT-03", "P2-INT-04", "P2-INT-18"),
+    "trim-order": ("P2-INT-05",),
 }
 _PINNED: Final = CheckReadings()
 
@@ -85,6 +86,8 @@ def _context_failures(
     failures: list[tuple[str, str]] = []
     body = _member(observed, "body")
     query = [readings.query_text(value) for name, value in call["params"] if name == "query"]
+    if readings.last_value:  # P2-INT-15/last-value
+        query = query[::-1]
     layers = [_member(block, "layer") for block in blocks]
     # policy-query-present (P2-ASM-02, P2-ASM-06, P2-BUD-01); the policy text is P2-INT-04's
     policy = {
@@ -115,7 +118,7 @@ def _context_failures(
         "summaries": layers.count("summary"),
         "entities": layers.count("entity"),
     }
-    if sources != counted:
+    if sources != counted and not readings.sources_drafted:  # P2-INT-18
         failures.append(("sources-match-context", f"sources {sources} but context holds {counted}"))
     for index, block in enumerate(blocks):
         text = _member(block, "text")
@@ -123,6 +126,11 @@ def _context_failures(
             failures.append(("sources-match-context", f"block {index}: tokens != estimate(text)"))
             break
     used = sum(_int(_member(block, "tokens")) or 0 for block in blocks)
+    if not readings.policy_counted and blocks:  # P2-INT-04/outside-budget
+        used -= _int(_member(blocks[0], "tokens")) or 0
+    texts = [_member(block, "text") for block in blocks]
+    if readings.joined and all(isinstance(text, str) for text in texts):  # P2-INT-03
+        used = readings.estimate("".join(texts))
     budget = _member(body, "budget")
     estimated, applied = _int(_member(budget, "estimated_used")), _int(_member(budget, "applied"))
     if estimated != used:
@@ -182,13 +190,18 @@ def _ids(blocks: Sequence[Json], layer: str) -> list[Json]:
     return [_member(block, "id") for block in blocks if _member(block, "layer") == layer]
 
 
-def trim_order_failure(smaller: Json, larger: Json) -> str | None:
+def trim_order_failure(
+    smaller: Json, larger: Json, *, readings: CheckReadings = _PINNED
+) -> str | None:
     """The trim-order property for two outcomes of one fixture and one call but max_tokens,
-    ``larger`` untrimmed (P2-BUD-02, P2-BUD-03, P2-BUD-07, P2-BUD-08)."""
+    ``larger`` untrimmed (P2-BUD-02, P2-BUD-03, P2-BUD-07, P2-BUD-08); hot turns listed as
+    ``readings`` says (P2-INT-05)."""
     a, b = _blocks(smaller), _blocks(larger)
     if a is None or b is None:
         return None
     hot_a, hot_b = _ids(a, "hot_turn"), _ids(b, "hot_turn")
+    if readings.hot_newest_first:  # P2-INT-05/newest-first: compare oldest first
+        hot_a, hot_b = hot_a[::-1], hot_b[::-1]
     ent_a, ent_b = _ids(a, "entity"), _ids(b, "entity")
     sum_a, sum_b = _ids(a, "summary"), _ids(b, "summary")
     if hot_a != hot_b[len(hot_b) - len(hot_a) :]:

@@ -228,7 +228,7 @@ def _check(name: str, example: Example, observer: _Observer, readings: CheckRead
         return None if found is None else f"the same call twice: differs at {found[0] or '/'}"
     b = observer.observe(fixture, example.call_b)
     if name == "trim-order":
-        return trim_order_failure(_first(a), _first(b))
+        return trim_order_failure(_first(a), _first(b), readings=readings)
     for label, call, observation in (("A", example.call_a, a), ("B", example.call_b, b)):
         broken = property_failures(
             fixture, call, _first(observation), before=observation.before, readings=readings

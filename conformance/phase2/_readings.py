@@ -6,11 +6,15 @@ order (P2-INT-05), the five tables (P2-INT-19) and the one observability event (
 It is written from the register, not from the reference engine, which the harness never
 imports (the reference is certified like a stranger).
 
-Three of those readings have executable alternatives a check must follow when the
+Some of those readings have executable alternatives a check must follow when the
 implementation follows them (its reading profile, :mod:`conformance.phase2._attribution`):
-the whitespace table (P2-INT-02: :data:`WHITE_SPACE_TABLES`), the policy text (P2-INT-04: a
-parameter read from the implementation's output) and a trimmed query (P2-INT-17/trim).
-:class:`CheckReadings` holds them; its defaults are the pinned readings.
+the estimator (P2-INT-01: :data:`ESTIMATORS`), the whitespace table (P2-INT-02:
+:data:`WHITE_SPACE_TABLES`), the policy text (P2-INT-04: a parameter read from the
+implementation's output) and whether the budget counts it (P2-INT-04/outside-budget), the order
+hot turns are listed in (P2-INT-05/newest-first), which value of a repeated query is the query
+(P2-INT-15/last-value), a trimmed query (P2-INT-17/trim) and sources counted before trimming
+(P2-INT-18/before-trimming). :class:`CheckReadings` holds them; its defaults are the pinned
+readings.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ __all__ = [
     "CAPABILITIES",
     "CONTEXT_CAPABILITY",
     "CONTRACT",
+    "ESTIMATORS",
     "LAYER_RANK",
     "POLICY_ALTERNATIVE",
     "POLICY_SNIPPET",
@@ -66,6 +71,16 @@ WHITE_SPACE: Final = frozenset(
 WHITE_SPACE_TABLES: Final = {
     "P2-INT-02/ascii": frozenset("\t\n\x0b\x0c\r "),
     "P2-INT-02/python": WHITE_SPACE | frozenset("\x1c\x1d\x1e\x1f"),
+    # ECMAScript's \s: White_Space without U+0085, plus U+FEFF
+    "P2-INT-02/javascript": (WHITE_SPACE - {"\x85"}) | {"\ufeff"},
+}
+#: P2-INT-01's executable alternatives: what C counts (a function of the text), and whether
+#: the estimate is C/4 alone or W alone (``None``: max(W, ceil(C / 4))).
+ESTIMATORS: Final = {
+    "P2-INT-01/ceil-chars": "chars",
+    "P2-INT-01/words": "words",
+    "P2-INT-01/utf8-bytes": "utf-8",
+    "P2-INT-01/utf16-units": "utf-16",
 }
 #: P2-INT-04's executable alternative: the policy text is the implementation's (a parameter).
 POLICY_ALTERNATIVE: Final = "P2-INT-04/implementation-text"
@@ -75,16 +90,26 @@ TRIMMED_QUERY: Final = "P2-INT-17/trim"
 LAYER_RANK: Final = {"policy": 0, "summary": 1, "hot_turn": 2, "entity": 3, "query": 4}
 
 
-def estimate(text: str, white_space: frozenset[str] = WHITE_SPACE) -> int:
+def estimate(text: str, white_space: frozenset[str] = WHITE_SPACE, how: str = "") -> int:
     """P2-INT-01: ``max(words, ceil(code points / 4))``, words being maximal runs outside
-    ``white_space`` (P2-INT-02); 0 for the empty string."""
+    ``white_space`` (P2-INT-02); 0 for the empty string. ``how``: a value of
+    :data:`ESTIMATORS` (an alternative), empty for the pinned estimator."""
     words, in_word = 0, False
     for char in text:
         if char in white_space:
             in_word = False
         elif not in_word:
             words, in_word = words + 1, True
-    return max(words, -(-len(text) // 4))
+    if how == "utf-8":
+        characters = len(text.encode("utf-8"))
+    elif how == "utf-16":
+        characters = len(text.encode("utf-16-le")) // 2
+    else:
+        characters = len(text)
+    quarter = -(-characters // 4)
+    if how == "chars":
+        return quarter
+    return words if how == "words" else max(words, quarter)
 
 
 @dataclass(frozen=True)
@@ -98,6 +123,18 @@ class CheckReadings:
     white_space: frozenset[str] = WHITE_SPACE
     #: P2-INT-17: whether the query block holds the query trimmed of whitespace.
     trim_query: bool = False
+    #: P2-INT-01: the estimator (a value of :data:`ESTIMATORS`; empty: pinned).
+    estimator: str = ""
+    #: P2-INT-04/outside-budget: estimated_used leaves the policy block's tokens out.
+    policy_counted: bool = True
+    #: P2-INT-05/newest-first: hot turns are listed newest first.
+    hot_newest_first: bool = False
+    #: P2-INT-15/last-value: a repeated query parameter's last value is the query.
+    last_value: bool = False
+    #: P2-INT-18/before-trimming: sources counts the draft, not the context returned.
+    sources_drafted: bool = False
+    #: P2-INT-03/concatenated: estimated_used is the estimate of the texts joined.
+    joined: bool = False
 
     @classmethod
     def of(cls, profile: Iterable[str], *, policy: str | None = None) -> CheckReadings:
@@ -111,11 +148,17 @@ class CheckReadings:
             policy=POLICY_SNIPPET if policy is None else policy,
             white_space=white_space,
             trim_query=TRIMMED_QUERY in chosen,
+            estimator=next((how for name, how in ESTIMATORS.items() if name in chosen), ""),
+            policy_counted="P2-INT-04/outside-budget" not in chosen,
+            hot_newest_first="P2-INT-05/newest-first" in chosen,
+            last_value="P2-INT-15/last-value" in chosen,
+            sources_drafted="P2-INT-18/before-trimming" in chosen,
+            joined="P2-INT-03/concatenated" in chosen,
         )
 
     def estimate(self, text: str) -> int:
-        """P2-INT-01 with this profile's whitespace."""
-        return estimate(text, self.white_space)
+        """P2-INT-01 with this profile's estimator and whitespace."""
+        return estimate(text, self.white_space, self.estimator)
 
     def query_text(self, value: str) -> str:
         """The query block's text for the query parameter ``value`` (P2-INT-03, P2-INT-17)."""

@@ -14,7 +14,9 @@ pinned readings).
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from collections.abc import Callable
+from typing import Any, Final
 
 from reference.phase2._budget import Block, Draft, Layer, enforce_budget
 from reference.phase2._config import DEFAULTS, Config
@@ -22,11 +24,37 @@ from reference.phase2._entities import select_related_entities
 from reference.phase2._errors import ParameterError
 from reference.phase2._hot_turns import select_hot_turns
 from reference.phase2._readings import PINNED, POLICY_SNIPPET, Readings
+from reference.phase2._rows import Entity
 from reference.phase2._store import Store
 from reference.phase2._summaries import select_warm_summaries
-from reference.phase2._tokens import WHITE_SPACE_TABLES
+from reference.phase2._tokens import ESTIMATORS, WHITE_SPACE_TABLES
 
-__all__ = ["POLICY_SNIPPET", "applied_budget", "assemble_context", "build_draft", "envelope"]
+__all__ = [
+    "ENTITY_TEXT",
+    "HOT_ORDER",
+    "POLICY_SNIPPET",
+    "SMALL_BUDGET",
+    "SOURCES",
+    "applied_budget",
+    "assemble_context",
+    "build_draft",
+    "concatenated_estimate",
+    "envelope",
+]
+
+#: P2-INT-03 (``Readings.entity_text``) -> an entity block's text: "kind: title" (pinned, e.g.
+#: "task: Renew passport") or the title alone (P2-INT-03/entity-title).
+ENTITY_TEXT: Final[dict[str, Callable[[Entity], str]]] = {
+    "kind-title": lambda entity: f"{entity.kind}: {entity.title}",
+    "title": lambda entity: entity.title,
+}
+#: P2-INT-05 (``Readings.hot_order``) -> whether the hot turns are listed newest first.
+HOT_ORDER: Final[dict[str, bool]] = {"oldest-first": False, "newest-first": True}
+#: P2-INT-12 (``Readings.small_budget``): what policy + query over the budget does: stay over it
+#: (pinned), refuse (P2-INT-12/refuse-4xx), or raise applied to them (P2-INT-12/raise-applied).
+SMALL_BUDGET: Final = ("over-budget", "refuse", "raise-applied")
+#: P2-INT-18 (``Readings.sources``) -> whether sources counts the untrimmed draft.
+SOURCES: Final[dict[str, bool]] = {"returned": False, "drafted": True}
 
 
 def applied_budget(max_tokens: int | None, config: Config) -> int:
@@ -45,38 +73,67 @@ def build_draft(
     readings: Readings = PINNED,
 ) -> Draft:
     """The untrimmed draft, layer by layer, in the spec's order."""
-    summaries = select_warm_summaries(store, user_id, chat_id)
-    hot = select_hot_turns(store, user_id, chat_id, config.hot_turns_limit)
+    summaries = select_warm_summaries(store, user_id, chat_id, reading=readings.summary)
+    hot = select_hot_turns(
+        store, user_id, chat_id, config.hot_turns_limit, reading=readings.hot_turns
+    )
     related = select_related_entities(
-        store, user_id, query, config.related_entities_limit, reading=readings.related
+        store,
+        user_id,
+        query,
+        config.related_entities_limit,
+        reading=readings.related,
+        ranking=readings.ranking,
     )
     white_space = WHITE_SPACE_TABLES[readings.white_space]  # P2-INT-02
+    estimate = ESTIMATORS[readings.estimator]  # P2-INT-01
+    entity_text = ENTITY_TEXT[readings.entity_text]  # P2-INT-03
 
     def block(layer: Layer, row_id: int | None, text: str) -> Block:
-        return Block.of(layer, row_id, text, white_space)
+        return Block.of(layer, row_id, text, white_space, estimate)
 
     return Draft(
         policy=block("policy", None, readings.policy),  # P2-INT-04
         summary=block("summary", summaries[0].id, summaries[0].summary_text) if summaries else None,
         hot=tuple(block("hot_turn", turn.id, turn.text) for turn in hot),
         entities=tuple(
-            block("entity", r.entity.id, f"{r.entity.kind}: {r.entity.title}") for r in related
+            block("entity", r.entity.id, entity_text(r.entity)) for r in related
         ),  # P2-INT-03: an entity reads "kind: title"
         query=block("query", None, query),
     )
 
 
-def envelope(draft: Draft, requested: int | None, applied: int) -> dict[str, Any]:
-    """The envelope of a (trimmed) draft: budget, sources counted from it, context."""
-    blocks = draft.blocks()
+def concatenated_estimate(draft: Draft, readings: Readings = PINNED) -> int:
+    """P2-INT-03/concatenated: the estimate of the draft's texts joined with nothing between
+    (word runs merge across blocks)."""
+    text = "".join(block.text for block in draft.blocks())
+    return ESTIMATORS[readings.estimator](text, WHITE_SPACE_TABLES[readings.white_space])
+
+
+def envelope(
+    draft: Draft,
+    requested: int | None,
+    applied: int,
+    readings: Readings = PINNED,
+    *,
+    drafted: Draft | None = None,
+) -> dict[str, Any]:
+    """The envelope of a (trimmed) draft: budget, sources counted from it (or from the
+    untrimmed ``drafted``, P2-INT-18/before-trimming), context."""
+    counted = drafted if SOURCES[readings.sources] and drafted is not None else draft
+    used = draft.total - (draft.policy.tokens if readings.policy_budget == "outside" else 0)
+    if readings.draft_estimate == "concatenated":  # P2-INT-03/concatenated
+        used = concatenated_estimate(draft, readings)
+    if HOT_ORDER[readings.hot_order]:  # P2-INT-05/newest-first
+        draft = dataclasses.replace(draft, hot=draft.hot[::-1])
     return {
-        "budget": {"requested": requested, "applied": applied, "estimated_used": draft.total},
+        "budget": {"requested": requested, "applied": applied, "estimated_used": used},
         "sources": {  # P2-INT-18: what the returned context holds
-            "hot_turns": len(draft.hot),
-            "summaries": 0 if draft.summary is None else 1,
-            "entities": len(draft.entities),
+            "hot_turns": len(counted.hot),
+            "summaries": 0 if counted.summary is None else 1,
+            "entities": len(counted.entities),
         },
-        "context": [block.to_json() for block in blocks],
+        "context": [block.to_json() for block in draft.blocks()],
     }
 
 
@@ -99,5 +156,30 @@ def assemble_context(
             "invalid_parameter", "max_tokens", f"not a positive integer: {max_tokens!r}"
         )
     applied = applied_budget(max_tokens, config)
-    draft = enforce_budget(build_draft(store, user_id, chat_id, query, config, readings), applied)
-    return envelope(draft, max_tokens, applied)
+    drafted = build_draft(store, user_id, chat_id, query, config, readings)
+    fixed = drafted.policy.tokens + drafted.query.tokens
+    if readings.policy_budget == "outside":  # P2-INT-04/outside-budget
+        fixed -= drafted.policy.tokens
+    if fixed > applied and readings.small_budget == "refuse":  # P2-INT-12/refuse-4xx
+        raise ParameterError(
+            "budget_too_small", "max_tokens", f"policy + query need {fixed} tokens > {applied}"
+        )
+    if readings.small_budget == "raise-applied":  # P2-INT-12/raise-applied
+        applied = max(applied, fixed)
+    draft = enforce_budget(
+        drafted,
+        applied,
+        step=readings.trim_step,
+        order=readings.summary_trim,
+        counted=readings.policy_budget,
+        measure=(
+            (lambda draft: concatenated_estimate(draft, readings))
+            if readings.draft_estimate == "concatenated"
+            else None
+        ),
+    )
+    if readings.ranking == "limit-after-trim":  # P2-INT-09/limit-after-trim
+        draft = dataclasses.replace(draft, entities=draft.entities[: config.related_entities_limit])
+    if readings.absent_max_tokens == "cap" and max_tokens is None:  # P2-INT-13/requested-cap
+        max_tokens = config.context_max_tokens
+    return envelope(draft, max_tokens, applied, readings, drafted=drafted)

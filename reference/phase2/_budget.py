@@ -14,12 +14,13 @@ they alone exceed it (erratum P2-INT-12).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from reference.phase2._tokens import WHITE_SPACE, estimate_tokens
 
-__all__ = ["Block", "Draft", "Layer", "enforce_budget"]
+__all__ = ["COUNTED", "STEPS", "TRIM_ORDERS", "Block", "Draft", "Layer", "enforce_budget"]
 
 Layer = Literal["policy", "summary", "hot_turn", "entity", "query"]
 
@@ -35,11 +36,16 @@ class Block:
 
     @classmethod
     def of(
-        cls, layer: Layer, row_id: int | None, text: str, white_space: frozenset[str] = WHITE_SPACE
+        cls,
+        layer: Layer,
+        row_id: int | None,
+        text: str,
+        white_space: frozenset[str] = WHITE_SPACE,
+        estimate: Callable[[str, frozenset[str]], int] = estimate_tokens,
     ) -> Block:
-        """A block whose tokens are ``estimate_tokens(text)`` (P2-INT-03), words split by
+        """A block whose tokens are ``estimate(text)`` (P2-INT-01, P2-INT-03), words split by
         ``white_space`` (P2-INT-02)."""
-        return cls(layer, row_id, text, estimate_tokens(text, white_space))
+        return cls(layer, row_id, text, estimate(text, white_space))
 
     def to_json(self) -> dict[str, Any]:
         """The block as the envelope lists it: exactly layer, id, text, tokens."""
@@ -68,15 +74,75 @@ class Draft:
         return sum(block.tokens for block in self.blocks())
 
 
-def enforce_budget(draft: Draft, budget: int) -> Draft:
-    """Trim ``draft`` until its total fits ``budget`` or nothing trimmable is left."""
-    while draft.total > budget:
-        if draft.hot:  # P2-BUD-07: "trim hot oldest-first"
-            draft = dataclasses.replace(draft, hot=draft.hot[1:])
-        elif draft.entities:  # P2-BUD-08: "trim entities lowest-relevance-first"
-            draft = dataclasses.replace(draft, entities=draft.entities[:-1])
-        elif draft.summary is not None:  # P2-INT-11: the summary goes last, whole
-            draft = dataclasses.replace(draft, summary=None)
-        else:  # P2-BUD-09 "else: break"; P2-INT-12: policy + query stay, over budget
+#: P2-INT-04 (``Readings.policy_budget``) -> the tokens the budget counts of a draft: every
+#: block (pinned), or every block but the policy (P2-INT-04/outside-budget).
+COUNTED: Final[dict[str, Callable[[Draft], int]]] = {
+    "inside": lambda draft: draft.total,
+    "outside": lambda draft: draft.total - draft.policy.tokens,
+}
+#: P2-INT-11 (``Readings.summary_trim``) -> the layers trimmed, in order: the summary last
+#: (pinned), never (P2-INT-11/keep-summary), or first (P2-INT-11/summary-first).
+TRIM_ORDERS: Final[dict[str, tuple[str, ...]]] = {
+    "last": ("hot", "entities", "summary"),
+    "keep": ("hot", "entities"),
+    "first": ("summary", "hot", "entities"),
+}
+
+
+def _one_block(draft: Draft, layer: str) -> Draft:
+    """P2-INT-10: remove one block of ``layer``: the oldest hot turn, the last entity, the
+    summary."""
+    if layer == "hot":  # P2-BUD-07: "trim hot oldest-first"
+        return dataclasses.replace(draft, hot=draft.hot[1:])
+    if layer == "entities":  # P2-BUD-08: "trim entities lowest-relevance-first"
+        return dataclasses.replace(draft, entities=draft.entities[:-1])
+    return dataclasses.replace(draft, summary=None)
+
+
+def _whole_layer(draft: Draft, layer: str) -> Draft:
+    """P2-INT-10/whole-layer: remove every block of ``layer`` at once."""
+    if layer == "hot":
+        return dataclasses.replace(draft, hot=())
+    if layer == "entities":
+        return dataclasses.replace(draft, entities=())
+    return dataclasses.replace(draft, summary=None)
+
+
+#: P2-INT-10 (``Readings.trim_step``) -> what one iteration removes from a layer.
+STEPS: Final[dict[str, Callable[[Draft, str], Draft]]] = {
+    "one-block": _one_block,
+    "whole-layer": _whole_layer,
+}
+
+
+def _holds(draft: Draft, layer: str) -> bool:
+    if layer == "hot":
+        return bool(draft.hot)
+    if layer == "entities":
+        return bool(draft.entities)
+    return draft.summary is not None
+
+
+def enforce_budget(
+    draft: Draft,
+    budget: int,
+    *,
+    step: str = "one-block",
+    order: str = "last",
+    counted: str = "inside",
+    measure: Callable[[Draft], int] | None = None,
+) -> Draft:
+    """Trim ``draft`` until its total fits ``budget`` or nothing trimmable is left.
+
+    ``step`` (P2-INT-10), ``order`` (P2-INT-11) and ``counted`` (P2-INT-04) are keys of
+    :data:`STEPS`, :data:`TRIM_ORDERS` and :data:`COUNTED`; ``measure`` replaces the draft's
+    estimate (P2-INT-03/concatenated); the defaults are the pinned readings.
+    """
+    remove, layers = STEPS[step], TRIM_ORDERS[order]
+    count = COUNTED[counted] if measure is None else measure  # P2-INT-03/concatenated
+    while count(draft) > budget:
+        layer = next((layer for layer in layers if _holds(draft, layer)), None)
+        if layer is None:  # P2-BUD-09 "else: break"; P2-INT-12: policy + query stay, over budget
             break
+        draft = remove(draft, layer)
     return draft

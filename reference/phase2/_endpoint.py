@@ -25,10 +25,14 @@ from reference.phase2._store import Store
 from reference.phase2._tokens import WHITE_SPACE_TABLES, is_blank
 
 __all__ = [
+    "ABSENT_MAX_TOKENS",
     "DEFAULT_USER",
+    "FAULTS",
+    "MAX_TOKENS_READINGS",
     "PARAMETERS",
     "PATH",
     "QUERY_READINGS",
+    "UNKNOWN_CHAT",
     "ContextRequest",
     "method_not_allowed",
     "parse_params",
@@ -79,35 +83,95 @@ def _parse_max_tokens(value: str) -> int:
     return int(significant)
 
 
+def _framework_int(value: str) -> int | None:
+    """P2-INT-14/framework-int: Python's ``int(value)`` (surrounding whitespace, a sign,
+    underscores between digits, any Unicode decimal digits), then 1 to 2^53 - 1."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise ParameterError(
+            "invalid_parameter", "max_tokens", f"not an integer: {value!r}"
+        ) from None
+    if not 1 <= number <= MAX_ID:
+        raise ParameterError("invalid_parameter", "max_tokens", f"out of range: {value!r}")
+    return number
+
+
+def _clamp_to_1(value: str) -> int | None:
+    """P2-INT-14/clamp-to-1: ASCII digits with an optional minus sign; below 1 is 1."""
+    if value.startswith("-") and _DIGITS.fullmatch(value[1:]) is not None:
+        return 1
+    if _DIGITS.fullmatch(value) is not None and value.lstrip("0") == "":
+        return 1
+    return _parse_max_tokens(value)
+
+
+#: P2-INT-14 (``Readings.max_tokens``) -> the parser of a present max_tokens (``None``: taken
+#: as absent).
+MAX_TOKENS_READINGS: Final[dict[str, Callable[[str], int | None]]] = {
+    "ascii-digits": _parse_max_tokens,
+    "framework-int": _framework_int,
+    "clamp-to-1": _clamp_to_1,
+    # P2-INT-14/empty-absent: "Treat an empty value as absent."
+    "empty-absent": lambda value: None if value == "" else _parse_max_tokens(value),
+}
+#: P2-INT-13 (``Readings.absent_max_tokens``) -> whether max_tokens is required
+#: (P2-INT-13/reject-absent); ``cap`` (requested = the cap) is applied by ``assemble_context``.
+ABSENT_MAX_TOKENS: Final[dict[str, bool]] = {"null": False, "cap": False, "required": True}
+#: P2-INT-15 (``Readings.faults``) -> (the status of a bad parameter, which value of a
+#: repeated parameter is taken: None refuses it).
+FAULTS: Final[dict[str, tuple[int | None, int | None]]] = {
+    "400-first": (None, None),
+    "422-first": (422, None),  # P2-INT-15/status-422: FastAPI's default
+    "400-last-value": (None, -1),  # P2-INT-15/last-value
+}
+
+
 def parse_params(pairs: Iterable[tuple[str, str]], readings: Readings = PINNED) -> ContextRequest:
     """Validate the query string's pairs; raise :class:`ParameterError` for the first fault."""
+    status, repeated = FAULTS[readings.faults]
+    try:
+        return _parse_params(pairs, readings, repeated)
+    except ParameterError as exc:
+        if status is not None:
+            exc.status = status
+        raise
+
+
+def _parse_params(
+    pairs: Iterable[tuple[str, str]], readings: Readings, repeated: int | None
+) -> ContextRequest:
     refused, trimmed = QUERY_READINGS[readings.query]
     white_space = WHITE_SPACE_TABLES[readings.white_space]
+    parse_max_tokens = MAX_TOKENS_READINGS[readings.max_tokens]
     given: dict[str, list[str]] = {}
     for name, value in pairs:
         given.setdefault(name, []).append(value)
     found: dict[str, str] = {}
-    for name, required in PARAMETERS:
+    absent_refused = ABSENT_MAX_TOKENS[readings.absent_max_tokens]  # P2-INT-13/reject-absent
+    for name, listed in PARAMETERS:
+        required = listed or (name == "max_tokens" and absent_refused)
         values = given.get(name, [])
         if not values:
             if required:
                 raise ParameterError("missing_parameter", name, f"{name} is required")
             continue
-        if len(values) > 1:
+        if len(values) > 1 and repeated is None:
             raise ParameterError("invalid_parameter", name, f"{name} given {len(values)} times")
-        value = values[0]
+        value = values[-1 if repeated is not None else 0]
         if name == "query":  # P2-INT-17
             if is_blank(value, white_space) if refused == "blank" else value == "":
                 raise ParameterError("invalid_parameter", name, f"query is blank: {value!r}")
             if trimmed:
                 value = value.strip("".join(sorted(white_space)))
         if name == "max_tokens":
-            _parse_max_tokens(value)
+            if parse_max_tokens(value) is None:
+                continue
         elif value == "":  # chat_id, user_id: non-empty opaque strings (P2-INT-16, -17)
             raise ParameterError("invalid_parameter", name, f"{name} is empty")
         found[name] = value
     chat_id = found["chat_id"]
-    max_tokens = _parse_max_tokens(found["max_tokens"]) if "max_tokens" in found else None
+    max_tokens = parse_max_tokens(found["max_tokens"]) if "max_tokens" in found else None
     return ContextRequest(
         chat_id=chat_id,
         user_id=found.get("user_id"),
@@ -141,21 +205,36 @@ def preview_context(
     """Answer one ``GET /v1/memory/context``: ``(status, JSON body)``. Reads only."""
     try:
         request = parse_params(((str(name), str(value)) for name, value in pairs), readings)
+        if UNKNOWN_CHAT[readings.unknown_chat] and not _known_chat(store, request.chat_id):
+            raise ParameterError("not_found", "chat_id", f"no row of chat {request.chat_id!r}")
+        user_id = request.user_id
+        if user_id is None:  # P2-INT-16
+            user_id = DEFAULT_USER[readings.default_user](store, request.chat_id)
+        body = assemble_context(
+            store,
+            user_id,
+            request.chat_id,
+            request.query,
+            request.max_tokens,
+            config=config,
+            readings=readings,
+        )
     except ParameterError as exc:
         return exc.status, exc.body()
-    user_id = request.user_id
-    if user_id is None:  # P2-INT-16
-        user_id = DEFAULT_USER[readings.default_user](store, request.chat_id)
-    body = assemble_context(
-        store,
-        user_id,
-        request.chat_id,
-        request.query,
-        request.max_tokens,
-        config=config,
-        readings=readings,
-    )
     return 200, body
+
+
+def _known_chat(store: Store, chat_id: str) -> bool:
+    """P2-INT-17/unknown-chat-404: a chat is known when an inbox item, a summary or an event
+    names it."""
+    return any(
+        store.rows(table, {"chat_id": chat_id})
+        for table in ("inbox_items", "memory_summaries", "event_log")
+    )
+
+
+#: P2-INT-17 (``Readings.unknown_chat``) -> whether a chat with no row answers 404 not_found.
+UNKNOWN_CHAT: Final[dict[str, bool]] = {"empty-context": False, "404": True}
 
 
 def method_not_allowed(method: str) -> tuple[int, dict[str, Any]]:

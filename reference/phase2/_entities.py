@@ -28,7 +28,14 @@ from typing import Final
 from reference.phase2._rows import Entity, RelatedEntity, relevance_order
 from reference.phase2._store import Store
 
-__all__ = ["RELATEDNESS", "link_distances", "select_related_entities", "terms", "unicode_terms"]
+__all__ = [
+    "RANKINGS",
+    "RELATEDNESS",
+    "link_distances",
+    "select_related_entities",
+    "terms",
+    "unicode_terms",
+]
 
 _TERM: Final = re.compile(r"[A-Za-z0-9]+")
 _UNICODE_TERM: Final = re.compile(r"[^\W_]+")
@@ -64,6 +71,20 @@ RELATEDNESS: Final[dict[str, Relatedness]] = {
 }
 
 
+def _recency_first(related: list[RelatedEntity]) -> list[RelatedEntity]:
+    """P2-INT-09/recency-first: updated_at descending, then distance, then id descending."""
+    return sorted(related, key=lambda r: (-r.entity.recency[0], r.distance, -r.entity.recency[1]))
+
+
+#: P2-INT-09 (``Readings.ranking``) -> (the relevance order, whether the limit applies to the
+#: selection; P2-INT-09/limit-after-trim applies it to the trimmed layer, ``_assemble``).
+RANKINGS: Final[dict[str, tuple[Callable[[list[RelatedEntity]], list[RelatedEntity]], bool]]] = {
+    "proximity-first": (relevance_order, True),
+    "recency-first": (_recency_first, True),
+    "limit-after-trim": (relevance_order, False),
+}
+
+
 def link_distances(seeds: set[int], neighbours: dict[int, set[int]]) -> dict[int, int]:
     """P2-INT-08 step 5: the least number of links from any seed, for every reachable id."""
     distance = dict.fromkeys(seeds, 0)
@@ -78,10 +99,17 @@ def link_distances(seeds: set[int], neighbours: dict[int, set[int]]) -> dict[int
 
 
 def select_related_entities(
-    store: Store, user_id: str, query: str, limit: int, *, reading: str = "query-walk"
+    store: Store,
+    user_id: str,
+    query: str,
+    limit: int,
+    *,
+    reading: str = "query-walk",
+    ranking: str = "proximity-first",
 ) -> tuple[RelatedEntity, ...]:
     """The ``limit`` entities most related to ``query`` for ``user_id``, most relevant first
-    (``reading``: a key of :data:`RELATEDNESS`)."""
+    (``reading``: a key of :data:`RELATEDNESS`; ``ranking``: of :data:`RANKINGS`, whose
+    limit-after-trim returns every related entity)."""
     how = RELATEDNESS[reading]
     candidates = {
         entity.id: entity
@@ -105,4 +133,5 @@ def select_related_entities(
         if how.max_distance is not None:
             distances = {eid: d for eid, d in distances.items() if d <= how.max_distance}
     related = [RelatedEntity(candidates[eid], d) for eid, d in distances.items()]
-    return tuple(relevance_order(related)[:limit])
+    order, limited = RANKINGS[ranking]
+    return tuple(order(related)[:limit] if limited else order(related))

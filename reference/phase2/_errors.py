@@ -14,6 +14,7 @@ import json
 from typing import Any, Final
 
 __all__ = [
+    "ALTERNATIVE_CODES",
     "ERROR_CODES",
     "FixtureError",
     "JobError",
@@ -31,6 +32,13 @@ ERROR_CODES: Final[dict[str, tuple[int | None, str, str]]] = {
     "invalid_parameter": (400, "P2-API-05", "a parameter is malformed, out of range or repeated"),
     "method_not_allowed": (405, "P2-API-02", "only GET (and HEAD) is served on this path"),
     "invalid_job": (None, "P2-CMP-01", "a job input (now, user_id, chat_id) is unusable"),
+}
+
+#: Codes only an alternative reading answers (never the pinned engine, so not in the error
+#: schema): P2-INT-12/refuse-4xx and P2-INT-17/unknown-chat-404.
+ALTERNATIVE_CODES: Final[dict[str, tuple[int | None, str, str]]] = {
+    "budget_too_small": (422, "P2-BUD-01", "policy + query alone exceed the budget"),
+    "not_found": (404, "P2-API-03", "the chat has no row"),
 }
 
 _MAX_RENDER = 80
@@ -60,11 +68,13 @@ class Phase2Error(Exception):
 class ParameterError(Phase2Error):
     """A bad parameter of the preview endpoint (P2-INT-14, P2-INT-15, P2-INT-16, P2-INT-17)."""
 
-    def __init__(self, code: str, param: str | None, message: str) -> None:
-        status, clause, _ = ERROR_CODES[code]
+    def __init__(
+        self, code: str, param: str | None, message: str, *, status: int | None = None
+    ) -> None:
+        known, clause, _ = ERROR_CODES[code] if code in ERROR_CODES else ALTERNATIVE_CODES[code]
         super().__init__(message, field=param, clause=clause)
         self.code = code
-        self.status = status if status is not None else 400
+        self.status = status or known or 400
 
     def body(self) -> dict[str, Any]:
         """The response body: ``{"error": {"code", "param", "message"}}``."""

@@ -36,7 +36,7 @@ def observe_call(
         store.set_read_only()  # P2-API-10: the preview endpoint cannot write
         status, body = preview_context(store, call["params"], config=config, readings=readings)
         return {"status": status, "body": body, "state": store.dump()}
-    result = run_job(store, call, config=config)
+    result = run_job(store, call, config=config, readings=readings)
     return {"result": result, "state": store.dump()}
 
 

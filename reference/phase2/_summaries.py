@@ -9,16 +9,36 @@ One summary at most (erratum P2-INT-06: the function's plural name against the s
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from reference.phase2._rows import Summary, newest_first
 from reference.phase2._store import Store
 
-__all__ = ["latest_summary", "select_warm_summaries"]
+__all__ = ["SUMMARY_READINGS", "latest_summary", "select_warm_summaries"]
 
 
-def select_warm_summaries(store: Store, user_id: str, chat_id: str) -> tuple[Summary, ...]:
-    """The summary layer: ``()`` or the one most recent summary of ``user_id`` in ``chat_id``."""
+def _smallest_id_first(summaries: list[Summary]) -> list[Summary]:
+    """P2-INT-06/smallest-id: created_at descending, then id ascending."""
+    return sorted(summaries, key=lambda summary: (-summary.recency[0], summary.recency[1]))
+
+
+#: P2-INT-06 (``Readings.summary``) -> the candidates ranked latest first.
+SUMMARY_READINGS: Final[dict[str, Callable[[list[Summary]], list[Summary]]]] = {
+    "latest": newest_first,
+    "smallest-id": _smallest_id_first,
+    # P2-INT-06/skip-empty: an empty summary_text is no candidate
+    "skip-empty": lambda summaries: newest_first([s for s in summaries if s.summary_text]),
+}
+
+
+def select_warm_summaries(
+    store: Store, user_id: str, chat_id: str, *, reading: str = "latest"
+) -> tuple[Summary, ...]:
+    """The summary layer: ``()`` or the one most recent summary of ``user_id`` in ``chat_id``
+    (``reading``: a key of :data:`SUMMARY_READINGS`)."""
     rows = store.rows("memory_summaries", {"user_id": user_id, "chat_id": chat_id})
-    ranked = newest_first([Summary.from_row(row) for row in rows])
+    ranked = SUMMARY_READINGS[reading]([Summary.from_row(row) for row in rows])
     return tuple(ranked[:1])
 
 

@@ -24,9 +24,16 @@ from typing import Any, Final
 from reference.phase2._errors import JobError, SummaryError
 from reference.phase2._events import ENGINE_EVENT_TYPES, SUMMARY_CREATED, log_event
 from reference.phase2._store import Store
-from reference.phase2._timestamps import is_timestamp
+from reference.phase2._timestamps import is_timestamp, parse_timestamp
 
-__all__ = ["SourceEvent", "Summarizer", "extractive_summarizer", "source_events", "summarize"]
+__all__ = [
+    "SOURCE_READINGS",
+    "SourceEvent",
+    "Summarizer",
+    "extractive_summarizer",
+    "source_events",
+    "summarize",
+]
 
 _SENTENCE_END: Final = re.compile(r"(?<=[.!?])\s|\n")
 _FACT_LIMIT: Final = 160
@@ -68,17 +75,42 @@ def extractive_summarizer(events: Sequence[SourceEvent]) -> tuple[str, list[dict
     return f"{len(events)} events: {', '.join(types)}", facts
 
 
-def source_events(store: Store, user_id: str, chat_id: str) -> list[SourceEvent]:
-    """P2-INT-24: the events of (user, chat) no summary covers yet, engine events excluded."""
-    covered: set[int] = set()
-    for row in store.rows("memory_summaries", {"user_id": user_id, "chat_id": chat_id}):
-        covered.update(int(event_id) for event_id in row["source_event_ids"])
+def _uncovered(summaries: list[dict[str, Any]], event: SourceEvent) -> bool:
+    """P2-INT-24: the event is in no summary's source_event_ids."""
+    return all(event.id not in map(int, row["source_event_ids"]) for row in summaries)
+
+
+def _after_latest(summaries: list[dict[str, Any]], event: SourceEvent) -> bool:
+    """P2-INT-24/since-latest-summary: created after the latest summary's created_at."""
+    latest = max((parse_timestamp(row["created_at"]) for row in summaries), default=None)
+    return latest is None or parse_timestamp(event.created_at) > latest
+
+
+#: P2-INT-24 (``Readings.summary_sources``) -> whether an event of (user, chat) is a source,
+#: given that pair's summaries: uncovered (pinned), every event each time
+#: (P2-INT-24/every-event), or since the latest summary (P2-INT-24/since-latest-summary).
+SOURCE_READINGS: Final[dict[str, Callable[[list[dict[str, Any]], SourceEvent], bool]]] = {
+    "uncovered": _uncovered,
+    "every-event": lambda summaries, event: True,
+    "since-latest-summary": _after_latest,
+}
+
+
+def source_events(
+    store: Store, user_id: str, chat_id: str, *, reading: str = "uncovered"
+) -> list[SourceEvent]:
+    """P2-INT-24: the events of (user, chat) no summary covers yet, engine events excluded
+    (``reading``: a key of :data:`SOURCE_READINGS`)."""
+    summaries = store.rows("memory_summaries", {"user_id": user_id, "chat_id": chat_id})
+    is_source = SOURCE_READINGS[reading]
     events = [
         SourceEvent(int(row["id"]), row["event_type"], row["payload"], row["created_at"])
         for row in store.rows("event_log", {"user_id": user_id, "chat_id": chat_id})
-        if row["event_type"] not in ENGINE_EVENT_TYPES and int(row["id"]) not in covered
+        if row["event_type"] not in ENGINE_EVENT_TYPES
     ]
-    return sorted(events, key=lambda event: event.id)
+    return sorted(
+        (event for event in events if is_source(summaries, event)), key=lambda event: event.id
+    )
 
 
 def _check_inputs(user_id: Any, chat_id: Any, now: Any) -> None:
@@ -97,11 +129,13 @@ def summarize(
     now: str,
     *,
     summarizer: Summarizer = extractive_summarizer,
+    sources_reading: str = "uncovered",
 ) -> dict[str, Any]:
-    """Run memory.summarize for (user_id, chat_id) at ``now``; return the event payload."""
+    """Run memory.summarize for (user_id, chat_id) at ``now``; return the event payload
+    (``sources_reading``: P2-INT-24, a key of :data:`SOURCE_READINGS`)."""
     _check_inputs(user_id, chat_id, now)
     with store.transaction():
-        sources = source_events(store, user_id, chat_id)
+        sources = source_events(store, user_id, chat_id, reading=sources_reading)
         if not sources:
             return {"summary_id": None, "source_count": 0}
         text, facts = summarizer(sources)

@@ -12,9 +12,17 @@ INT-05, kept here so the Phase 2 engine stands alone).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
-__all__ = ["WHITE_SPACE", "WHITE_SPACE_TABLES", "estimate_tokens", "is_blank", "word_count"]
+__all__ = [
+    "ESTIMATORS",
+    "WHITE_SPACE",
+    "WHITE_SPACE_TABLES",
+    "estimate_tokens",
+    "is_blank",
+    "word_count",
+]
 
 #: P2-INT-02: the Unicode White_Space property (PropList.txt), exactly 25 code points.
 WHITE_SPACE: Final[frozenset[str]] = frozenset(
@@ -31,6 +39,9 @@ WHITE_SPACE_TABLES: Final[dict[str, frozenset[str]]] = {
     # P2-INT-02/python: str.isspace() / str.split() also split on the four information
     # separators U+001C..U+001F.
     "python": WHITE_SPACE | frozenset("\u001c\u001d\u001e\u001f"),
+    # P2-INT-02/javascript: ECMAScript's \s and String.prototype.trim(): WhiteSpace (with
+    # U+FEFF) and LineTerminator; U+0085 is a control character there, not whitespace.
+    "javascript": (WHITE_SPACE - frozenset("\u0085")) | frozenset("\ufeff"),
 }
 
 
@@ -55,3 +66,26 @@ def estimate_tokens(text: str, white_space: frozenset[str] = WHITE_SPACE) -> int
 def is_blank(text: str, white_space: frozenset[str] = WHITE_SPACE) -> bool:
     """True when ``text`` is empty or only whitespace (a blank query, P2-INT-17)."""
     return all(char in white_space for char in text)
+
+
+def _quarter(count: int) -> int:
+    """ceil(count / 4) in integer arithmetic."""
+    return (count + 3) // 4
+
+
+#: P2-INT-01 (``Readings.estimator``) -> estimate(text, white_space). One table, in one place.
+ESTIMATORS: Final[dict[str, Callable[[str, frozenset[str]], int]]] = {
+    "max-words-quarter": estimate_tokens,
+    # P2-INT-01/ceil-chars: "ceil(characters / 4) alone"
+    "ceil-chars": lambda text, white_space: _quarter(len(text)),
+    # P2-INT-01/words: "Words alone"
+    "words": word_count,
+    # P2-INT-01/utf8-bytes: C counts UTF-8 bytes (Go's len(s), Rust's str::len)
+    "utf8-bytes": lambda text, white_space: max(
+        word_count(text, white_space), _quarter(len(text.encode("utf-8")))
+    ),
+    # P2-INT-01/utf16-units: C counts UTF-16 code units (JavaScript's and Java's length)
+    "utf16-units": lambda text, white_space: max(
+        word_count(text, white_space), _quarter(len(text.encode("utf-16-le")) // 2)
+    ),
+}

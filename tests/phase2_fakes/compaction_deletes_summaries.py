@@ -14,8 +14,8 @@ from reference.phase2._timestamps import DAY_SECONDS, parse_timestamp
 BREAKS = "P2-CMP-03"
 
 
-def _compact(store: Store, now: str, *, config: Config) -> dict[str, Any]:
-    payload = reference_compact(store, now, config=config)
+def _compact(store: Store, now: str, *, config: Config, **readings: Any) -> dict[str, Any]:
+    payload = reference_compact(store, now, config=config, **readings)
     cutoff = parse_timestamp(now) - config.transcript_retention_days * DAY_SECONDS
     with store.transaction():
         old = [

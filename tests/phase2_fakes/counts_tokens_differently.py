@@ -17,5 +17,5 @@ def _estimate(text: str, white_space: frozenset[str] = frozenset()) -> int:
 
 def run_vector_call(fixture: Mapping[str, Any], call: Mapping[str, Any]) -> dict[str, Any]:
     """The reference with a byte-based estimator."""
-    with mock.patch("reference.phase2._budget.estimate_tokens", _estimate):
+    with mock.patch.dict("reference.phase2._tokens.ESTIMATORS", {"max-words-quarter": _estimate}):
         return reference_call(fixture, call)

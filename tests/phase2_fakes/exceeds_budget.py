@@ -13,7 +13,7 @@ from reference.phase2 import run_vector_call as reference_call
 BREAKS = "P2-BUD-04"
 
 
-def _enforce_budget(draft: Draft, budget: int) -> Draft:
+def _enforce_budget(draft: Draft, budget: int, **readings: str) -> Draft:
     while draft.total > budget and draft.hot:
         draft = dataclasses.replace(draft, hot=draft.hot[1:])
     return draft  # entities and the summary are never trimmed: over budget

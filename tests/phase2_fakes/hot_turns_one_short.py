@@ -17,7 +17,7 @@ from reference.phase2._hot_turns import select_hot_turns
 BREAKS = "P2-ASM-08"
 
 
-def _hot(store: Store, user_id: str, chat_id: str, limit: int) -> tuple[Turn, ...]:
+def _hot(store: Store, user_id: str, chat_id: str, limit: int, **_: Any) -> tuple[Turn, ...]:
     return select_hot_turns(store, user_id, chat_id, limit - 1)
 
 

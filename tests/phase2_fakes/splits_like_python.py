@@ -27,7 +27,7 @@ def _blank(text: str, white_space: frozenset[str] = frozenset()) -> bool:
 def run_vector_call(fixture: Mapping[str, Any], call: Mapping[str, Any]) -> dict[str, Any]:
     """The reference with Python's whitespace."""
     with (
-        mock.patch("reference.phase2._budget.estimate_tokens", _tokens),
+        mock.patch.dict("reference.phase2._tokens.ESTIMATORS", {"max-words-quarter": _tokens}),
         mock.patch("reference.phase2._endpoint.is_blank", _blank),
     ):
         return reference_call(fixture, call)

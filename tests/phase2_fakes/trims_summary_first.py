@@ -13,7 +13,7 @@ from reference.phase2 import run_vector_call as reference_call
 BREAKS = "P2-BUD-02"
 
 
-def _enforce_budget(draft: Draft, budget: int) -> Draft:
+def _enforce_budget(draft: Draft, budget: int, **readings: str) -> Draft:
     while draft.total > budget:
         if draft.summary is not None:
             draft = dataclasses.replace(draft, summary=None)

@@ -84,3 +84,25 @@ class TestRegisterProblems:
         unknown runtime or another entry's alternative is a problem the check names."""
         problems = register_problems([entry(**extra)])
         assert any(words in problem for problem in problems), problems
+
+
+class TestPhase2Register:
+    def test_list_form_and_phase2_clauses(self) -> None:
+        """The Phase 2 register lists executable IDs and rejects by Phase 2 clause: the same
+        check applies, with the Phase 2 clause IDs."""
+        phase2 = {
+            "id": "P2-INT-99",
+            "alternatives": ["One way.", "Another way."],
+            "alternative_ids": ["one", "another"],
+            "executable": ["P2-INT-99/one", "P2-INT-99/another"],
+            "rejected": {"P2-INT-99/one": "P2-BUD-04: never exceed max_tokens"},
+        }
+        assert register_problems([phase2], {"P2-BUD-04"}) == []
+        (problem,) = register_problems([phase2], {"P2-BUD-01"})
+        assert "rejected must start with a clause ID" in problem
+
+    def test_missing_alternative_ids(self) -> None:
+        """An entry whose alternatives are not all named by alternative_ids fails."""
+        phase2 = {"id": "P2-INT-99", "alternatives": ["One way."], "executable": []}
+        problems = register_problems([phase2], set())
+        assert "P2-INT-99: alternative_ids does not name every alternative" in problems

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import pathlib
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -40,6 +41,12 @@ def _link(row_id: int, a: int, b: int) -> dict[str, Any]:
     return {"id": row_id, "from_entity_id": a, "to_entity_id": b}
 
 
+def _positional(function: Callable[..., object]) -> list[str]:
+    """The names of ``function``'s parameters that are not keyword-only."""
+    parameters = inspect.signature(function).parameters.values()
+    return [p.name for p in parameters if p.kind is not p.KEYWORD_ONLY]
+
+
 class TestInterfaces:
     """P2-FN-01..05: the functions exist with the spec's parameters."""
 
@@ -49,16 +56,16 @@ class TestInterfaces:
         assert names[1:5] == ["user_id", "chat_id", "query", "max_tokens"]
 
     def test_select_hot_turns(self) -> None:
-        """select_hot_turns(user_id, chat_id, limit)."""
-        assert list(inspect.signature(select_hot_turns).parameters)[1:] == [
+        """select_hot_turns(user_id, chat_id, limit); the reading of P2-INT-07 is keyword-only."""
+        assert _positional(select_hot_turns)[1:] == [
             "user_id",
             "chat_id",
             "limit",
         ]
 
     def test_select_warm_summaries(self) -> None:
-        """select_warm_summaries(user_id, chat_id)."""
-        assert list(inspect.signature(select_warm_summaries).parameters)[1:] == [
+        """select_warm_summaries(user_id, chat_id); the reading of P2-INT-06 is keyword-only."""
+        assert _positional(select_warm_summaries)[1:] == [
             "user_id",
             "chat_id",
         ]
@@ -75,8 +82,8 @@ class TestInterfaces:
         ]
 
     def test_enforce_budget(self) -> None:
-        """enforce_budget(draft, budget)."""
-        assert list(inspect.signature(enforce_budget).parameters) == ["draft", "budget"]
+        """enforce_budget(draft, budget); the readings of P2-INT-04, -10, -11 are keyword-only."""
+        assert _positional(enforce_budget) == ["draft", "budget"]
 
     def test_public_surface(self) -> None:
         """__all__ names exactly what the package exports, all of it importable."""

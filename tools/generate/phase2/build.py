@@ -58,7 +58,13 @@ from conformance.phase2 import (
     expect_from_observed,
     property_failures,
 )
-from reference.phase2 import POLICY_ALTERNATIVE, Readings, open_store, preview_context
+from reference.phase2 import (
+    POLICY_ALTERNATIVE,
+    Readings,
+    open_store,
+    preview_context,
+    run_vector_call,
+)
 from tools.generate.phase2.families import FAMILIES
 from tools.phase2_oracle import oracle_expect
 
@@ -159,11 +165,19 @@ def alternative_readings() -> dict[str, Readings]:
 
 def changing_alternatives(vector: Json, readings: Mapping[str, Readings]) -> list[str]:
     """The alternatives of ``readings`` under which the reference's expectation for
-    ``vector`` differs from its ``expect`` (in ``readings`` order). Only context calls consult
-    a reading; the fixture is loaded once and the read-only call answered under each."""
+    ``vector`` differs from its ``expect`` (in ``readings`` order). For a context call the
+    fixture is loaded once and the read-only call answered under each; a job runs on a fresh
+    database under each."""
     call = vector["input"]["call"]
-    if call["op"] != "context":
-        return []
+    if call["op"] != "context":  # a job writes: a fresh database under each reading
+        return [
+            alt
+            for alt, chosen in readings.items()
+            if expect_from_observed(
+                call, run_vector_call(vector["input"]["fixture"], call, readings=chosen)
+            )
+            != vector["expect"]
+        ]
     found = []
     with open_store(":memory:") as store:
         store.load(vector["input"]["fixture"])

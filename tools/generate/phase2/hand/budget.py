@@ -225,3 +225,25 @@ VECTORS = [
         ["P2-INT-13", "P2-INT-14"],
     ),
 ]
+
+_TWENTY_SIX = [entity(n, "task", "x", ts()) for n in range(1, 27)]
+VECTORS.append(
+    vec(
+        "p2-budget-h016",
+        "The entity limit bounds the selection before trimming: a 26th related entity costs no hot turn.",
+        comment="Query 'x' (C 1 -> 1). 26 tasks titled 'x', all seeds (distance 0), same updated_at: ranked id descending 26..1 (P2-INT-09); the limit 25 keeps 26..2 before the budget. Each 'task: x' is C 7 -> 2, W 2 -> 2 tokens. Hot turn 1 'hello' -> C 5 -> 2, W 1 -> 2. max_tokens 72: total 19 + 2 + 25 * 2 + 1 = 72 <= 72, nothing trimmed (P2-BUD-06). Applying the limit after trimming would draft 26 entities (74 > 72), trim the hot turn first, then keep 25: no hot turn.",
+        clauses=["P2-CFG-03", "P2-ASM-05", "P2-BUD-06", "P2-BUD-02"],
+        interpretations=["P2-INT-08", "P2-INT-09", "P2-INT-10", "P2-INT-13"],
+        fixture=fixture(turns=[turn(1, "hello", ts())], entities=_TWENTY_SIX),
+        call=ctx("x", "72"),
+        expect=ok(
+            72,
+            72,
+            72,
+            POLICY,
+            blk("hot_turn", 1, "hello", 2),
+            *[blk("entity", n, "task: x", 2) for n in range(26, 1, -1)],
+            qry("x", 1),
+        ),
+    )
+)

@@ -113,4 +113,11 @@ VECTORS = [
         call=ctx("hi"),
         expect=ok(None, 3000, 20, POLICY, blk("hot_turn", 1, "", 0), qry("hi", 1)),
     ),
+    _q(
+        "p2-tokens-h013",
+        "ZERO WIDTH NO-BREAK SPACE (U+FEFF) is not whitespace (JavaScript's \\s disagrees).",
+        "a\ufeffb\ufeffc d",
+        "Query 'a U+FEFF b U+FEFF c d': U+FEFF is not White_Space -> W 2; C 7 -> 2; max(2, 2) = 2 (splitting on U+FEFF too, as ECMAScript's \\s does, would give W 4).",
+        2,
+    ),
 ]
