@@ -78,7 +78,8 @@ class Interpretation:
 
 #: Why an alternative of the register may stay out of the reference (``not_executable``).
 NOT_EXECUTABLE_KINDS: dict[str, str] = {
-    "no-output": "changes no memory.read result, receipt or error code",
+    "no-output": "changes no result, receipt or error code of the profile's call (memory.read, "
+    "the Phase 2 context endpoint and jobs)",
     "other-contract": "concerns the SPEC-005 store writer or the SPEC-003 assembly record, "
     "checked by `phase6 store check` / `phase6 audit verify`, not memory.read",
     "nondeterministic": "its output depends on the machine, clock or file-system state, not on "
