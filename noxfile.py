@@ -90,13 +90,27 @@ def tests(session: nox.Session) -> None:
 NEWEST_PYTHON = "3.13"
 
 
+#: What `nox -s tests_newest` runs: the parts whose behaviour rests on the interpreter (the
+#: reference and its readings against the whole corpus, JSON and float handling, the adapters'
+#: processes and pipes, the executor, the corpus loader, the snapshots).
+NEWEST_TESTS = (
+    "tests/reference",
+    "tests/conformance/adapters",
+    "tests/conformance/run",
+    "tests/conformance/corpus",
+    "tests/conformance/readings",
+    "tests/snapshots",
+)
+
+
 @nox.session(python=NEWEST_PYTHON, default=False)
 def tests_newest(session: nox.Session) -> None:
-    """Run the fast tests (as `nox -s tests`) on the newest CPython the kit supports (3.13):
-    the reference, the corpus against it, the harness, the reports. CI runs it; it fails when
-    no python3.13 is on PATH (nox's error_on_missing_interpreters)."""
+    """Run the interpreter-sensitive fast tests (NEWEST_TESTS: the reference against the whole
+    corpus, the adapters, the executor, the corpus loader, the snapshots) on the newest CPython
+    the kit supports (3.13). CI runs it; it fails when no python3.13 is on PATH (nox's
+    error_on_missing_interpreters). Arguments after `--` replace the selection."""
     _install(session, "test")
-    session.run("pytest", "-n", "auto", *session.posargs)
+    session.run("pytest", "-n", "auto", *(session.posargs or NEWEST_TESTS))
 
 
 @nox.session(default=False)
