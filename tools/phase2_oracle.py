@@ -76,6 +76,8 @@ class _Reading:
     bad_status: int = 400  # P2-INT-15
     repeated: str = "refuse"  # P2-INT-15: refuse | last
     owner_of_latest_turn: bool = False  # P2-INT-16
+    every_user: bool = False  # P2-INT-16: all the chat's users when user_id is absent
+    numeric_chat: bool = False  # P2-INT-17: chat_id values compared as integers
     query: str = "exact"  # P2-INT-17: exact | trim | empty-only
     unknown_chat_404: bool = False  # P2-INT-17
     count_before_trim: bool = False  # P2-INT-18
@@ -132,6 +134,8 @@ ALTERNATIVES: dict[str, dict[str, Any]] = {
     "P2-INT-08/unicode-terms": {"related": "unicode"},
     "P2-INT-08/directed": {"related": "directed"},
     "P2-INT-16/latest-inbox-owner": {"owner_of_latest_turn": True},
+    "P2-INT-16/every-user": {"every_user": True},  # "Every user of the chat."
+    "P2-INT-17/numeric-chat-id": {"numeric_chat": True},  # "Compare chat_id numerically."
     "P2-INT-17/trim": {"query": "trim"},
     "P2-INT-17/empty-only": {"query": "empty-only"},
 }
@@ -197,10 +201,22 @@ def unicode_terms(text: str) -> set[str]:
     return found
 
 
+def _same_chat(stored: Json, asked: str, reading: _Reading) -> bool:
+    """P2-INT-17: exact strings; numerically ("007" names "7", "-0" names "0") when both are
+    integers written in ASCII digits, P2-INT-17/numeric-chat-id."""
+    if stored == asked:
+        return True
+    if not reading.numeric_chat or not isinstance(stored, str):
+        return False
+    whole = re.compile("-?[0-9]+", re.ASCII)
+    return bool(whole.fullmatch(stored) and whole.fullmatch(asked)) and int(stored) == int(asked)
+
+
 def _params(
     pairs: list[list[str]], reading: _Reading, state: Mapping[str, list[Json]]
-) -> tuple[str, str, str, int | None]:
-    """P2-INT-13..17: (chat_id, user_id, query, max_tokens or None)."""
+) -> tuple[str, frozenset[str], str, int | None]:
+    """P2-INT-13..17: (chat_id, the users whose memory is assembled, query, max_tokens or
+    None)."""
 
     def values(name: str) -> list[str]:
         return [value for key, value in pairs if key == name]
@@ -249,17 +265,25 @@ def _params(
     user_id = single("user_id", False)
     if user_id == "":
         raise _Refused(400, "invalid_parameter", "user_id")
-    if reading.unknown_chat_404 and not any(
-        row["chat_id"] == chat_id
+    named = [
+        row
         for table in ("inbox_items", "memory_summaries", "event_log")
         for row in state[table]
-    ):
+        if _same_chat(row["chat_id"], chat_id, reading)
+    ]
+    if reading.unknown_chat_404 and not named:
         raise _Refused(404, "not_found", "chat_id")
     if user_id is None and reading.owner_of_latest_turn:
-        turns = [row for row in state["inbox_items"] if row["chat_id"] == chat_id]
+        turns = [
+            row for row in state["inbox_items"] if _same_chat(row["chat_id"], chat_id, reading)
+        ]
         if turns:
             user_id = max(turns, key=lambda row: (row["created_at"], row["id"]))["user_id"]
-    return chat_id, (chat_id if user_id is None else user_id), query, max_tokens
+    if user_id is None and reading.every_user:
+        everyone = frozenset(row["user_id"] for row in named if row["user_id"] is not None)
+        if everyone:
+            return chat_id, everyone, query, max_tokens
+    return chat_id, frozenset([chat_id if user_id is None else user_id]), query, max_tokens
 
 
 def _block(layer: str, row_id: int | None, text: str, reading: _Reading) -> dict[str, Json]:
@@ -268,14 +292,14 @@ def _block(layer: str, row_id: int | None, text: str, reading: _Reading) -> dict
 
 
 def _summary(
-    state: Mapping[str, list[Json]], user: str, chat: str, reading: _Reading
+    state: Mapping[str, list[Json]], users: frozenset[str], chat: str, reading: _Reading
 ) -> list[dict[str, Json]]:
     """P2-INT-06: the one latest summary (created_at, then id), compared as strings: for the
     P2-INT-19 form byte order is chronological order."""
     sign = -1 if reading.summary_tie == "smallest" else 1
     best = None
     for row in state["memory_summaries"]:
-        if (row["user_id"], row["chat_id"]) != (user, chat):
+        if row["user_id"] not in users or not _same_chat(row["chat_id"], chat, reading):
             continue
         if reading.skip_empty_summary and row["summary_text"] == "":
             continue
@@ -288,13 +312,14 @@ def _summary(
 
 
 def _hot(
-    state: Mapping[str, list[Json]], user: str, chat: str, reading: _Reading
+    state: Mapping[str, list[Json]], users: frozenset[str], chat: str, reading: _Reading
 ) -> list[dict[str, Json]]:
-    """P2-INT-07: the last 8 of the user's turns in the chat, oldest first."""
+    """P2-INT-07: the last 8 of the user's (users') turns in the chat, oldest first."""
     mine = [
         r
         for r in state["inbox_items"]
-        if (reading.hot_users == "all" or r["user_id"] == user) and r["chat_id"] == chat
+        if (reading.hot_users == "all" or r["user_id"] in users)
+        and _same_chat(r["chat_id"], chat, reading)
     ]
     sign = -1 if reading.hot_tie == "smallest" else 1
     mine.sort(key=lambda r: (r["created_at"], sign * r["id"]))
@@ -302,10 +327,11 @@ def _hot(
 
 
 def _entities(
-    state: Mapping[str, list[Json]], user: str, query: str, reading: _Reading
+    state: Mapping[str, list[Json]], users: frozenset[str], query: str, reading: _Reading
 ) -> list[dict[str, Json]]:
-    """P2-INT-08, P2-INT-09: seeds by shared term, a level-by-level walk, then the ranking."""
-    mine = {row["id"]: row for row in state["entities"] if row["user_id"] == user}
+    """P2-INT-08, P2-INT-09: seeds by shared term, a level-by-level walk, then the ranking
+    (over the entities of every user assembled, P2-INT-16/every-user)."""
+    mine = {row["id"]: row for row in state["entities"] if row["user_id"] in users}
     split = unicode_terms if reading.related == "unicode" else query_terms
     wanted = split(query)
     level = {eid for eid, row in mine.items() if split(row["title"]) & wanted}
@@ -412,7 +438,7 @@ def _context(
 def _answer(
     state: Mapping[str, list[Json]], pairs: list[list[str]], reading: _Reading
 ) -> dict[str, Json]:
-    chat, user, query, requested = _params(pairs, reading, state)
+    chat, users, query, requested = _params(pairs, reading, state)
     applied = _MAX_TOKENS_CAP if requested is None else min(requested, _MAX_TOKENS_CAP)
     policy = _block("policy", None, reading.policy, reading)
     query_block = _block("query", None, query, reading)
@@ -422,9 +448,9 @@ def _answer(
     if floor > applied and reading.tight == "raise":
         applied = floor
     drafted = (
-        _summary(state, user, chat, reading),
-        _hot(state, user, chat, reading),
-        _entities(state, user, query, reading),
+        _summary(state, users, chat, reading),
+        _hot(state, users, chat, reading),
+        _entities(state, users, query, reading),
     )
     summary, hot, ents = _fit(policy, *drafted, query_block, applied, reading)
     if reading.limit_late:

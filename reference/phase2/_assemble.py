@@ -24,7 +24,7 @@ from reference.phase2._entities import select_related_entities
 from reference.phase2._errors import ParameterError
 from reference.phase2._hot_turns import select_hot_turns
 from reference.phase2._readings import PINNED, POLICY_SNIPPET, Readings
-from reference.phase2._rows import Entity
+from reference.phase2._rows import Entity, Key
 from reference.phase2._store import Store
 from reference.phase2._summaries import select_warm_summaries
 from reference.phase2._tokens import ESTIMATORS, WHITE_SPACE_TABLES
@@ -66,8 +66,8 @@ def applied_budget(max_tokens: int | None, config: Config) -> int:
 
 def build_draft(
     store: Store,
-    user_id: str,
-    chat_id: str,
+    user_id: Key,
+    chat_id: Key,
     query: str,
     config: Config,
     readings: Readings = PINNED,
@@ -139,15 +139,16 @@ def envelope(
 
 def assemble_context(
     store: Store,
-    user_id: str,
-    chat_id: str,
+    user_id: Key,
+    chat_id: Key,
     query: str,
     max_tokens: int | None,
     *,
     config: Config = DEFAULTS,
     readings: Readings = PINNED,
 ) -> dict[str, Any]:
-    """Assemble the token-bounded context of ``user_id`` in ``chat_id`` for ``query``.
+    """Assemble the token-bounded context of ``user_id`` in ``chat_id`` for ``query`` (each a
+    stored value, or several: :data:`~reference.phase2._rows.Key`).
 
     ``max_tokens`` is the requested budget (``None``: absent). Returns the envelope.
     """

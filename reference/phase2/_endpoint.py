@@ -5,7 +5,8 @@ The HTTP server (``_http.py``), the protocol server and the in-process vector en
 has exactly one implementation. Checks run in the order of :data:`PARAMETERS`; the first
 failure answers (P2-INT-15). Unknown parameters are ignored. The readings of P2-INT-16 (whose
 memory a call without user_id assembles, :data:`DEFAULT_USER`) and P2-INT-17 (how the query
-is taken, :data:`QUERY_READINGS`) are values of :class:`~reference.phase2._readings.Readings`.
+is taken, :data:`QUERY_READINGS`; which stored chat_ids the chat_id names, :data:`CHAT_MATCH`)
+are values of :class:`~reference.phase2._readings.Readings`.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from reference.phase2._config import DEFAULTS, Config
 from reference.phase2._errors import ParameterError
 from reference.phase2._fixture import MAX_ID
 from reference.phase2._readings import PINNED, Readings
-from reference.phase2._rows import Turn, newest_first
+from reference.phase2._rows import Key, Turn, newest_first
 from reference.phase2._store import Store
 from reference.phase2._tokens import WHITE_SPACE_TABLES, is_blank
 
 __all__ = [
     "ABSENT_MAX_TOKENS",
+    "CHAT_MATCH",
     "DEFAULT_USER",
     "FAULTS",
     "MAX_TOKENS_READINGS",
@@ -180,18 +182,64 @@ def _parse_params(
     )
 
 
-def _latest_inbox_owner(store: Store, chat_id: str) -> str:
+#: The tables whose rows name a chat (and, but for an event, a user): a chat is known
+#: (P2-INT-17/unknown-chat-404) and its users are found (P2-INT-16/every-user) from them.
+_CHAT_TABLES: Final = ("inbox_items", "memory_summaries", "event_log")
+_INTEGER: Final = re.compile(r"-?[0-9]+", re.ASCII)
+
+
+def _numeric_chat(store: Store, chat_id: str) -> Key:
+    """P2-INT-17/numeric-chat-id: a chat_id of ASCII digits (optionally after "-", a Telegram
+    group's id) names the stored chat_ids of the same integer ("007" is "7"); another value
+    only itself."""
+    if _INTEGER.fullmatch(chat_id) is None:
+        return chat_id
+    same = {
+        str(row["chat_id"])
+        for table in _CHAT_TABLES
+        for row in store.rows(table)
+        if row["chat_id"] is not None
+        and _INTEGER.fullmatch(str(row["chat_id"])) is not None
+        and int(row["chat_id"]) == int(chat_id)
+    }
+    spellings = tuple(sorted(same | {chat_id}))
+    return chat_id if len(spellings) == 1 else spellings
+
+
+#: P2-INT-17 (``Readings.chat_match``) -> the stored chat_id values a request's chat_id names:
+#: itself (pinned: exact strings) or every spelling of its integer (numeric-chat-id).
+CHAT_MATCH: Final[dict[str, Callable[[Store, str], Key]]] = {
+    "exact": lambda store, chat_id: chat_id,
+    "numeric": _numeric_chat,
+}
+
+
+def _latest_inbox_owner(store: Store, chat_id: str, chat: Key) -> Key:
     """P2-INT-16/latest-inbox-owner: the user of the chat's most recent inbox item."""
-    rows = store.rows("inbox_items", {"chat_id": chat_id})
+    rows = store.rows("inbox_items", {"chat_id": chat})
     turns = newest_first([Turn.from_row(row) for row in rows])
     return turns[0].user_id if turns else chat_id
 
 
-#: P2-INT-16 (``Readings.default_user``) -> the user of a call without user_id: the chat_id
-#: itself (pinned: in Telegram a private chat's id is its user's id), or an alternative.
-DEFAULT_USER: Final[dict[str, Callable[[Store, str], str]]] = {
-    "chat-id": lambda store, chat_id: chat_id,
+def _every_user(store: Store, chat_id: str, chat: Key) -> Key:
+    """P2-INT-16/every-user: every user with an inbox item, a summary or an event in the chat
+    (the chat_id when it has none)."""
+    users = {
+        str(row["user_id"])
+        for table in _CHAT_TABLES
+        for row in store.rows(table, {"chat_id": chat})
+        if row["user_id"] is not None
+    }
+    return tuple(sorted(users)) if users else chat_id
+
+
+#: P2-INT-16 (``Readings.default_user``) -> the user of a call without user_id, from the
+#: request's chat_id and the stored chat_ids it names (``CHAT_MATCH``): the chat_id itself
+#: (pinned: in Telegram a private chat's id is its user's id), or an alternative.
+DEFAULT_USER: Final[dict[str, Callable[[Store, str, Key], Key]]] = {
+    "chat-id": lambda store, chat_id, chat: chat_id,
     "latest-inbox-owner": _latest_inbox_owner,
+    "every-user": _every_user,
 }
 
 
@@ -205,15 +253,16 @@ def preview_context(
     """Answer one ``GET /v1/memory/context``: ``(status, JSON body)``. Reads only."""
     try:
         request = parse_params(((str(name), str(value)) for name, value in pairs), readings)
-        if UNKNOWN_CHAT[readings.unknown_chat] and not _known_chat(store, request.chat_id):
+        chat = CHAT_MATCH[readings.chat_match](store, request.chat_id)  # P2-INT-17
+        if UNKNOWN_CHAT[readings.unknown_chat] and not _known_chat(store, chat):
             raise ParameterError("not_found", "chat_id", f"no row of chat {request.chat_id!r}")
-        user_id = request.user_id
+        user_id: Key | None = request.user_id
         if user_id is None:  # P2-INT-16
-            user_id = DEFAULT_USER[readings.default_user](store, request.chat_id)
+            user_id = DEFAULT_USER[readings.default_user](store, request.chat_id, chat)
         body = assemble_context(
             store,
             user_id,
-            request.chat_id,
+            chat,
             request.query,
             request.max_tokens,
             config=config,
@@ -224,13 +273,10 @@ def preview_context(
     return 200, body
 
 
-def _known_chat(store: Store, chat_id: str) -> bool:
+def _known_chat(store: Store, chat: Key) -> bool:
     """P2-INT-17/unknown-chat-404: a chat is known when an inbox item, a summary or an event
     names it."""
-    return any(
-        store.rows(table, {"chat_id": chat_id})
-        for table in ("inbox_items", "memory_summaries", "event_log")
-    )
+    return any(store.rows(table, {"chat_id": chat}) for table in _CHAT_TABLES)
 
 
 #: P2-INT-17 (``Readings.unknown_chat``) -> whether a chat with no row answers 404 not_found.

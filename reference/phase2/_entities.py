@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from reference.phase2._rows import Entity, RelatedEntity, relevance_order
+from reference.phase2._rows import Entity, Key, RelatedEntity, relevance_order
 from reference.phase2._store import Store
 
 __all__ = [
@@ -100,7 +100,7 @@ def link_distances(seeds: set[int], neighbours: dict[int, set[int]]) -> dict[int
 
 def select_related_entities(
     store: Store,
-    user_id: str,
+    user_id: Key,
     query: str,
     limit: int,
     *,

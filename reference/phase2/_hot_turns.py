@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from reference.phase2._rows import Turn, newest_first
+from reference.phase2._rows import Key, Turn, newest_first
 from reference.phase2._store import Store
 
 __all__ = ["HOT_TURN_READINGS", "select_hot_turns"]
@@ -33,11 +33,13 @@ HOT_TURN_READINGS: Final[dict[str, tuple[bool, Callable[[list[Turn]], list[Turn]
 
 
 def select_hot_turns(
-    store: Store, user_id: str, chat_id: str, limit: int, *, reading: str = "user-latest"
+    store: Store, user_id: Key, chat_id: Key, limit: int, *, reading: str = "user-latest"
 ) -> tuple[Turn, ...]:
     """The ``limit`` most recent turns of ``user_id`` in ``chat_id``, oldest first
     (``reading``: a key of :data:`HOT_TURN_READINGS`)."""
     by_user, ranked = HOT_TURN_READINGS[reading]
-    where = {"user_id": user_id, "chat_id": chat_id} if by_user else {"chat_id": chat_id}
+    where: dict[str, Key] = (
+        {"user_id": user_id, "chat_id": chat_id} if by_user else {"chat_id": chat_id}
+    )
     latest = ranked([Turn.from_row(row) for row in store.rows("inbox_items", where)])[:limit]
     return tuple(reversed(latest))

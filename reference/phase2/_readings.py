@@ -13,7 +13,7 @@ consults it (``_tokens.ESTIMATORS`` and ``WHITE_SPACE_TABLES``, ``_assemble.ENTI
 ``_budget.COUNTED``/``STEPS``/``TRIM_ORDERS``, ``_summaries.SUMMARY_READINGS``,
 ``_hot_turns.HOT_TURN_READINGS``, ``_entities.RELATEDNESS``/``RANKINGS``,
 ``_endpoint.MAX_TOKENS_READINGS``/``FAULTS``/``DEFAULT_USER``/``QUERY_READINGS``/
-``UNKNOWN_CHAT``, ``_compact.CUTOFFS``, ``_summarize.SOURCE_READINGS``); each
+``CHAT_MATCH``/``UNKNOWN_CHAT``, ``_compact.CUTOFFS``, ``_summarize.SOURCE_READINGS``); each
 :class:`Alternative` of :data:`ALTERNATIVES` says which value it sets. The register's
 ``alternative_ids`` names every alternative, and an alternative not listed here says why in the
 register's ``not_executable`` (``python -m tools readings --profile phase2-context``).
@@ -93,6 +93,8 @@ class Readings:
     default_user: str = "chat-id"
     #: P2-INT-17: how the query value is taken (``_endpoint.QUERY_READINGS``).
     query: str = "exact"
+    #: P2-INT-17: which stored chat_ids a chat_id names (``_endpoint.CHAT_MATCH``).
+    chat_match: str = "exact"
     #: P2-INT-17: an unknown chat (``_endpoint.UNKNOWN_CHAT``).
     unknown_chat: str = "empty-context"
     #: P2-INT-18: what sources counts (``_assemble.SOURCES``).
@@ -186,6 +188,21 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 "without user_id, the user is the owner of the chat's most recent inbox item "
                 "(the chat_id when the chat has none)",
                 {"default_user": "latest-inbox-owner"},
+            ),
+            Alternative(
+                "P2-INT-16/every-user",
+                2,
+                "without user_id, the memory of every user of the chat (a user with an inbox "
+                "item, a summary or an event in it; the chat_id when it has none): the chat's "
+                "hot turns and latest summary, and the related entities of all those users",
+                {"default_user": "every-user"},
+            ),
+            Alternative(
+                "P2-INT-17/numeric-chat-id",
+                2,
+                "a chat_id of ASCII digits (optionally after '-') names every stored chat_id of "
+                "the same integer ('007' is '7'); other values compare as exact strings",
+                {"chat_match": "numeric"},
             ),
             Alternative(
                 "P2-INT-17/trim",

@@ -19,8 +19,14 @@ from typing import Any, TypeVar
 
 from reference.phase2._timestamps import parse_timestamp
 
+#: A user or chat the stages select rows of: one stored value, or several (``Store.rows``
+#: matches any of them): every user of the chat (P2-INT-16/every-user), the stored spellings of
+#: one numeric chat_id (P2-INT-17/numeric-chat-id).
+Key = str | tuple[str, ...]
+
 __all__ = [
     "Entity",
+    "Key",
     "RelatedEntity",
     "Summary",
     "Turn",

@@ -134,7 +134,9 @@ class Store:
     # -------------------------------------------------------------------- rows
 
     def rows(self, table: str, where: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-        """The rows of ``table`` matching ``column = value`` for each item of ``where``.
+        """The rows of ``table`` matching ``column = value`` for each item of ``where`` (a
+        tuple value: ``column IN (...)``, one of several stored values: P2-INT-16/every-user,
+        P2-INT-17/numeric-chat-id).
 
         JSON columns are decoded; the order is the database's (callers sort).
         """
@@ -142,8 +144,15 @@ class Store:
         sql = f"SELECT {', '.join(columns)} FROM {table}"  # names from TABLES only
         params: list[Any] = []
         if where:
-            sql += " WHERE " + " AND ".join(f"{name} = ?" for name in where)
-            params = list(where.values())
+            tests = []
+            for name, value in where.items():
+                if isinstance(value, tuple):
+                    tests.append(f"{name} IN ({', '.join('?' * len(value))})" if value else "0 = 1")
+                    params.extend(value)
+                else:
+                    tests.append(f"{name} = ?")
+                    params.append(value)
+            sql += " WHERE " + " AND ".join(tests)
         out = []
         for values in self.execute(sql, params):
             row = dict(zip(columns, values, strict=True))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from reference.phase2._rows import Summary, newest_first
+from reference.phase2._rows import Key, Summary, newest_first
 from reference.phase2._store import Store
 
 __all__ = ["SUMMARY_READINGS", "latest_summary", "select_warm_summaries"]
@@ -33,7 +33,7 @@ SUMMARY_READINGS: Final[dict[str, Callable[[list[Summary]], list[Summary]]]] = {
 
 
 def select_warm_summaries(
-    store: Store, user_id: str, chat_id: str, *, reading: str = "latest"
+    store: Store, user_id: Key, chat_id: Key, *, reading: str = "latest"
 ) -> tuple[Summary, ...]:
     """The summary layer: ``()`` or the one most recent summary of ``user_id`` in ``chat_id``
     (``reading``: a key of :data:`SUMMARY_READINGS`)."""
