@@ -17,7 +17,10 @@ vector's own expectation. An alternative that gives exactly what the implementat
    hashes, of every package (``hashes_only`` in the register). Another corpus's labels are
    trusted the same way.
 2. The implementation's **reading profile**: for each entry, the alternative that explains
-   the most of its failures.
+   the most of its failures. An alternative that misses a failure only it predicts (a
+   failing vector it changes and no other alternative does), or reproduces fewer than half of
+   the failures it predicts, is not followed: its matches are coincidences (a plain bug that
+   happens to equal it on some vectors).
 3. A failure no single alternative explains is run under the whole profile (readings combine:
    verbatim query terms *and* another drop reason).
 4. What is left is explained by no listed reading: a bug, or a reading the register does not
@@ -237,9 +240,11 @@ def _reproduced(
     candidates: Sequence[tuple[Vector, Any]],
     timeout: float,
     faults: list[str],
+    changed: set[str] | None = None,
 ) -> set[str]:
     """The IDs of the vectors on which the reference under ``alternatives`` returns what the
-    implementation returned, and not what the vector expects."""
+    implementation returned, and not what the vector expects (``changed``, when given,
+    receives the IDs of every candidate the readings change, reproduced or not)."""
     outputs = _outputs(alternatives, [vector for vector, _ in candidates], timeout, faults)
     found: set[str] = set()
     for vector, actual in candidates:
@@ -248,6 +253,8 @@ def _reproduced(
         output = outputs[vector.id]
         if compare_result(vector.expect, output) is None:
             continue  # this reading does not change this vector: it explains nothing here
+        if changed is not None:
+            changed.add(vector.id)
         if _same(vector, output, actual):
             found.add(vector.id)
     return found
@@ -310,12 +317,27 @@ def attribute(
         return seen[alternative]
 
     single: dict[str, set[str]] = {}
+    predicted: dict[str, set[str]] = {}
     if candidates:
         for alternative in tried:
             bearing = [(v, actual) for v, actual in candidates if bears_on(alternative, v)]
+            predicted[alternative] = set()
             single[alternative] = (
-                _reproduced([alternative], bearing, timeout, faults) if bearing else set()
+                _reproduced([alternative], bearing, timeout, faults, predicted[alternative])
+                if bearing
+                else set()
             )
+        # A reading the implementation follows reproduces every failure it alone predicts (a
+        # failing vector it changes and no other alternative does; the others may need a
+        # combination, step 3): one that matches some by coincidence (a rounding bug equal to a
+        # whole-days age on two vectors of thirty, an excerpt cut one character short equal to
+        # stripping one trailing space) and misses another is no reading.
+        if declared is None:
+            for alternative, found in list(single.items()):
+                others = set().union(*(v for a, v in predicted.items() if a != alternative))
+                missed_alone = predicted[alternative] - others - found
+                if missed_alone or len(found) * 2 < len(predicted[alternative]):
+                    single[alternative] = set()
     # 2. the profile: what it declares, else one alternative per entry, the one explaining the
     # most failures.
     if declared is not None:

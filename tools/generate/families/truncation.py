@@ -126,6 +126,9 @@ STRIPS: tuple[tuple[str, str, int, str], ...] = (
     ("trail-ideographic-fits", "abcd\u3000", 1, "trailing U+3000 stripped: 4 bytes fit"),
     ("cut-after-space", "abc def", 1, "the cut ends in a space: not stripped again"),
     ("cut-after-tab", "abc\tdef", 1, "the cut ends in a tab: kept"),
+    # two whitespace characters end the cut: stripping again (INT-31) removes both, where a cut
+    # one character short (a plain bug) would remove one: the corpus tells the two apart
+    ("cut-after-two-spaces", "ab  cdef", 1, "the cut ends in two spaces: both kept"),
     ("cut-after-newline", "abc\ndef", 1, "the cut ends in LF: kept"),
     ("cut-after-nbsp", "ab\u00a0cdef", 1, "the cut ends after U+00A0: kept"),
     ("cut-inside-nbsp", "abc\u00a0def", 1, "the cut inside U+00A0 moves back"),
