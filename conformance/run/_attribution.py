@@ -18,7 +18,8 @@ vector's own expectation. An alternative that gives exactly what the implementat
    trusted the same way.
 2. The implementation's **reading profile**: for each entry, the alternative that explains
    the most of its failures. An alternative that misses a failure only it predicts (a
-   failing vector it changes and no other alternative does), or reproduces fewer than half of
+   failing vector it changes and no other alternative with evidence of its own does; those
+   may need a combination, step 3), or reproduces fewer than half of
    the failures it predicts, is not followed: its matches are coincidences (a plain bug that
    happens to equal it on some vectors).
 3. A failure no single alternative explains is run under the whole profile (readings combine:
@@ -334,7 +335,9 @@ def attribute(
         # stripping one trailing space) and misses another is no reading.
         if declared is None:
             for alternative, found in list(single.items()):
-                others = set().union(*(v for a, v in predicted.items() if a != alternative))
+                others = set().union(  # what the alternatives with some evidence predict
+                    *(v for a, v in predicted.items() if a != alternative and single[a])
+                )
                 missed_alone = predicted[alternative] - others - found
                 if missed_alone or len(found) * 2 < len(predicted[alternative]):
                     single[alternative] = set()
