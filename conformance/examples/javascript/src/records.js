@@ -37,7 +37,15 @@ function normalizeTags(tags) {
  *   {valid: true, memory_id, text, tags, refs, ts: {ns, normalized} | null, record_hash}
  *   {valid: false, memory_id, record_hash}                      (INT-19)
  */
+// INT-18: "a line longer than 1,048,576 bytes (1 MiB, not counting its LF or CRLF terminator)
+// is invalid (invalid_record_schema) whatever it holds, with memory_id """.
+const MAX_LINE_BYTES = 1048576;
+
 function parseRecordLine(lineBytes) {
+  const length = lineBytes.length - (lineBytes[lineBytes.length - 1] === 0x0d ? 1 : 0);
+  if (length > MAX_LINE_BYTES) {
+    return { valid: false, memory_id: '', record_hash: sha256Hex(lineBytes) };
+  }
   const parsed = parseStrictJson(lineBytes);
   if (!parsed.ok || !isPlainObject(parsed.value) || !isValidRecord(parsed.value)) {
     // INT-19: memory_id = the top-level "memory_id" when the line is a JSON object (under the
