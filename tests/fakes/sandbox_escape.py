@@ -4,7 +4,8 @@
   sends a line;
 - ``write DIR``: writes ``DIR/PWNED.txt``, outside its vector root;
 - ``daemon PATH TOKEN``: forks a detached daemon (``setsid``, stdio closed, ``TOKEN`` on its
-  command line) that sleeps two seconds, then writes ``PATH``.
+  command line) that sleeps two seconds, then writes ``PATH`` (whole: it writes a sibling
+  and renames it, so a reader never sees the file half written).
 
 A failed attempt is answered as an internal error carrying the exception, so the report shows
 what stopped it; a successful one is answered correctly (the attack left no trace in the
@@ -19,7 +20,11 @@ from typing import Any
 from _fake_protocol import TRIGGER, lookup, serve
 
 MODE, ARGS = sys.argv[2], sys.argv[3:]
-DAEMON = "import sys, time; time.sleep(2); open(sys.argv[1], 'w').write('the daemon lived on')"
+DAEMON = (
+    "import os, sys, time; time.sleep(2); part = sys.argv[1] + '.part'\n"
+    "with open(part, 'w') as handle: handle.write('the daemon lived on')\n"
+    "os.replace(part, sys.argv[1])"
+)
 
 
 def escape() -> None:
