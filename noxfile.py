@@ -119,7 +119,9 @@ def slow_tests(session: nox.Session) -> None:
     """Run the tests marked `slow`: properties against fakes, the pytest plugin end to end,
     probes against fakes, the mutation gallery's own tests, the wheel's contents."""
     _install(session, "test")
-    session.run("pytest", "-m", "slow", *session.posargs)
+    # Two workers (one per core of the CI machine), each test file to one of them, so a
+    # module's certification fixtures are made once and the serial tests overlap.
+    session.run("pytest", "-m", "slow", "-n", "2", "--dist", "loadfile", *session.posargs)
 
 
 @nox.session
