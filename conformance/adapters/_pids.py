@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PidsCgroup", "make_pids_cgroup", "process_limit"]
+__all__ = ["CgroupUnavailable", "PidsCgroup", "make_pids_cgroup", "parent_in", "process_limit"]
 
 #: The shell that places a sandboxed process in the cgroup before it executes ``bwrap``:
 #: ``$1`` is ``cgroup.procs``, the rest the command. A failed write ends it (exit 2, the
@@ -188,6 +188,9 @@ def make_pids_cgroup(limit: int) -> tuple[PidsCgroup | None, str]:
     except (OSError, subprocess.TimeoutExpired) as exc:
         cgroup.remove()
         return None, f"cannot use a cgroup in {parent} ({exc})"
+    except BaseException:  # interrupted (Ctrl-C, SIGTERM): the cgroup is not left behind
+        cgroup.remove()
+        raise
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip()
         cgroup.remove()
@@ -197,8 +200,15 @@ def make_pids_cgroup(limit: int) -> tuple[PidsCgroup | None, str]:
 
 def _parent() -> tuple[str, int]:
     """The cgroup directory to make the run's cgroup in, and its cgroup version."""
-    mounts = _cgroup_mounts()
-    mine = _own_cgroups()
+    return parent_in(_read("/proc/self/mountinfo"), _read("/proc/self/cgroup"))
+
+
+def parent_in(mountinfo: str, own: str) -> tuple[str, int]:
+    """The cgroup directory to make the run's cgroup in, and its cgroup version, for a
+    process with this ``/proc/self/mountinfo`` and ``/proc/self/cgroup`` (raises
+    :class:`CgroupUnavailable`, saying why, where there is none)."""
+    mounts = _cgroup_mounts(mountinfo)
+    mine = _own_cgroups(own)
     v2 = [m for m in mounts if m[2] == "cgroup2"]
     if v2 and "" in mine:
         where = _inside(v2[0], mine[""])
@@ -230,25 +240,32 @@ def _inside(mount: tuple[str, str, str, str], path: str) -> str:
     return os.path.join(point, path.lstrip("/"))
 
 
-def _cgroup_mounts() -> list[tuple[str, str, str, str]]:
-    """The cgroup mounts of ``/proc/self/mountinfo``: (mount point, root, type, options)."""
+def _read(path: str) -> str:
+    """The text of ``path`` (empty when it cannot be read)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return ""
+
+
+def _cgroup_mounts(mountinfo: str) -> list[tuple[str, str, str, str]]:
+    """The cgroup mounts of a ``mountinfo`` text: (mount point, root, type, options)."""
     found = []
-    with contextlib.suppress(OSError), open("/proc/self/mountinfo", encoding="utf-8") as handle:
-        for line in handle:
-            left, _, right = line.partition(" - ")
-            fields, rest = left.split(), right.split()
-            if len(fields) >= 5 and len(rest) >= 3 and rest[0] in {"cgroup", "cgroup2"}:
-                point = fields[4].replace("\\040", " ")
-                found.append((point, fields[3], rest[0], rest[2]))
+    for line in mountinfo.splitlines():
+        left, _, right = line.partition(" - ")
+        fields, rest = left.split(), right.split()
+        if len(fields) >= 5 and len(rest) >= 3 and rest[0] in {"cgroup", "cgroup2"}:
+            point = fields[4].replace("\\040", " ")
+            found.append((point, fields[3], rest[0], rest[2]))
     return found
 
 
-def _own_cgroups() -> dict[str, str]:
-    """This process's cgroups by controller list (``""``: cgroup v2) (``/proc/self/cgroup``)."""
+def _own_cgroups(own: str) -> dict[str, str]:
+    """A ``/proc/PID/cgroup`` text's cgroups by controller list (``""``: cgroup v2)."""
     found = {}
-    with contextlib.suppress(OSError), open("/proc/self/cgroup", encoding="utf-8") as handle:
-        for line in handle:
-            parts = line.rstrip("\n").split(":", 2)
-            if len(parts) == 3:
-                found[parts[1]] = parts[2]
+    for line in own.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) == 3:
+            found[parts[1]] = parts[2]
     return found

@@ -337,3 +337,74 @@ class TestHeader:
         """A Limits field that is not a positive integer is refused, naming it."""
         with pytest.raises(ValueError, match=r"Limits.processes must be a positive integer"):
             Limits(processes=0)
+
+
+class TestWhereTheCgroupIsMade:
+    """The parent of the run's cgroup, from ``/proc/self/mountinfo`` and ``/proc/self/cgroup``
+    texts: cgroup v2 where ``pids`` is delegated, else the v1 pids hierarchy, else none and
+    why (so a machine other than this one falls back cleanly)."""
+
+    V2 = "41 31 0:38 / {point} rw,relatime - cgroup2 cgroup2 rw\n"
+    V1 = "39 31 0:36 {root} {point} rw,relatime - cgroup cgroup rw,pids\n"
+
+    def _v2(self, tmp_path: Path, controllers: str, inside: str = "") -> str:
+        """A cgroup v2 mount point whose cgroup ``inside`` delegates ``controllers``."""
+        where = tmp_path / "unified" / inside
+        where.mkdir(parents=True, exist_ok=True)
+        (where / "cgroup.subtree_control").write_text(controllers + "\n")
+        return str(tmp_path / "unified")
+
+    def _v1(self, tmp_path: Path, inside: str = "") -> str:
+        """A cgroup v1 pids mount point with the cgroup ``inside``."""
+        where = tmp_path / "pids" / inside
+        where.mkdir(parents=True, exist_ok=True)
+        (where / "cgroup.procs").write_text("")
+        return str(tmp_path / "pids")
+
+    def test_v2_with_pids_delegated(self, tmp_path: Path) -> None:
+        """cgroup v2 with pids in this process's cgroup's subtree_control: made there."""
+        point = self._v2(tmp_path, "cpu pids", "user/app")
+        mountinfo = self.V2.format(point=point) + self.V1.format(root="/", point="/nowhere")
+        assert _pids.parent_in(mountinfo, "0::/user/app\n") == (f"{point}/user/app", 2)
+
+    def test_v2_without_pids_falls_back_to_v1(self, tmp_path: Path) -> None:
+        """cgroup v2 without pids delegated, and a v1 pids hierarchy: made in v1, under this
+        process's cgroup there."""
+        v2 = self._v2(tmp_path, "cpu memory")
+        v1 = self._v1(tmp_path, "ci")
+        mountinfo = self.V2.format(point=v2) + self.V1.format(root="/", point=v1)
+        own = "9:name=systemd:/\n8:pids:/ci\n0::/\n"
+        assert _pids.parent_in(mountinfo, own) == (f"{v1}/ci", 1)
+
+    def test_v1_in_a_cgroup_namespace(self, tmp_path: Path) -> None:
+        """A v1 mount whose root is a cgroup (a cgroup namespace, a container): this
+        process's path is read relative to it."""
+        v1 = self._v1(tmp_path, "job")
+        mountinfo = self.V1.format(root="/docker/abc", point=v1)
+        assert _pids.parent_in(mountinfo, "8:pids:/docker/abc/job\n") == (f"{v1}/job", 1)
+
+    @pytest.mark.parametrize(
+        ("with_v2", "why"),
+        [
+            (True, "the pids controller is not enabled for this process's cgroup v2 subtree "
+             "(cgroup.subtree_control) and there is no cgroup v1 pids hierarchy"),
+            (False, "no cgroup file system with the pids controller is mounted"),
+        ],
+    )  # fmt: skip
+    def test_none_says_why(self, tmp_path: Path, with_v2: bool, why: str) -> None:
+        """Without pids delegated in v2 and without a v1 pids hierarchy: none, and why."""
+        mountinfo = self.V2.format(point=self._v2(tmp_path, "cpu")) if with_v2 else ""
+        with pytest.raises(_pids.CgroupUnavailable) as raised:
+            _pids.parent_in(mountinfo, "0::/\n")
+        assert str(raised.value) == why
+
+    def test_a_parent_that_cannot_be_written_is_no_cgroup(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A parent where no cgroup can be made (here: it does not exist; read-only in a
+        container): no cgroup, saying where and why."""
+        missing = str(tmp_path / "gone")
+        monkeypatch.setattr(_pids, "_parent", lambda: (missing, 2))
+        cgroup, why = _pids.make_pids_cgroup(LOW)
+        assert cgroup is None
+        assert why == f"cannot make a cgroup in {missing} (No such file or directory)"
