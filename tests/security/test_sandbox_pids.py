@@ -9,10 +9,12 @@ no sandbox at all; ``.ci/run`` runs them as root.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -231,6 +233,33 @@ class TestTheCgroup:
         assert _gone(token)
 
 
+def _ancestors(pid: int) -> set[int]:
+    """The process IDs above ``pid`` (``/proc/PID/status``; empty once it is gone)."""
+    found: set[int] = set()
+    while pid > 1:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return found
+        pid = int(status.split("PPid:")[1].split()[0])
+        found.add(pid)
+    return found
+
+
+def _cgroup_of_run(process: subprocess.Popen[bytes]) -> Path | None:
+    """The ``phase6-*`` pids cgroup holding a descendant of ``process`` (other runs on the
+    machine make theirs beside it)."""
+    parent, _ = _pids._parent()
+    for cgroup in Path(parent).glob("phase6-*"):
+        try:
+            pids = [int(word) for word in (cgroup / "cgroup.procs").read_text().split()]
+        except OSError:
+            continue
+        if any(process.pid in _ancestors(pid) for pid in pids):
+            return cgroup
+    return None
+
+
 def _interrupted_run(
     made: list[_pids.PidsCgroup], token: str, started: list[subprocess.Popen[bytes]]
 ) -> None:
@@ -247,6 +276,46 @@ def _interrupted_run(
             time.sleep(0.05)
         assert len(cgroup.pids()) == 2
         raise KeyboardInterrupt
+
+
+@needs_pids_cgroup
+class TestSigterm:
+    """SIGTERM mid-certify (a CI job cancelled) ends the run through the interruption path:
+    the run's pids cgroup is emptied and removed."""
+
+    def test_sigterm_removes_the_cgroup(self, paths: tuple[Path, Path], tmp_path: Path) -> None:
+        """``certify`` of an adapter that hangs, under --sandbox require, is sent SIGTERM once
+        its adapter is in the run's cgroup and has a request: exit 2, the cgroup gone, no
+        adapter left."""
+        token = f"phase6-hang-{uuid.uuid4().hex}"
+        temp = tmp_path / "temp"
+        temp.mkdir()
+        argv = [
+            sys.executable, "-m", "conformance", "certify",
+            "--adapter", fake_spec("always_hangs", paths[1], token),
+            "--vectors", str(paths[0]), "--report-dir", str(tmp_path / "report"),
+            "--temp-dir", str(temp),
+            "--no-sections", "-q", "-j", "1", "--timeout", "600", "--sandbox", "require",
+            "--sandbox-max-processes", str(LOW),
+        ]  # fmt: skip
+        process = subprocess.Popen(argv, start_new_session=True, cwd=tmp_path)
+        try:
+            cgroup = None
+            deadline = time.monotonic() + 120
+            while (cgroup is None or not any(temp.rglob("*/*/*"))) and time.monotonic() < deadline:
+                time.sleep(0.1)  # a vector root exists: the run is under way
+                cgroup = cgroup or _cgroup_of_run(process)
+            assert cgroup is not None
+            assert _processes_with(token)
+            assert (cgroup / "pids.max").read_text().strip() == str(LOW)
+            process.send_signal(signal.SIGTERM)
+            code = process.wait(timeout=120)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+        assert code == 2
+        assert not cgroup.exists()
+        assert _gone(token)
 
 
 class TestHeader:
