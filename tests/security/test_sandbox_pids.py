@@ -185,6 +185,20 @@ class TestTheCgroup:
             assert status.sandbox is not None
         assert not os.path.exists(cgroup.path)
 
+    def test_worker_processes_learn_it(
+        self, made: list[_pids.PidsCgroup], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A worker process (which reads the run's sandbox from $PHASE6_SANDBOX) starts its
+        adapters in the same cgroup."""
+        with sandbox_run("require", limits=Limits(processes=LOW)) as status:
+            assert status.sandbox is not None
+            monkeypatch.setattr(_sandbox, "_active", None)  # as in a spawned worker
+            carried = _sandbox.active_sandbox()
+            assert carried.sandbox is not None
+            assert carried.sandbox.pids_cgroup == _one(made)
+            assert carried.sandbox.command(["true"]) == status.sandbox.command(["true"])
+            assert carried.to_json() == status.to_json()
+
     def test_cannot_leave_it(self, made: list[_pids.PidsCgroup]) -> None:
         """Inside the sandbox, writing to cgroup.procs (the run's cgroup's and its parent's),
         raising pids.max or making a cgroup all fail (read-only file system), and the
