@@ -105,6 +105,7 @@ class Limits:
     cpu_seconds: int = 3600
 
     def __post_init__(self) -> None:
+        """Refuse a limit that is not a positive integer (``ValueError`` naming it)."""
         for name, value in asdict(self).items():
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"Limits.{name} must be a positive integer, not {value!r}")
