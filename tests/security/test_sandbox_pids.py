@@ -185,15 +185,16 @@ class TestTheCgroup:
             assert status.sandbox is not None
         assert not os.path.exists(cgroup.path)
 
-    def test_worker_processes_learn_it(
-        self, made: list[_pids.PidsCgroup], monkeypatch: pytest.MonkeyPatch
-    ) -> None:
+    def test_worker_processes_learn_it(self, made: list[_pids.PidsCgroup]) -> None:
         """A worker process (which reads the run's sandbox from $PHASE6_SANDBOX) starts its
         adapters in the same cgroup."""
         with sandbox_run("require", limits=Limits(processes=LOW)) as status:
             assert status.sandbox is not None
-            monkeypatch.setattr(_sandbox, "_active", None)  # as in a spawned worker
-            carried = _sandbox.active_sandbox()
+            saved, _sandbox._active = _sandbox._active, None  # as in a spawned worker
+            try:
+                carried = _sandbox.active_sandbox()
+            finally:
+                _sandbox._active = saved
             assert carried.sandbox is not None
             assert carried.sandbox.pids_cgroup == _one(made)
             assert carried.sandbox.command(["true"]) == status.sandbox.command(["true"])
