@@ -5,6 +5,7 @@ An implementation under test is a stranger's code. Under the sandbox every proce
 harness starts for it (a ``cmd:`` adapter, the worker of a ``python:`` adapter, the probes'
 variants of them) is started as::
 
+    [/bin/sh -c 'echo $$ > "$1" && shift && exec "$@"' phase6-pids-cgroup CGROUP/cgroup.procs]
     bwrap --die-with-parent --unshare-pid --unshare-net --unshare-ipc --cap-drop ALL
           --ro-bind / / --dev /dev --proc /proc --tmpfs /tmp [--ro-bind CWD CWD]
           --bind SCRATCH SCRATCH --chdir CWD --unsetenv PHASE6_SANDBOX
@@ -22,12 +23,24 @@ so that
   private, empty ``/tmp`` (a working directory under the host's ``/tmp`` is bound back,
   read-only); no capability is kept, even when the harness runs as root, so nothing can be
   remounted;
-- it runs under the resource limits of :class:`Limits` (``prlimit`` from util-linux).
+- it runs under the resource limits of :class:`Limits` (``prlimit`` from util-linux);
+- its processes are limited in number: ``RLIMIT_NPROC`` holds for a harness that is not
+  root (the kernel exempts uid 0 from it), and where a pids cgroup can be made (cgroup v2 with
+  ``pids`` in ``cgroup.subtree_control``, or the cgroup v1 ``pids`` hierarchy; as root, or
+  where one is delegated) every sandboxed process of the run starts inside one cgroup made for
+  the run (``CGROUP`` above, named ``phase6-<random>``, ``pids.max`` = ``Limits.processes``;
+  the process writes its own PID to ``cgroup.procs`` before it executes ``bwrap``), which it
+  cannot leave (the cgroup file system is read-only inside, no capability is kept). A fork
+  past the limit fails with ``EAGAIN``. At the end of the run (also on an error, Ctrl-C or
+  SIGTERM) every task left in it is killed and the cgroup removed (:mod:`._pids`). Where
+  neither holds (root without a pids cgroup) the report says "not limited" and why.
 
 ``auto`` (the default) uses the sandbox when it works here (checked once per run by starting
 ``true`` in it) and otherwise runs unsandboxed, saying why; ``require`` makes "no sandbox" a
 usage error (exit 2); ``off`` never sandboxes. The report header says which, and how
-(:meth:`SandboxStatus.to_json`).
+(:meth:`SandboxStatus.to_json`; its ``processes`` object says how processes are limited).
+``certify --sandbox-max-processes N`` (or ``sandbox_run(limits=...)``) lowers
+``Limits.processes``.
 
 The processes of a run learn the sandbox from :func:`active_sandbox`: set in this process by
 :func:`sandbox_run`, and in the worker processes it spawns through ``$PHASE6_SANDBOX``.
@@ -47,6 +60,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+from conformance.adapters._pids import PidsCgroup, make_pids_cgroup, process_limit
 
 __all__ = [
     "SANDBOX_MODES",
@@ -80,13 +95,20 @@ class Limits:
     #: some 4 GiB of address space it never touches; the kit's largest reply is 2 MB).
     address_space: int = 8 * _GIB
     #: RLIMIT_NPROC, processes of the user: 4096. The kernel counts every process of the
-    #: user, and does not apply the limit to root (uid 0).
+    #: user, and does not apply the limit to root (uid 0). Also the ``pids.max`` of the
+    #: run's pids cgroup, where one can be made: the tasks of all its adapters together.
     processes: int = 4096
     #: RLIMIT_FSIZE, the largest file a process may write: 1 GiB (SIGXFSZ past it).
     file_size: int = _GIB
     #: RLIMIT_CPU, CPU seconds per process: 3600 (SIGXCPU, then SIGKILL). A hang is the
     #: per-request timeout's business; this ends a busy loop the harness does not wait for.
     cpu_seconds: int = 3600
+
+    def __post_init__(self) -> None:
+        """Refuse a limit that is not a positive integer (``ValueError`` naming it)."""
+        for name, value in asdict(self).items():
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"Limits.{name} must be a positive integer, not {value!r}")
 
     def prlimit_options(self) -> list[str]:
         """The options of ``prlimit`` setting these limits."""
@@ -120,6 +142,10 @@ class Sandbox:
     #: Environment variables :func:`sandbox_run` pointed at ``scratch``, with the value each
     #: had before (``None``: unset); an adapter inheriting one gets the old value back.
     restored: Mapping[str, str | None] = field(default_factory=dict)
+    #: The run's pids cgroup every sandboxed process starts in (``None``: none could be made).
+    pids_cgroup: PidsCgroup | None = None
+    #: Why there is no pids cgroup (empty when there is one).
+    pids_cgroup_missing: str = ""
 
     def command(self, argv: Sequence[str], *, cwd: str | None = None) -> list[str]:
         """``argv`` started inside the sandbox, in ``cwd`` (default: the current directory).
@@ -167,7 +193,14 @@ class Sandbox:
             command += ["--ro-bind", path, path]
         command += ["--bind", self.scratch, self.scratch, "--chdir", where]
         command += ["--unsetenv", ENV, "--", self.prlimit, *self.limits.prlimit_options(), "--"]
-        return command + list(argv)
+        command += list(argv)
+        return self.pids_cgroup.wrap(command) if self.pids_cgroup is not None else command
+
+    def processes(self) -> dict[str, Any]:
+        """How its processes are limited (the report header's ``processes`` object)."""
+        return process_limit(
+            self.pids_cgroup, self.limits.processes, self.pids_cgroup_missing or None
+        )
 
     def environment(self, env: Mapping[str, str] | None) -> dict[str, str]:
         """The environment an adapter starts with: ``env`` (default: this process's), with
@@ -191,6 +224,8 @@ class Sandbox:
             "scratch": self.scratch,
             "limits": asdict(self.limits),
             "restored": dict(self.restored),
+            "pids_cgroup": self.pids_cgroup.to_json() if self.pids_cgroup else None,
+            "pids_cgroup_missing": self.pids_cgroup_missing,
         }
 
 
@@ -218,8 +253,8 @@ class SandboxStatus:
             f"{box.version}: own {', '.join(SANDBOX_NAMESPACES)} namespaces (no network; its "
             f"processes end with it); filesystem read-only except the run's vector roots and "
             f"a private /tmp; no capabilities; limits: address space "
-            f"{limits.address_space // _GIB} GiB, {limits.processes} processes, files "
-            f"{limits.file_size // _GIB} GiB, CPU {limits.cpu_seconds} s"
+            f"{_size(limits.address_space)}, files {_size(limits.file_size)}, CPU "
+            f"{limits.cpu_seconds} s; processes: {box.processes()['summary']}"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -233,6 +268,7 @@ class SandboxStatus:
             "namespaces": list(SANDBOX_NAMESPACES) if box else [],
             "writable": [box.scratch, "/tmp (private)"] if box else [],
             "limits": box.limits.to_json() if box else {},
+            "processes": box.processes() if box else None,
             "reason": self.reason,
         }
 
@@ -257,6 +293,7 @@ def active_sandbox() -> SandboxStatus:
         box = data.get("sandbox")
         sandbox = None
         if box is not None:
+            cgroup = box["pids_cgroup"]
             sandbox = Sandbox(
                 bwrap=box["bwrap"],
                 prlimit=box["prlimit"],
@@ -264,6 +301,8 @@ def active_sandbox() -> SandboxStatus:
                 scratch=box["scratch"],
                 limits=Limits(**box["limits"]),
                 restored=box["restored"],
+                pids_cgroup=PidsCgroup(**cgroup) if cgroup is not None else None,
+                pids_cgroup_missing=box["pids_cgroup_missing"],
             )
         return SandboxStatus(data["mode"], sandbox, data["reason"])
     return NOT_REQUESTED
@@ -278,12 +317,20 @@ def _without_unshare_net(argv: Sequence[str]) -> list[str]:
     return list(argv)
 
 
+def _size(value: int) -> str:
+    """``value`` bytes in GiB when whole, else in bytes."""
+    return f"{value // _GIB} GiB" if value % _GIB == 0 else f"{value} bytes"
+
+
 def _under(path: str, directory: str) -> bool:
     return path == directory or path.startswith(directory.rstrip("/") + "/")
 
 
-def _find_sandbox(scratch: str) -> tuple[Sandbox | None, str]:
-    """A bubblewrap sandbox that starts ``true`` here, or why there is none."""
+def _find_sandbox(
+    scratch: str, limits: Limits | None = None, cgroup: PidsCgroup | None = None
+) -> tuple[Sandbox | None, str]:
+    """A bubblewrap sandbox (under ``limits``, in ``cgroup``) that starts ``true`` here, or
+    why there is none."""
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return None, "bubblewrap is not installed (Debian package 'bubblewrap')"
@@ -296,7 +343,9 @@ def _find_sandbox(scratch: str) -> tuple[Sandbox | None, str]:
             [bwrap, "--version"], capture_output=True, timeout=_PROBE_TIMEOUT, check=False
         )
         version = done.stdout.decode("utf-8", "replace").strip() or "bubblewrap"
-        sandbox = Sandbox(bwrap, prlimit, version, scratch)
+        sandbox = Sandbox(
+            bwrap, prlimit, version, scratch, limits=limits or Limits(), pids_cgroup=cgroup
+        )
         done = subprocess.run(
             sandbox.command([true], cwd=scratch),
             capture_output=True,
@@ -318,7 +367,11 @@ def _find_sandbox(scratch: str) -> tuple[Sandbox | None, str]:
 
 @contextlib.contextmanager
 def sandbox_run(
-    mode: SandboxMode, *, temp_parent: str | None = None, refused: str | None = None
+    mode: SandboxMode,
+    *,
+    temp_parent: str | None = None,
+    refused: str | None = None,
+    limits: Limits | None = None,
 ) -> Iterator[SandboxStatus]:
     """Run the adapters started inside the ``with`` block sandboxed, as ``mode`` asks.
 
@@ -327,7 +380,10 @@ def sandbox_run(
     it as the run's ``temp_dir`` too); at the end restores them and removes the directory.
     ``refused`` is a reason this run cannot be sandboxed at all (nothing is tried). The caller
     decides what ``require`` without a sandbox means (``status.sandboxed`` is false, with the
-    reason).
+    reason). ``limits`` are the sandbox's resource limits (default: :class:`Limits`).
+
+    Where a pids cgroup can be made, the run's sandboxed processes start in one made for the
+    run; at the end every task left in it is killed and it is removed.
     """
     global _active  # noqa: PLW0603 - the run's one setting, restored at the end
     if mode == "off":
@@ -337,19 +393,31 @@ def sandbox_run(
     else:
         status = SandboxStatus(mode)
     scratch: str | None = None
+    cgroup: PidsCgroup | None = None
     saved_env = {name: os.environ.get(name) for name in (ENV, "PHASE6_TMPDIR", "TMPDIR")}
     saved_tempdir = tempfile.tempdir
     saved_active = _active
     try:
         if status.reason is None:
             scratch = tempfile.mkdtemp(prefix="tmp", dir=temp_parent)
-            sandbox, why = _find_sandbox(scratch)
+            limits = limits or Limits()
+            cgroup, missing = make_pids_cgroup(limits.processes)
+            sandbox, why = _find_sandbox(scratch, limits, cgroup)
             if sandbox is None:
+                if cgroup is not None:
+                    why += f" (in a pids cgroup with pids.max {cgroup.max})"
                 status = SandboxStatus(mode, reason=why)
             else:
                 restored = {name: saved_env[name] for name in ("PHASE6_TMPDIR", "TMPDIR")}
                 sandbox = Sandbox(
-                    sandbox.bwrap, sandbox.prlimit, sandbox.version, scratch, restored=restored
+                    sandbox.bwrap,
+                    sandbox.prlimit,
+                    sandbox.version,
+                    scratch,
+                    limits=limits,
+                    restored=restored,
+                    pids_cgroup=cgroup,
+                    pids_cgroup_missing=missing,
                 )
                 status = SandboxStatus(mode, sandbox)
                 os.environ["PHASE6_TMPDIR"] = os.environ["TMPDIR"] = scratch
@@ -371,8 +439,21 @@ def sandbox_run(
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
+        if cgroup is not None and not cgroup.remove():
+            sys.stderr.write(
+                f"phase6: warning: the run's pids cgroup {cgroup.path} could not be removed "
+                f"(tasks left: {_listed(cgroup)})\n"
+            )
         if scratch is not None:
             _remove(Path(scratch))
+
+
+def _listed(cgroup: PidsCgroup) -> str:
+    """The tasks of ``cgroup``, for a message."""
+    try:
+        return ", ".join(map(str, cgroup.pids())) or "none"
+    except OSError as exc:
+        return f"unreadable: {exc.strerror or exc}"
 
 
 def _remove(directory: Path) -> None:

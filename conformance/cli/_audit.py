@@ -14,7 +14,14 @@ from conformance.audit import (
     source_for,
     verify_record,
 )
-from conformance.cli._common import EXIT_FAILED, EXIT_OK, Subparsers, sandbox_option, sandboxed
+from conformance.cli._common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    Subparsers,
+    sandbox_limits,
+    sandbox_option,
+    sandboxed,
+)
 
 __all__ = ["register"]
 
@@ -86,7 +93,7 @@ def _verify(args: argparse.Namespace, out: TextIO) -> int:
     limits = Limits(args.max_record_bytes, args.max_store_bytes)
     # The bundled reference is the kit's own code, run isolated (python -I); it reads stores
     # someone else wrote, so it runs in the sandbox too, like an --adapter implementation.
-    with sandboxed(args.sandbox, None if args.json else out):
+    with sandboxed(args.sandbox, None if args.json else out, sandbox_limits(args)):
         verification = verify_record(args.record, source, runner, limits)
     if args.json:
         out.write(json.dumps(verification.to_json(), indent=2) + "\n")

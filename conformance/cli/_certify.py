@@ -49,8 +49,10 @@ from conformance.cli._common import (
     byte_size,
     check_adapter_spec,
     check_paths,
+    max_processes_option,
     non_negative_int,
     positive_float,
+    sandbox_limits,
     sandbox_option,
     sandboxed,
     terminate_as_interrupt,
@@ -258,6 +260,7 @@ def register(commands: Subparsers) -> None:
         "(auto: when it works here, else say why; require: exit 2 without one; off: never; "
         "default: %(default)s)",
     )
+    max_processes_option(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress output")
     parser.add_argument(
         "--verbose",
@@ -481,7 +484,11 @@ def _certify(args: argparse.Namespace, out: TextIO) -> int:
     report_dir = _report_dir(args)
     with (
         terminate_as_interrupt(),
-        sandbox_run(args.sandbox, temp_parent=args.temp_dir or default_temp_parent()) as box,
+        sandbox_run(
+            args.sandbox,
+            temp_parent=args.temp_dir or default_temp_parent(),
+            limits=sandbox_limits(args),
+        ) as box,
     ):
         _require_sandbox(args, box.reason)
         scratch = box.sandbox.scratch if box.sandbox else None
@@ -682,5 +689,5 @@ def _smoke(args: argparse.Namespace, out: TextIO) -> int:
     check_paths(directories=[("--vectors", args.vectors)])
     adapter = args.adapter or reference_adapter_spec()
     corpus = load_corpus(args.vectors)
-    with sandboxed(args.sandbox, out):
+    with sandboxed(args.sandbox, out, sandbox_limits(args)):
         return smoke(adapter, corpus, out, count=max(1, args.count), timeout=args.timeout)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from conformance._errors import UsageError
-from conformance.adapters import SANDBOX_MODES, SandboxStatus, sandbox_run
+from conformance.adapters import SANDBOX_MODES, Limits, SandboxStatus, sandbox_run
 from conformance.run import default_temp_parent
 
 __all__ = [
@@ -40,8 +40,10 @@ __all__ = [
     "byte_size",
     "check_adapter_spec",
     "check_paths",
+    "max_processes_option",
     "non_negative_int",
     "positive_float",
+    "sandbox_limits",
     "sandbox_option",
     "sandboxed",
     "terminate_as_interrupt",
@@ -212,16 +214,45 @@ def sandbox_option(parser: argparse.ArgumentParser, what: str) -> None:
         help=f"run {what} in a bubblewrap sandbox as certify does (auto: when it works here; "
         "require: exit 2 without one; off: never; default: %(default)s)",
     )
+    max_processes_option(parser)
+
+
+#: The fewest processes ``--sandbox-max-processes`` allows: the sandbox itself takes three
+#: (the ``bwrap`` started, its PID 1, the adapter), and an adapter needs room for threads.
+MIN_PROCESSES = 8
+#: The most: the kernel's ceiling of ``pid_max`` (2^22).
+MAX_PROCESSES = 1 << 22
+
+
+def max_processes_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--sandbox-max-processes N`` (``Limits.processes``)."""
+    parser.add_argument(
+        "--sandbox-max-processes",
+        type=bounded_int(MIN_PROCESSES, MAX_PROCESSES),
+        default=Limits.processes,
+        metavar="N",
+        help="at most N processes and threads for the sandboxed adapters: RLIMIT_NPROC (not "
+        "applied to root), and the pids.max of the run's pids cgroup where one can be made "
+        f"(from {MIN_PROCESSES}; default: %(default)s)",
+    )
+
+
+def sandbox_limits(args: argparse.Namespace) -> Limits:
+    """The sandbox's resource limits the arguments ask for."""
+    return Limits(processes=getattr(args, "sandbox_max_processes", Limits.processes))
 
 
 @contextlib.contextmanager
-def sandboxed(mode: str, out: TextIO | None = None) -> Iterator[SandboxStatus]:
+def sandboxed(
+    mode: str, out: TextIO | None = None, limits: Limits | None = None
+) -> Iterator[SandboxStatus]:
     """The adapters started in the block run sandboxed as ``mode`` asks (their temporary
     directories in the sandbox's scratch directory); ``require`` without a sandbox is a usage
-    error before anything starts; ``out`` is told how the run is sandboxed."""
+    error before anything starts; ``out`` is told how the run is sandboxed; ``limits`` are
+    the sandbox's resource limits (default: :class:`Limits`)."""
     if mode not in SANDBOX_MODES:
         raise UsageError(f"--sandbox {mode!r}: expected one of {', '.join(SANDBOX_MODES)}")
-    with sandbox_run(mode, temp_parent=default_temp_parent()) as box:
+    with sandbox_run(mode, temp_parent=default_temp_parent(), limits=limits) as box:
         if mode == "require" and box.reason is not None:
             raise UsageError(f"--sandbox require: no sandbox can be made: {box.reason}")
         if out is not None:

@@ -30,6 +30,7 @@ from conformance.cli._common import (
     Subparsers,
     non_negative_int,
     positive_float,
+    sandbox_limits,
     sandbox_option,
     sandboxed,
 )
@@ -152,7 +153,7 @@ def _show(vector: Vector, result: VectorResult, out: TextIO) -> None:
 
 
 def _rerun(args: argparse.Namespace, out: TextIO) -> int:
-    with sandboxed(args.sandbox, out):
+    with sandboxed(args.sandbox, out, sandbox_limits(args)):
         return _rerun_vectors(args, out)
 
 

@@ -140,6 +140,14 @@ def _escape_run(
     return code, console, _report(report)
 
 
+def _without_cgroup_entry(command: list[str]) -> list[str]:
+    """``command`` without the leading ``/bin/sh -c ... cgroup.procs`` that places it in the
+    run's pids cgroup (where there is one)."""
+    if command[0] == "/bin/sh" and command[3] == "phase6-pids-cgroup":
+        return command[5:]
+    return command
+
+
 def _trigger_error(document: dict[str, Any]) -> str:
     """The error message of the trigger vector (it must have errored)."""
     (trigger,) = [r for r in document["results"] if r["id"] == TRIGGER_ID]
@@ -172,6 +180,12 @@ class TestReferenceInTheSandbox:
         assert sandbox["mode"] == "require"
         assert sandbox["namespaces"] == ["pid", "net", "ipc", "mount"]
         assert set(sandbox["limits"]) == {"RLIMIT_AS", "RLIMIT_NPROC", "RLIMIT_FSIZE", "RLIMIT_CPU"}
+        # How processes are limited: RLIMIT_NPROC unless root, the pids cgroup where there is
+        # one (tests/security/test_sandbox_pids.py), or "not limited" and why.
+        processes = sandbox["processes"]
+        assert processes["limited"] is bool(processes["by"])
+        assert processes["summary"] in sandbox["summary"]
+        assert (os.geteuid() != 0) is ("RLIMIT_NPROC" in processes["by"])
         assert sandbox["tool"].startswith("bubblewrap")
         assert not os.path.exists(sandbox["writable"][0])  # the run's scratch directory is gone
         assert "sandbox: bubblewrap" in console
@@ -271,6 +285,7 @@ class TestEscapesAreStopped:
             "namespaces": [],
             "writable": [],
             "limits": {},
+            "processes": None,
             "reason": "--sandbox off",
         }
         # The daemon writes its marker whole (a renamed sibling) two seconds after it starts;
@@ -376,7 +391,8 @@ class TestOtherCommands:
         assert out.getvalue().startswith("sandbox: bubblewrap")
         replays = [command for command in started if "--audit-out" in command]
         assert replays
-        assert all(Path(command[0]).name == "bwrap" for command in replays)
+        # bwrap first, or after the shell that places it in the run's pids cgroup.
+        assert all(Path(_without_cgroup_entry(command)[0]).name == "bwrap" for command in replays)
 
     @needs_sandbox
     @pytest.mark.parametrize("command", ["smoke", "rerun"])
@@ -407,7 +423,7 @@ class TestOtherCommands:
         (smoke, rerun, and audit verify with --adapter)."""
         from conformance.adapters import _sandbox
 
-        monkeypatch.setattr(_sandbox, "_find_sandbox", lambda scratch: (None, "no bwrap here"))
+        monkeypatch.setattr(_sandbox, "_find_sandbox", lambda *_: (None, "no bwrap here"))
         spec = fake_spec("correct", paths[1])
         vectors = str(paths[0])
         for argv in (
