@@ -332,10 +332,11 @@ class Implementation:
         return self.runs[-1]
 
 
-def _preference(run: Run) -> tuple[bool, str, str]:
+def _preference(run: Run) -> tuple[bool, str, str, str]:
     """Of two reports of one version the greater is kept: a full run over a partial one, then
-    the later date (``header.started``), then, for an exact tie, the greater digest."""
-    return (not run.partial, run.date, run.digest)
+    the later date (``header.started``), then, for an exact tie, the greater digest; of copies
+    of one report (equal digests), the one whose path sorts last."""
+    return (not run.partial, run.date, run.digest, str(run.source))
 
 
 def _why_set_aside(run: Run, kept: Run) -> str:

@@ -121,13 +121,15 @@ class TestGrouping:
             assert all("same date" in a.reason for a in implementation.set_aside)
 
     def test_same_report_twice(self) -> None:
-        """A report read twice (a copy in a collection) is set aside as the same report."""
-        one = run(digest=digest(7))
-        (implementation,) = group_runs([one, run(digest=digest(7), source=Path("copy"))])[
-            "phase6-v1"
-        ]
-        (aside,) = implementation.set_aside
-        assert "same report" in aside.reason
+        """A report read twice (a copy in a collection) is set aside as the same report; the
+        copy kept is the same in either order (the path sorting last)."""
+        one, copy = run(digest=digest(7), source=Path("a")), run(digest=digest(7), source=Path("b"))
+        for order in ([one, copy], [copy, one]):
+            (implementation,) = group_runs(order)["phase6-v1"]
+            assert implementation.runs == (copy,)
+            (aside,) = implementation.set_aside
+            assert aside.run == one
+            assert "same report" in aside.reason
 
     def test_keys_are_unique_slugs(self) -> None:
         """Two names with one slug get two keys, each a file-name slug."""
