@@ -140,7 +140,7 @@ def render_implementations(
             f'<a href="{base}api/v1/implementations/{implementation.key}.json">json</a> · '
             f'<a href="history.html#{implementation.key}">history</a></td></tr>'
         )
-    aside = [a for i in implementations for a in i.set_aside]
+    aside = [i for i in implementations if i.set_aside]
     body = [
         f"<p>{len(implementations)} implementation(s), each at its newest version. A verdict "
         "<code>compliant-required-only</code> means every required check passed and the "
@@ -154,10 +154,12 @@ def render_implementations(
         f'<a href="{base}api/v1/implementations.json">api/v1/implementations.json</a>.</p>',
     ]
     if aside:
+        listed = ", ".join(
+            f'<a href="history.html#{i.key}">{_e(i.name)}</a> ({len(i.set_aside)})' for i in aside
+        )
         body.append(
-            f"<p>{len(aside)} report(s) set aside: of several reports of one version, a full "
-            "run is kept over a partial one, then the later one; each implementation's history "
-            "lists them.</p>"
+            f"<p>Reports set aside: {listed}. Of several reports of one version one is kept: a "
+            "full run over a partial one, then the later one; the history says which and why.</p>"
         )
     return _page("Implementations", profile, "index.html", body, others)
 

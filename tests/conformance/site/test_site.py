@@ -165,6 +165,8 @@ class TestEscaping:
             ]
         )["phase6-v1"]
         assert groups[0].set_aside
+        listing = render_implementations(PROFILES[0], groups, PROFILES[:1])
+        assert f'<a href="history.html#{groups[0].key}">impl</a> (1)' in listing
         for page in (
             render_implementations(PROFILES[0], groups, PROFILES[:1]),
             render_history(PROFILES[0], groups, PROFILES[:1]),
