@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from conformance._errors import UsageError
+from conformance._kit import one_line
 from conformance.cli import _certify
 from conformance.cli._common import EXIT_OK, EXIT_USAGE, Subparsers, bounded_int
 from conformance.site import build_site, collect_report
@@ -89,6 +90,13 @@ def _collect(args: argparse.Namespace, out: TextIO) -> int:
 
 def _build(args: argparse.Namespace, out: TextIO) -> int:
     built = build_site(args.reports, args.out, history=args.history, jobs=args.jobs)
+    for aside in built.set_aside:
+        run = aside.run
+        out.write(
+            f"set aside {one_line(run.source)} ({one_line(run.name)} "
+            f"{one_line(run.version)}): {one_line(aside.reason)}; kept "
+            f"{one_line(aside.kept.source)}\n"
+        )
     out.write(
         f"built {built.out}: {built.implementations} implementation(s), {built.runs} report(s), "
         f"{built.files} files in {built.duration_s:.1f} s; open {built.out / 'index.html'}\n"

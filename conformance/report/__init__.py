@@ -21,6 +21,7 @@ from conformance.report._compare import (
 from conformance.report._render import (
     badge_fields,
     escape_html,
+    partial_reasons,
     render_badge,
     render_html,
     render_junit,
@@ -58,6 +59,7 @@ __all__ = [
     "escape_html",
     "load_report",
     "other_adapter",
+    "partial_reasons",
     "prepare_report_dir",
     "previous_run",
     "render_badge",

@@ -30,6 +30,7 @@ from conformance.run import Outcome
 __all__ = [
     "badge_fields",
     "escape_html",
+    "partial_reasons",
     "render_badge",
     "render_html",
     "render_junit",
@@ -112,8 +113,9 @@ def _sandbox_line(sandbox: Mapping[str, Any]) -> str:
     return f"not sandboxed ({sandbox.get('mode')}): {sandbox.get('reason')}"
 
 
-def _partial(report: Mapping[str, Any]) -> list[str]:
-    """Why the run certifies nothing (empty for a certification)."""
+def partial_reasons(report: Mapping[str, Any]) -> list[str]:
+    """Why the run certifies nothing (empty for a certification): ``footer.partial_reasons``, or
+    the selection of a report that says ``partial`` without reasons."""
     footer = report["footer"]
     reasons = [str(r) for r in footer.get("partial_reasons") or []]
     if footer.get("partial") and not reasons:
@@ -337,7 +339,7 @@ def _markdown(report: Mapping[str, Any]) -> str:
     name, version, language = _implementation(report)
     verdict = footer["verdict"]
     totals = footer["totals"]
-    partial = _partial(report)
+    partial = partial_reasons(report)
     out = [f"# {_contract(report)} compliance: {_md_cell(name)} {_md_cell(version)}", ""]
     if partial:
         out += [
@@ -940,7 +942,7 @@ def _html(report: Mapping[str, Any]) -> str:
     name, version, language = _implementation(report)
     verdict = footer["verdict"]
     totals = footer["totals"]
-    partial = _partial(report)
+    partial = partial_reasons(report)
     colour = "#616161" if partial else _VERDICT_COLOURS.get(verdict["value"], "#616161")
     if partial:
         banner = (
@@ -1228,7 +1230,7 @@ def _junit_verdict(root: ET.Element, report: Mapping[str, Any]) -> tuple[int, in
 
     Returns (failures, skipped) added."""
     verdict = report["footer"]["verdict"]
-    partial = _partial(report)
+    partial = partial_reasons(report)
     verdict_name = f"{_JUNIT_PREFIXES[_contract(report)]}.verdict"
     suite = ET.SubElement(root, "testsuite", name=verdict_name, tests="1")
     case = ET.SubElement(suite, "testcase", classname=verdict_name, name="certification")
@@ -1307,7 +1309,7 @@ def badge_fields(report: Mapping[str, Any]) -> tuple[str, str, str]:
     verdict (the SVG badge and the site's shields.io endpoint JSON say the same)."""
     verdict = report["footer"]["verdict"]["value"]
     totals = report["footer"]["totals"]
-    if _partial(report):
+    if partial_reasons(report):
         value = f"partial: {totals['passed']}/{totals['total']} passed"
         colour = "#9e9e9e"
     else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from conformance.site._model import Implementation, Run
+from conformance.site._model import Implementation, Run, SetAside
 from conformance.site._pages import implementation_row
 
 __all__ = [
@@ -59,6 +59,17 @@ def _version(run: Run) -> dict[str, Any]:
     }
 
 
+def _set_aside(item: SetAside) -> dict[str, Any]:
+    return {
+        "version": item.run.version,
+        "date": item.run.date,
+        "partial": list(item.run.partial),
+        "digest": item.run.digest,
+        "kept": item.kept.digest,
+        "reason": item.reason,
+    }
+
+
 def implementations_document(
     groups: Mapping[str, Sequence[Implementation]], generated: str, kit: str
 ) -> dict[str, Any]:
@@ -72,6 +83,7 @@ def implementations_document(
                     "key": implementation.key,
                     "contract": contract,
                     **implementation_row(run),
+                    "partial": list(run.partial),
                     "profile": list(run.profile),
                     "totals": dict(run.totals),
                     "versions": [r.version for r in implementation.runs],
@@ -92,6 +104,7 @@ def implementation_document(contract: str, implementation: Implementation) -> di
         "language": run.language,
         "links": _links(implementation),
         "versions": [_version(r) for r in implementation.runs],
+        "set_aside": [_set_aside(a) for a in implementation.set_aside],
     }
 
 

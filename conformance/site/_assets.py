@@ -23,6 +23,7 @@ th,td{border:1px solid #ddd;padding:.25em .5em;vertical-align:top;text-align:lef
 th{background:#f5f5f5;position:sticky;top:0}
 td.num{text-align:right}
 .compliant{background:#e3f2e6}.compliant-required-only{background:#fff4d6}
+.partial{background:#eeeeee}
 .non-compliant{background:#fde3e3}.adapter-broken{background:#e0e0e0}
 .pass{background:#e3f2e6}.fail{background:#fde3e3}.none{color:#999}
 .alt{background:#fff4d6;font-weight:600}.pinned{color:#2e7d32}

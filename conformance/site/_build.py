@@ -33,6 +33,7 @@ from conformance.site._model import (
     Implementation,
     Profile,
     Run,
+    SetAside,
     find_reports,
     group_runs,
     load_registers,
@@ -58,13 +59,15 @@ _POOL_FROM = 4
 
 @dataclass(frozen=True)
 class SiteBuild:
-    """What a build wrote: the runs read, the files written, how long it took."""
+    """What a build wrote: the runs read, the files written, how long it took, and the reports
+    set aside for another report of the same version."""
 
     out: Path
     runs: int
     implementations: int
     files: int
     duration_s: float
+    set_aside: tuple[SetAside, ...] = ()
 
 
 def _read(path: Path, out: Path) -> Run:
@@ -161,7 +164,9 @@ def build_site(
     the earlier reports under ``history`` into ``out``; returns what was written.
 
     The newest version of each implementation fills the matrices and the drill-down; every
-    version fills the history. Raises :class:`UsageError` when no report is found.
+    version fills the history. Of several reports of one version one is kept, whatever order
+    they come in (:func:`conformance.site.group_runs`); the build lists the others. Raises
+    :class:`UsageError` when no report is found.
     """
     started = time.monotonic()
     paths = find_reports([*reports, *history])
@@ -199,4 +204,7 @@ def build_site(
             writer.json(f"badges/{key}.json", shields_endpoint(implementation.latest))
             writer.text(f"badges/{key}.svg", implementation.latest.badge_svg)
     count = sum(len(i) for i in groups.values())
-    return SiteBuild(out, len(runs), count, writer.files, time.monotonic() - started)
+    aside = tuple(
+        a for i in groups.values() for implementation in i for a in implementation.set_aside
+    )
+    return SiteBuild(out, len(runs), count, writer.files, time.monotonic() - started, aside)

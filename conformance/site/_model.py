@@ -8,16 +8,20 @@ reports of the full corpus fit in memory.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from conformance._errors import ReportError
 from conformance._kit import loads, slugify, specs_dir
 from conformance.registers import read_register
-from conformance.report import badge_fields, render_badge, validate_report
+from conformance.report import badge_fields, partial_reasons, render_badge, validate_report
 
 __all__ = [
     "PROFILES",
@@ -28,11 +32,13 @@ __all__ = [
     "Profile",
     "Registers",
     "Run",
+    "SetAside",
     "find_reports",
     "group_runs",
     "load_registers",
     "profile_of",
     "read_report",
+    "report_digest",
     "run_of",
     "version_key",
 ]
@@ -191,6 +197,8 @@ class Run:
     source: Path
     #: The full report rendered as HTML, relative to the site's root.
     report_href: str
+    #: The report's own digest (:func:`report_digest`): ties between reports are broken by it.
+    digest: str
 
 
 def find_reports(paths: Iterable[Path]) -> list[Path]:
@@ -241,6 +249,16 @@ def _strings(value: Any) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, list) else ()
 
 
+def report_digest(report: Mapping[str, Any]) -> str:
+    """``sha256:<hex>`` of the report's canonical JSON (keys sorted, compact): the same for a
+    report and its collected copy, whatever whitespace each file has."""
+    try:
+        data = orjson.dumps(report, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # big ints, lone surrogates: the stdlib can, with escapes
+        data = json.dumps(report, sort_keys=True, separators=(",", ":")).encode("ascii")
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
 def run_of(report: Mapping[str, Any], path: Path, report_href: str) -> Run:
     """The run of one loaded ``report.json`` (:func:`conformance.report.load_report`)."""
     header, footer = report["header"], report["footer"]
@@ -261,7 +279,7 @@ def run_of(report: Mapping[str, Any], path: Path, report_href: str) -> Run:
         date=str(header.get("started") or ""),
         verdict=str(footer["verdict"]["value"]),
         verdict_text=str(footer["verdict"].get("text") or ""),
-        partial=_strings(footer.get("partial_reasons")),
+        partial=tuple(partial_reasons(report)),
         kit_version=str(header["kit"]["version"]),
         corpus_digest=str(header["corpus"]["digest"]),
         totals={k: int(v) for k, v in footer["totals"].items() if k != "compliance"},
@@ -277,6 +295,7 @@ def run_of(report: Mapping[str, Any], path: Path, report_href: str) -> Run:
         badge_svg=render_badge(report),
         source=path,
         report_href=report_href,
+        digest=report_digest(report),
     )
 
 
@@ -289,12 +308,23 @@ def version_key(version: str) -> tuple[tuple[int, str], ...]:
 
 
 @dataclass(frozen=True)
+class SetAside:
+    """A report of a version another report of the same version was kept over, and why."""
+
+    run: Run
+    kept: Run
+    reason: str
+
+
+@dataclass(frozen=True)
 class Implementation:
-    """Every run of one implementation under one profile, oldest first (one per version)."""
+    """Every run of one implementation under one profile, oldest first (one per version), and
+    the reports of those versions that were set aside."""
 
     key: str
     name: str
     runs: tuple[Run, ...]
+    set_aside: tuple[SetAside, ...] = ()
 
     @property
     def latest(self) -> Run:
@@ -302,16 +332,36 @@ class Implementation:
         return self.runs[-1]
 
 
+def _preference(run: Run) -> tuple[bool, str, str, str]:
+    """Of two reports of one version the greater is kept: a full run over a partial one, then
+    the later date (``header.started``), then, for an exact tie, the greater digest; of copies
+    of one report (equal digests), the one whose path sorts last."""
+    return (not run.partial, run.date, run.digest, str(run.source))
+
+
+def _why_set_aside(run: Run, kept: Run) -> str:
+    """Why ``run`` was set aside for ``kept`` (:func:`_preference`), in words."""
+    if run.digest == kept.digest:
+        return "the same report as the one kept (equal digests)"
+    if run.partial and not kept.partial:
+        return "a partial run (" + "; ".join(run.partial) + "); a full run of this version was kept"
+    if run.date != kept.date:
+        return f"an earlier run of this version ({run.date or 'no date'}; kept: {kept.date})"
+    return (
+        "a run of this version with the same date and the same completeness: of such reports "
+        "the one whose digest sorts last is kept"
+    )
+
+
 def group_runs(runs: Iterable[Run]) -> dict[str, tuple[Implementation, ...]]:
     """contract -> its implementations (by name), each with one run per version, oldest first
-    (by date, then version); of two runs of one version the later one counts. Keys are file-name
-    slugs, unique across the whole site."""
-    by_name: dict[tuple[str, str], dict[str, Run]] = {}
+    (by date, then version). Of several reports of one version, one is kept whatever order they
+    were read in (:func:`_preference`); the others are listed as set aside, with the reason. Keys
+    are file-name slugs, unique across the whole site."""
+    by_name: dict[tuple[str, str], dict[str, list[Run]]] = {}
     for run in runs:
         versions = by_name.setdefault((run.contract, run.name), {})
-        kept = versions.get(run.version)
-        if kept is None or kept.date <= run.date:
-            versions[run.version] = run
+        versions.setdefault(run.version, []).append(run)
     used: set[str] = set()
     grouped: dict[str, list[Implementation]] = {}
     for (contract, name), versions in sorted(by_name.items()):
@@ -321,8 +371,17 @@ def group_runs(runs: Iterable[Run]) -> dict[str, tuple[Implementation, ...]]:
         while key in used:
             key = slugify(f"{key}-x")
         used.add(key)
-        ordered = sorted(versions.values(), key=lambda r: (r.date, version_key(r.version)))
-        grouped.setdefault(contract, []).append(Implementation(key, name, tuple(ordered)))
+        kept: list[Run] = []
+        aside: list[SetAside] = []
+        for candidates in versions.values():
+            ranked = sorted(candidates, key=_preference, reverse=True)
+            kept.append(ranked[0])
+            aside.extend(SetAside(r, ranked[0], _why_set_aside(r, ranked[0])) for r in ranked[1:])
+        ordered = sorted(kept, key=lambda r: (r.date, version_key(r.version)))
+        aside.sort(key=lambda a: (version_key(a.run.version), _preference(a.run)))
+        grouped.setdefault(contract, []).append(
+            Implementation(key, name, tuple(ordered), tuple(aside))
+        )
     return {c: tuple(grouped[c]) for c in (p.contract for p in PROFILES) if c in grouped}
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from conformance.report import escape_html as _e
-from conformance.site._model import Entry, Implementation, Profile, Registers, Run
+from conformance.site._model import Entry, Implementation, Profile, Registers, Run, SetAside
 
 __all__ = [
     "PAGES",
@@ -27,6 +27,7 @@ __all__ = [
     "render_implementations",
     "render_readings",
     "render_vectors",
+    "verdict_cell",
 ]
 
 #: file name -> navigation label, in navigation order.
@@ -46,6 +47,8 @@ _VERDICT_COLOURS = {
     "non-compliant": "#c62828",
     "adapter-broken": "#616161",
 }
+#: A partial run's point in the history chart: the grey of its badge.
+_PARTIAL_COLOUR = "#9e9e9e"
 
 
 def _page(
@@ -89,6 +92,34 @@ def implementation_row(run: Run) -> dict[str, str]:
     }
 
 
+def verdict_cell(run: Run) -> str:
+    """A verdict as a table cell: a full run's verdict; a partial run's marked visibly as such,
+    with its reasons, since it certifies nothing (the badge says ``partial`` too)."""
+    if not run.partial:
+        return f'<td class="{_e(run.verdict)}">{_e(run.verdict)}</td>'
+    reasons = "; ".join(run.partial)
+    return (
+        f'<td class="partial" title="{_e(reasons)}"><strong>partial run</strong>: '
+        f"{_e(run.verdict)} on what ran <small>({_e(reasons)})</small></td>"
+    )
+
+
+def _set_aside(items: Sequence[SetAside]) -> str:
+    """The reports set aside for another report of the same version, and why."""
+    if not items:
+        return ""
+    rows = "".join(
+        f"<li>{_e(a.run.version)}, {_e(a.run.date[:19] or 'no date')}"
+        f"{' (partial)' if a.run.partial else ''}, report <code>{_e(a.run.digest[7:19])}</code>"
+        f": {_e(a.reason)}</li>"
+        for a in items
+    )
+    return (
+        '<p class="note">Reports set aside (another report of the same version was kept):</p>'
+        f"<ul>{rows}</ul>"
+    )
+
+
 def render_implementations(
     profile: Profile, implementations: Sequence[Implementation], others: Sequence[Profile]
 ) -> str:
@@ -100,29 +131,36 @@ def render_implementations(
         run = implementation.latest
         row = implementation_row(run)
         cells = "".join(
-            f'<td class="{_e(run.verdict)}">{_e(row[c])}</td>'
-            if c == "verdict"
-            else f"<td>{_e(row[c])}</td>"
-            for c in TABLE_COLUMNS
+            verdict_cell(run) if c == "verdict" else f"<td>{_e(row[c])}</td>" for c in TABLE_COLUMNS
         )
-        partial = f' title="partial run: {_e("; ".join(run.partial))}"' if run.partial else ""
         rows.append(
-            f'<tr id="{implementation.key}"{partial}>{cells}'
+            f'<tr id="{implementation.key}">{cells}'
             f'<td><img alt="badge" src="{base}badges/{implementation.key}.svg"></td>'
             f'<td><a href="{base}{run.report_href}">report</a> · '
             f'<a href="{base}api/v1/implementations/{implementation.key}.json">json</a> · '
             f'<a href="history.html#{implementation.key}">history</a></td></tr>'
         )
+    aside = [i for i in implementations if i.set_aside]
     body = [
         f"<p>{len(implementations)} implementation(s), each at its newest version. A verdict "
         "<code>compliant-required-only</code> means every required check passed and the "
-        "failures are the listed alternative readings (the profile).</p>",
+        "failures are the listed alternative readings (the profile). A <em>partial run</em> "
+        "(a selection, sections not run, an interrupted run) certifies nothing: its verdict is "
+        "only about what ran, and its badge says <code>partial</code>.</p>",
         f"<table><tr>{head}<th>badge</th><th>links</th></tr>",
         *rows,
         "</table>",
         '<p class="note">The same table as JSON: '
         f'<a href="{base}api/v1/implementations.json">api/v1/implementations.json</a>.</p>',
     ]
+    if aside:
+        listed = ", ".join(
+            f'<a href="history.html#{i.key}">{_e(i.name)}</a> ({len(i.set_aside)})' for i in aside
+        )
+        body.append(
+            f"<p>Reports set aside: {listed}. Of several reports of one version one is kept: a "
+            "full run over a partial one, then the later one; the history says which and why.</p>"
+        )
     return _page("Implementations", profile, "index.html", body, others)
 
 
@@ -315,8 +353,9 @@ def _chart(implementation: Implementation) -> str:
         points.append((x, y, run, count))
     line = " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in points)
     marks = "".join(
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{_colour(r.verdict)}">'
-        f"<title>{_e(r.version)}: {_e(r.verdict)}, {count}/"
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" '
+        f'fill="{_PARTIAL_COLOUR if r.partial else _colour(r.verdict)}">'
+        f"<title>{_e(r.version)}: {'partial run, ' if r.partial else ''}{_e(r.verdict)}, {count}/"
         f"{r.totals.get('total', 0)} passed</title></circle>"
         f'<text class="version" x="{x:.1f}" y="{height - 10}" text-anchor="middle">'
         f"{_e(r.version, 16)}</text>"
@@ -374,7 +413,7 @@ def render_history(
     for implementation in implementations:
         rows = "".join(
             f"<tr><td>{_e(r.version)}</td><td>{_e(r.date[:19])}</td>"
-            f'<td class="{_e(r.verdict)}">{_e(r.verdict)}</td><td class="num">{_totals(r)}</td>'
+            f'{verdict_cell(r)}<td class="num">{_totals(r)}</td>'
             f"<td>{_e(', '.join(r.profile) or _PINNED)}</td>"
             f'<td><a href="{base}{r.report_href}">report</a></td></tr>'
             for r in implementation.runs
@@ -391,5 +430,6 @@ def render_history(
             "<table><tr><th>version</th><th>date</th><th>verdict</th><th>passed</th>"
             f"<th>profile</th><th></th></tr>{rows}</table>",
             f"<ul>{changes}</ul>" if changes else "<p class=note>one version collected</p>",
+            _set_aside(implementation.set_aside),
         ]
     return _page("History", profile, "history.html", body, others)

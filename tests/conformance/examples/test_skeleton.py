@@ -1,6 +1,7 @@
 """The adapter skeleton (conformance/examples/skeleton/adapter.py) and the CI recipes that run
 `phase6 certify` (conformance/ci/): the skeleton, wrapped around the reference's
-``memory_read``, passes what the reference passes; the recipes call options certify has."""
+``memory_read``, passes what the reference passes; the recipes parse, call options certify has,
+and the GitLab template's jobs, run as a runner would, collect a report `site build` takes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,11 +20,12 @@ from typing import Any
 import pytest
 from paths import REPO
 
+yaml = pytest.importorskip("yaml", reason="PyYAML (via the docs dependency group) is not installed")
+
 SKELETON = REPO / "conformance" / "examples" / "skeleton" / "adapter.py"
-RECIPES = (
-    REPO / "conformance" / "ci" / "github-action" / "action.yml",
-    REPO / "conformance" / "ci" / "gitlab" / "phase6.gitlab-ci.yml",
-)
+GITHUB = REPO / "conformance" / "ci" / "github-action" / "action.yml"
+GITLAB = REPO / "conformance" / "ci" / "gitlab" / "phase6.gitlab-ci.yml"
+RECIPES = (GITHUB, GITLAB)
 #: The skeleton wrapped around the reference, as an implementer would wire their own function.
 ADAPTER = f"cmd:{sys.executable} {SKELETON} reference:memory_read"
 
@@ -159,3 +162,182 @@ class TestRecipes:
         text = recipe.read_text("utf-8")
         assert "report.md" in text
         assert "python -m conformance certify" in text
+
+    def test_recipes_parse(self) -> None:
+        """Both recipes are YAML; each has its publish-to-the-site step: the action's
+        site-collection input, the template's collect and build hidden jobs."""
+        action = yaml.safe_load(GITHUB.read_text("utf-8"))
+        assert "site-collection" in action["inputs"]
+        template = yaml.safe_load(GITLAB.read_text("utf-8"))
+        assert {".phase6-certify", ".phase6-site-collect", ".phase6-site"} <= set(template)
+        for name in (".phase6-certify", ".phase6-site"):
+            script = template[name]["script"]
+            assert script
+            assert all(isinstance(line, str) for line in script)
+
+
+def _extends(template: dict[str, Any], *names: str, **variables: str) -> dict[str, Any]:
+    """A job extending the hidden jobs ``names`` in order, with its own ``variables``, merged as
+    GitLab merges ``extends:`` (hashes deeply, a later value, list included, over an earlier)."""
+
+    def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+        merged = dict(base)
+        for key, value in over.items():
+            if isinstance(value, dict) and isinstance(merged.get(key), dict):
+                merged[key] = merge(merged[key], value)
+            else:
+                merged[key] = value
+        return merged
+
+    job: dict[str, Any] = {}
+    for name in names:
+        job = merge(job, template[name])
+    return merge(job, {"variables": variables})
+
+
+class GitLabRunner:
+    """Runs a job's ``script`` as a GitLab runner's bash does (one shell, ``set -eo
+    pipefail``, the job's variables in a clean environment) in a project directory. ``python``
+    is a shim: ``python -m pip ...`` is only recorded (the test installs nothing: the kit is
+    importable from the checkout), every other call is this interpreter."""
+
+    def __init__(self, root: Path) -> None:
+        self.root, self.pip_log = root, root / "pip.log"
+        shims = root / "bin"
+        shims.mkdir()
+        shim = shims / "python"
+        shim.write_text(
+            "#!/bin/sh\n"
+            'if [ "$1" = -m ] && [ "$2" = pip ]; then echo "$*" >> "$SHIM_PIP_LOG"; exit 0; fi\n'
+            f'exec "{sys.executable}" "$@"\n',
+            "utf-8",
+        )
+        shim.chmod(0o755)
+        self.path = f"{shims}:/usr/local/bin:/usr/bin:/bin"
+
+    def run(self, job: dict[str, Any], project: Path) -> subprocess.CompletedProcess[str]:
+        """Run ``job``'s script in ``project``; its exit status and output."""
+        bash = shutil.which("bash")
+        assert bash is not None
+        script = project.parent / f"{project.name}.sh"
+        script.write_text("set -eo pipefail\n" + "\n".join(job["script"]) + "\n", "utf-8")
+        env = {
+            "PATH": self.path,
+            "HOME": str(self.root),
+            "PYTHONPATH": str(REPO),
+            "SHIM_PIP_LOG": str(self.pip_log),
+            **{k: str(v) for k, v in job["variables"].items()},
+        }
+        return subprocess.run(
+            [bash, str(script)],
+            cwd=project, env=env, capture_output=True, text=True, timeout=600, check=False,
+        )  # fmt: skip
+
+
+def _artifacts(job: dict[str, Any], project: Path) -> list[Path]:
+    """The job's artifact paths, its variables expanded as the runner expands them."""
+    variables = job["variables"]
+    return [
+        project / re.sub(r"\$\{?(\w+)\}?", lambda m: str(variables.get(m.group(1), "")), path)
+        for path in job["artifacts"]["paths"]
+    ]
+
+
+class TestGitLabPublishToSite:
+    """The GitLab template's publish-to-the-site path, run for real: a certify job extending
+    .phase6-certify and .phase6-site-collect, then a pages job extending .phase6-site over the
+    certify job's artifacts."""
+
+    def test_collect_then_build(self, tmp_path: Path) -> None:
+        """The certify job keeps its report and the collection as artifacts (the collection
+        ``<implementation>/<version>/`` with report.json and meta.json); the site job builds the
+        site from that collection, the partial run said as such."""
+        template = yaml.safe_load(GITLAB.read_text("utf-8"))
+        runner = GitLabRunner(tmp_path)
+        certify = _extends(
+            template, ".phase6-certify", ".phase6-site-collect",
+            PHASE6_ADAPTER="python:reference:memory_read", PHASE6_KIT="./phase6-kit",
+            PHASE6_ARGS="--select area:package --no-sections -q -j 1 --sandbox off",
+        )  # fmt: skip
+        job = tmp_path / "certify-job"
+        job.mkdir()
+        done = runner.run(certify, job)
+        # a --select run is partial: certify's exit status 3, which the job ends with
+        assert done.returncode == 3, done.stdout + done.stderr
+        assert "collected " in done.stdout
+        assert runner.pip_log.read_text("utf-8").splitlines()[-1] == "-m pip install ./phase6-kit"
+        artifacts = _artifacts(certify, job)
+        assert [p.relative_to(job).as_posix() for p in artifacts] == [
+            "phase6-report",
+            "phase6-site",
+        ]
+        assert all(p.is_dir() for p in artifacts)
+        (collected,) = [p.parent for p in (job / "phase6-site").rglob("report.json")]
+        meta = json.loads((collected / "meta.json").read_text("utf-8"))
+        assert meta["format"] == "phase6-site-meta/1"
+        assert collected.relative_to(job / "phase6-site").parts == (
+            meta["implementation"],
+            meta["version"],
+        )
+        report = json.loads((job / "phase6-report" / "report.json").read_text("utf-8"))
+        assert json.loads((collected / "report.json").read_text("utf-8")) == report
+
+        # the pages job: the certify job's artifacts extracted into its project directory,
+        # with two more reports of the same version: a copy, and an earlier run
+        pages = tmp_path / "pages-job"
+        shutil.copytree(job / "phase6-site", pages / "phase6-site")
+        shutil.copytree(collected, pages / "phase6-site" / "copy")
+        earlier = {**report, "header": {**report["header"], "started": "2000-01-01T00:00:00Z"}}
+        (pages / "phase6-site" / "earlier").mkdir()
+        (pages / "phase6-site" / "earlier" / "report.json").write_text(json.dumps(earlier))
+        site = _extends(template, ".phase6-site")
+        built = runner.run(site, pages)
+        assert built.returncode == 0, built.stdout + built.stderr
+        aside = sorted(line for line in built.stdout.splitlines() if line.startswith("set aside"))
+        assert len(aside) == 2, built.stdout
+        assert "phase6-site/copy/report.json" in aside[0]
+        assert "the same report as the one kept" in aside[0]
+        assert "phase6-site/earlier/report.json" in aside[1]
+        assert "an earlier run of this version (2000-01-01T00:00:00Z" in aside[1]
+        (out,) = _artifacts(site, pages)
+        listing = json.loads((out / "api" / "v1" / "implementations.json").read_text("utf-8"))
+        (row,) = listing["implementations"]
+        assert (row["name"], row["version"]) == (meta["implementation"], meta["version"])
+        assert row["partial"] == report["footer"]["partial_reasons"] != []
+        document = json.loads(
+            (out / "api" / "v1" / "implementations" / f"{row['key']}.json").read_text("utf-8")
+        )
+        assert sorted(a["date"] for a in document["set_aside"]) == [
+            "2000-01-01T00:00:00Z",
+            report["header"]["started"],
+        ]
+        badge = json.loads((out / "badges" / f"{row['key']}.json").read_text("utf-8"))
+        assert badge["message"].startswith("partial: ")
+        assert "partial run" in (out / "index.html").read_text("utf-8")
+
+    def test_no_report_nothing_collected(self, tmp_path: Path) -> None:
+        """When certify writes no report (a usage error), the job says there is nothing to
+        collect and ends with certify's status (2)."""
+        template = yaml.safe_load(GITLAB.read_text("utf-8"))
+        certify = _extends(
+            template, ".phase6-certify", ".phase6-site-collect",
+            PHASE6_ADAPTER="python:reference:memory_read", PHASE6_ARGS="--no-such-option",
+        )  # fmt: skip
+        job = tmp_path / "job"
+        job.mkdir()
+        done = GitLabRunner(tmp_path).run(certify, job)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert "no report.json: nothing to collect for the site" in done.stdout
+        assert not (job / "phase6-site").exists()
+
+    def test_certify_alone_collects_nothing(self) -> None:
+        """.phase6-certify alone has no collection directory and keeps only the report
+        directory (no artifact path of an empty variable, which a runner reads as the whole
+        project)."""
+        template = yaml.safe_load(GITLAB.read_text("utf-8"))
+        certify = _extends(template, ".phase6-certify")
+        assert certify["variables"]["PHASE6_SITE_COLLECTION"] == ""
+        assert certify["artifacts"]["paths"] == ["$PHASE6_REPORT_DIR/"]
+        collect = _extends(template, ".phase6-certify", ".phase6-site-collect")
+        assert collect["artifacts"]["reports"] == certify["artifacts"]["reports"]
+        assert collect["artifacts"]["when"] == "always"

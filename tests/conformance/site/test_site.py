@@ -29,10 +29,12 @@ from conformance.site import (
     Implementation,
     Run,
     group_runs,
+    implementation_document,
+    implementations_document,
     load_registers,
     reading_cells,
 )
-from conformance.site._pages import render_implementations, render_readings
+from conformance.site._pages import render_history, render_implementations, render_readings
 from conformance.site._vectors import vector_script
 
 
@@ -62,9 +64,18 @@ def run(name: str = "impl", version: str = "1.0.0", date: str = "2026-01-01", **
         "badge_svg": "<svg/>",
         "source": Path("report.json"),
         "report_href": "reports/x.html",
+        "digest": "sha256:" + "0" * 64,
     }
     values.update(fields)
     return Run(**values)
+
+
+def digest(n: int) -> str:
+    """A distinct report digest per ``n``, ordered as ``n``."""
+    return f"sha256:{n:064x}"
+
+
+PARTIAL = ("5 of 1904 vectors selected (area:package)",)
 
 
 class TestGrouping:
@@ -77,10 +88,48 @@ class TestGrouping:
         assert implementation.latest.version == "1.10"
 
     def test_same_version_later_report_counts(self) -> None:
-        """Of two reports of one version, the later one is kept."""
-        old, new = run(date="2026-01-01", verdict="non-compliant"), run(date="2026-02-01")
-        (implementation,) = group_runs([new, old])["phase6-v1"]
-        assert implementation.runs == (new,)
+        """Of two reports of one version, equally complete, the later one is kept and the other
+        is listed as set aside, whatever order they are read in."""
+        old = run(date="2026-01-01", verdict="non-compliant", digest=digest(2))
+        new = run(date="2026-02-01", digest=digest(1))
+        for order in ([new, old], [old, new]):
+            (implementation,) = group_runs(order)["phase6-v1"]
+            assert implementation.runs == (new,)
+            assert [a.run for a in implementation.set_aside] == [old]
+            assert "earlier run" in implementation.set_aside[0].reason
+
+    def test_full_run_kept_over_later_partial(self) -> None:
+        """A full run of a version is kept over a later partial run of it, in either order."""
+        full = run(date="2026-01-01", digest=digest(1))
+        partial = run(date="2026-03-01", partial=PARTIAL, digest=digest(2))
+        for order in ([full, partial], [partial, full]):
+            (implementation,) = group_runs(order)["phase6-v1"]
+            assert implementation.runs == (full,)
+            (aside,) = implementation.set_aside
+            assert (aside.run, aside.kept) == (partial, full)
+            assert "partial run" in aside.reason
+            assert PARTIAL[0] in aside.reason
+
+    def test_exact_tie_does_not_depend_on_order(self) -> None:
+        """Reports of one version, equally complete and of one date, keep the same one (the
+        greatest digest) whatever order they are read in."""
+        tied = [run(digest=digest(n), verdict=v) for n, v in ((3, "compliant"), (1, "x"), (2, "y"))]
+        for order in (tied, tied[::-1], tied[1:] + tied[:1]):
+            (implementation,) = group_runs(order)["phase6-v1"]
+            assert implementation.runs == (tied[0],)
+            assert [a.run.digest for a in implementation.set_aside] == [digest(1), digest(2)]
+            assert all("same date" in a.reason for a in implementation.set_aside)
+
+    def test_same_report_twice(self) -> None:
+        """A report read twice (a copy in a collection) is set aside as the same report; the
+        copy kept is the same in either order (the path sorting last)."""
+        one, copy = run(digest=digest(7), source=Path("a")), run(digest=digest(7), source=Path("b"))
+        for order in ([one, copy], [copy, one]):
+            (implementation,) = group_runs(order)["phase6-v1"]
+            assert implementation.runs == (copy,)
+            (aside,) = implementation.set_aside
+            assert aside.run == one
+            assert "same report" in aside.reason
 
     def test_keys_are_unique_slugs(self) -> None:
         """Two names with one slug get two keys, each a file-name slug."""
@@ -106,6 +155,25 @@ class TestEscaping:
             assert "<script>alert" not in page
             assert "&lt;script&gt;alert" in page
 
+    def test_partial_reasons_and_set_aside_escaped(self) -> None:
+        """A partial run's reasons and a set-aside report's version reach no page as markup."""
+        hostile = (self.HOSTILE,)
+        groups = group_runs(
+            [
+                run(version=self.HOSTILE, partial=hostile, digest=digest(2)),
+                run(version=self.HOSTILE, partial=hostile, digest=digest(1)),
+            ]
+        )["phase6-v1"]
+        assert groups[0].set_aside
+        listing = render_implementations(PROFILES[0], groups, PROFILES[:1])
+        assert f'<a href="history.html#{groups[0].key}">impl</a> (1)' in listing
+        for page in (
+            render_implementations(PROFILES[0], groups, PROFILES[:1]),
+            render_history(PROFILES[0], groups, PROFILES[:1]),
+        ):
+            assert "<script>alert" not in page
+            assert "&lt;script&gt;alert" in page
+
     def test_data_file_has_no_markup(self) -> None:
         """A drill-down data file holds no ``<`` at all (no ``</script>``), and no raw U+2028."""
         failures = [{"kind": "mismatch", "message": self.HOSTILE, "diff": "</script>"}]
@@ -118,6 +186,40 @@ class TestEscaping:
         script = vector_script("v1", None, [implementation])
         assert "<" not in script
         assert "\u2028" not in script
+
+
+class TestPartialRuns:
+    """A partial run's verdict is marked as such, with its reasons, wherever a verdict shows."""
+
+    def test_implementations_cell_says_partial(self) -> None:
+        """The implementations page's verdict cell says partial run and why, not just the
+        verdict; a full run's cell is the verdict alone."""
+        groups = group_runs([run(name="p", partial=PARTIAL), run(name="f")])["phase6-v1"]
+        page = render_implementations(PROFILES[0], groups, PROFILES[:1])
+        cells = {row[0]: row[TABLE_COLUMNS.index("verdict")] for row in parse_text(page).rows[1:]}
+        assert cells["p"] == f"partial run: compliant on what ran ({PARTIAL[0]})"
+        assert cells["f"] == "compliant"
+
+    def test_history_says_partial(self) -> None:
+        """The history table's verdict cell and the chart point's title say partial run."""
+        groups = group_runs([run(partial=PARTIAL)])["phase6-v1"]
+        page = render_history(PROFILES[0], groups, PROFILES[:1])
+        assert f"<strong>partial run</strong>: compliant on what ran <small>({PARTIAL[0]})" in page
+        assert "<title>1.0.0: partial run, compliant," in page
+
+    def test_api_has_partial_and_set_aside(self) -> None:
+        """The listing and the implementation's file say partial with the reasons, and list the
+        report set aside, each valid against its schema."""
+        kept = run(partial=PARTIAL, digest=digest(2))
+        aside = run(partial=PARTIAL, date="2025-12-01", digest=digest(1))
+        groups = group_runs([kept, aside])
+        listing = implementations_document(groups, "2026-01-01T00:00:00Z", "1.1.0")
+        assert schema_errors(IMPLEMENTATIONS_SCHEMA, listing) == []
+        assert listing["implementations"][0]["partial"] == list(PARTIAL)
+        document = implementation_document("phase6-v1", groups["phase6-v1"][0])
+        assert schema_errors(IMPLEMENTATION_SCHEMA, document) == []
+        assert document["versions"][0]["partial"] == list(PARTIAL)
+        assert [(a["digest"], a["kept"]) for a in document["set_aside"]] == [(digest(1), digest(2))]
 
 
 class TestReadingCells:
@@ -146,6 +248,16 @@ class TestReadingCells:
 def certified_site(tmp_path_factory: pytest.TempPathFactory) -> CertifiedSite:
     """The reference and four strangers, certified, collected twice and built (once)."""
     return certify_and_build(tmp_path_factory.mktemp("site"))
+
+
+def cell(row: dict[str, Any], column: str) -> str:
+    """What the implementations page shows in ``column`` for an API row: a profile's readings
+    (or pinned), a partial run's verdict marked with its reasons, else the value itself."""
+    if column == "profile":
+        return ", ".join(row["profile"]) or "pinned"
+    if column == "verdict" and row["partial"]:
+        return f"partial run: {row['verdict']} on what ran ({'; '.join(row['partial'])})"
+    return str(row[column])
 
 
 class _Links(HTMLParser):
@@ -178,8 +290,13 @@ class _Links(HTMLParser):
 
 def parse(page: Path) -> _Links:
     """The links and table rows of ``page``."""
+    return parse_text(page.read_text("utf-8"))
+
+
+def parse_text(text: str) -> _Links:
+    """The links and table rows of a page's text."""
     parser = _Links()
-    parser.feed(page.read_text("utf-8"))
+    parser.feed(text)
     return parser
 
 
@@ -213,10 +330,7 @@ class TestCertifiedSite:
         listing = json.loads(
             (certified_site.out / "api" / "v1" / "implementations.json").read_text("utf-8")
         )
-        from_api = [
-            [", ".join(row[c]) or "pinned" if c == "profile" else row[c] for c in TABLE_COLUMNS]
-            for row in listing["implementations"]
-        ]
+        from_api = [[cell(row, c) for c in TABLE_COLUMNS] for row in listing["implementations"]]
         rows = [
             row[: len(TABLE_COLUMNS)]
             for profile in PROFILES
