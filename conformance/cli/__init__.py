@@ -95,4 +95,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except BrokenPipeError:  # `phase6 vectors list | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM before a run could keep a partial result
+        sys.stderr.write(
+            "phase6: interrupted before any result could be kept (while loading the corpus "
+            "or starting the implementation): nothing certified, no report written\n"
+        )
+        return EXIT_USAGE
     return code

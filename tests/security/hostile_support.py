@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -115,3 +116,27 @@ def kill_leftover(pidfile: Path) -> None:
 
 PYTHON = sys.executable
 INPROCESS = FAKES / "inprocess.py"
+
+
+def processes_with(token: str) -> list[int]:
+    """Live processes whose command line holds ``token`` (``/proc``)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as handle:
+                if token.encode() in handle.read():
+                    found.append(int(name))
+        except OSError:
+            continue
+    return found
+
+
+def gone(token: str, seconds: float = 60.0) -> bool:
+    """Whether every process holding ``token`` is gone within ``seconds`` (a generous wait:
+    SIGKILLed processes of a loaded machine take a moment to exit)."""
+    deadline = time.monotonic() + seconds
+    while processes_with(token) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not processes_with(token)

@@ -7,16 +7,18 @@ import contextlib
 import io
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import jsonschema
 import pytest
 from harness_corpus import corpus_documents, fake_spec
-from hostile_support import certify_fake, synthetic
+from hostile_support import certify_fake, processes_with, synthetic
 from paths import REPO
 
 from conformance import ErrorKind, ExpectedFailuresError, Outcome, RegisterError, load_corpus
@@ -222,19 +224,58 @@ class TestSigterm:
         report = tmp_path / "report"
         argv = [
             sys.executable, "-m", "conformance", "certify", "--profile", "phase2-context",
-            "--report-dir", str(report), "-q", "--sandbox", "off",
+            "--report-dir", str(report), "--sandbox", "off",
         ]  # fmt: skip
-        process = subprocess.Popen(argv, start_new_session=True, cwd=tmp_path)
+        process = subprocess.Popen(
+            argv, start_new_session=True, cwd=tmp_path, stderr=subprocess.PIPE, text=True
+        )
         try:
-            time.sleep(4.0)  # the reference engine is started and vectors are running
+            assert process.stderr is not None
+            for line in process.stderr:  # the progress lines: the first one counts vectors run
+                if line.startswith("vectors: ") and "/" in line:
+                    break
             process.send_signal(signal.SIGTERM)
-            code = process.wait(timeout=60)
+            process.communicate(timeout=60)
+            code = process.returncode
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
         assert code == 2
         document = json.loads((report / "report.json").read_text("utf-8"))
         assert document["footer"]["partial"]
+
+    def test_sigterm_before_the_run_is_a_clear_interruption(self, tmp_path: Path) -> None:
+        """SIGTERM while the implementation is still starting (its handshake not answered, no
+        result to keep yet): exit 2 and one line saying nothing was certified, not a
+        KeyboardInterrupt traceback; the implementation's process is gone too."""
+        started = tmp_path / "started"
+        token = f"phase6-slow-start-{uuid.uuid4().hex}"
+        never_answers = (
+            "import pathlib, sys, time; pathlib.Path(sys.argv[1]).touch(); time.sleep(600)"
+        )
+        adapter = "cmd:" + shlex.join([sys.executable, "-c", never_answers, str(started), token])
+        vectors, _ = synthetic(tmp_path / "corpus")
+        argv = [
+            sys.executable, "-m", "conformance", "certify", "--adapter", adapter,
+            "--vectors", str(vectors), "--no-report", "--no-sections", "-q",
+            "--sandbox", "off", "--timeout", "600",
+        ]  # fmt: skip
+        process = subprocess.Popen(
+            argv, start_new_session=True, cwd=tmp_path, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while not started.exists() and time.monotonic() < deadline:
+                time.sleep(0.1)  # the implementation runs: certify's handlers are in place
+            process.send_signal(signal.SIGTERM)
+            _, stderr = process.communicate(timeout=60)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+        assert process.returncode == 2, stderr
+        assert "Traceback" not in stderr, stderr
+        assert "interrupted before any result could be kept" in stderr
+        assert processes_with(token) == []
 
 
 class TestTwoReplyLines:

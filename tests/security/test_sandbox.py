@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from harness_corpus import fake_spec
-from hostile_support import synthetic, tree
+from hostile_support import processes_with, synthetic, tree
 from paths import REPO
 
 from conformance.adapters import sandbox_run
@@ -54,21 +54,6 @@ def _certify(*argv: str) -> tuple[int, str]:
 def _report(directory: Path) -> dict[str, Any]:
     document: dict[str, Any] = json.loads((directory / "report.json").read_text("utf-8"))
     return document
-
-
-def _processes_with(token: str) -> list[int]:
-    """Processes whose command line holds ``token`` (``/proc``)."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as handle:
-                if token.encode() in handle.read():
-                    found.append(int(name))
-        except OSError:
-            continue
-    return found
 
 
 @pytest.fixture
@@ -264,7 +249,7 @@ class TestEscapesAreStopped:
         assert document["header"]["sandbox"]["sandboxed"] is True
         assert "pid" in document["header"]["sandbox"]["namespaces"]
         assert code in {0, 3}, console  # the daemon leaves the answers alone
-        assert _processes_with(token) == []
+        assert processes_with(token) == []
         time.sleep(3)  # past the daemon's two seconds
         assert not marker.exists()
         _only_kit_files(tmp_path)

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from harness_corpus import fake_spec
-from hostile_support import synthetic
+from hostile_support import gone, processes_with, synthetic
 
 from conformance.adapters import (
     Limits,
@@ -55,30 +55,6 @@ def _why_no_pids_cgroup() -> str | None:
 
 WHY_NOT = _why_no_pids_cgroup()
 needs_pids_cgroup = pytest.mark.skipif(WHY_NOT is not None, reason=str(WHY_NOT))
-
-
-def _processes_with(token: str) -> list[int]:
-    """Live processes whose command line holds ``token`` (``/proc``)."""
-    found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/cmdline", "rb") as handle:
-                if token.encode() in handle.read():
-                    found.append(int(name))
-        except OSError:
-            continue
-    return found
-
-
-def _gone(token: str, seconds: float = 60.0) -> bool:
-    """Whether every process holding ``token`` is gone within ``seconds`` (a generous wait:
-    SIGKILLed processes of a loaded machine take a moment to exit)."""
-    deadline = time.monotonic() + seconds
-    while _processes_with(token) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return not _processes_with(token)
 
 
 @pytest.fixture
@@ -154,7 +130,7 @@ class TestForkBomb:
         cgroup = _one(made)
         assert cgroup.max == LOW
         assert not os.path.exists(cgroup.path)
-        assert _gone(token)
+        assert gone(token)
 
 
 @needs_pids_cgroup
@@ -245,7 +221,7 @@ class TestTheCgroup:
         cgroup = _one(made)
         assert started[0].wait(timeout=60) == -9  # SIGKILL
         assert not os.path.exists(cgroup.path)
-        assert _gone(token)
+        assert gone(token)
 
 
 def _ancestors(pid: int) -> set[int]:
@@ -321,7 +297,7 @@ class TestSigterm:
                 time.sleep(0.1)  # a vector root exists: the run is under way
                 cgroup = cgroup or _cgroup_of_run(process)
             assert cgroup is not None
-            assert _processes_with(token)
+            assert processes_with(token)
             assert (cgroup / "pids.max").read_text().strip() == str(LOW)
             process.send_signal(signal.SIGTERM)
             code = process.wait(timeout=120)
@@ -330,7 +306,7 @@ class TestSigterm:
                 os.killpg(process.pid, signal.SIGKILL)
         assert code == 2
         assert not cgroup.exists()
-        assert _gone(token)
+        assert gone(token)
 
 
 class TestHeader:
