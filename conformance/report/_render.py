@@ -347,8 +347,14 @@ def _markdown(report: Mapping[str, Any]) -> str:
         ]
     else:
         out += [f"**Verdict: `{verdict['value']}`** — {_md_cell(verdict_text(verdict), 2000)}", ""]
+    out += [f"What it means: {_md_cell(verdict_meaning(report), 2000)}", ""]
     if verdict.get("skipped"):
-        out += ["Skipped on this machine: " + _md_cell("; ".join(verdict["skipped"]), 2000), ""]
+        out += [
+            "Skipped on this machine: " + _md_cell("; ".join(verdict["skipped"]), 2000),
+            "",
+            f"How to enable: {_md_cell(enable_hint(list(verdict['skipped'])), 2000)}.",
+            "",
+        ]
     for fault in footer.get("harness_faults") or []:
         out += ["**Harness fault** (exit 2; what ran is kept):", "", _fence(_cap(fault)), ""]
     out += _md_fix_first(report)
