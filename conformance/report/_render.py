@@ -1051,7 +1051,7 @@ def _html_certified(report: Mapping[str, Any]) -> list[str]:
         source = f"a {_contract(report)} corpus (kit {_e(kit)})"
     skipped = [str(line) for line in report["footer"]["verdict"].get("skipped") or []]
     kind = header["adapter"].get("kind")
-    via = f", through a {_e(kind)}: adapter (see Adapter below)" if kind else ""
+    via = f", through a {_e(kind)}: adapter, see Adapter below" if kind else ""
     return [
         '<dl class="facts" id="certified">',
         f'<dt>Certified</dt><dd id="implementation"><b>{_e(name)} {_e(version)}</b> '

@@ -1,9 +1,10 @@
 """report.html's first screen in headless Chromium: what a reader sees without scrolling, at a
 laptop's viewport, measured by layout (not by searching the markup).
 
-Two realistic reports: the reference certified on the published corpus with every section, on
-a machine without ``faketime`` (so the clock probe's shifted-clock check is skipped), and a
-stranger with a bug (a wrong score term) certified on a selection. Each page is loaded from
+Two realistic reports, each from a machine without the probe tools (so the checks needing
+strace or unshare are skipped): the reference certified on the published corpus with every
+section, compliant, and a stranger with a bug (it demands SPEC-005's record fields) certified
+on a selection, with a failing probe and a failure signature. Each page is loaded from
 ``file://`` inside a wrapper page whose iframe is exactly the viewport; a script in the wrapper
 measures the report's elements with ``getBoundingClientRect`` and writes what it found into the
 wrapper's DOM, which ``--dump-dom`` returns. A failing check keeps a screenshot of that first
@@ -52,7 +53,7 @@ TARGETS = {
     "skipped": "#skipped",
     "fix-first": "#fix-first h2",
     "top-signature": "#fix-first table tr:nth-of-type(2)",
-    "top-reproduce": "#fix-first table tr:nth-of-type(3)",
+    "top-reproduce": "#fix-first table tr.reproduce",
 }
 #: Sections as a certification runs them, but quick: three probes (of which the network
 #: probe's two checks and the read-only probe's two traced checks skip on a machine without
@@ -67,7 +68,7 @@ TOOL_CHECKS = ("faketime", "strace", "unshare")
 
 _MEASURE = """
 const frame = document.getElementById("report");
-frame.addEventListener("load", () => {
+const measure = () => {
   const doc = frame.contentDocument, view = frame.contentWindow;
   const measured = {};
   for (const [name, selector] of Object.entries(TARGETS)) {
@@ -91,7 +92,13 @@ frame.addEventListener("load", () => {
                       (element) => element.getAttribute("href") ?? element.getAttribute("src")),
     dom: doc.documentElement.outerHTML,
   });
-});
+};
+const loaded = frame.contentDocument;
+if (loaded && loaded.readyState === "complete" && loaded.URL !== "about:blank") {
+  measure();
+} else {
+  frame.addEventListener("load", measure);
+}
 """
 
 
