@@ -349,8 +349,14 @@ def _markdown(report: Mapping[str, Any]) -> str:
         ]
     else:
         out += [f"**Verdict: `{verdict['value']}`** — {_md_cell(verdict_text(verdict), 2000)}", ""]
+    out += [f"What it means: {_md_cell(verdict_meaning(report), 2000)}", ""]
     if verdict.get("skipped"):
-        out += ["Skipped on this machine: " + _md_cell("; ".join(verdict["skipped"]), 2000), ""]
+        out += [
+            "Skipped on this machine: " + _md_cell("; ".join(verdict["skipped"]), 2000),
+            "",
+            f"How to enable: {_md_cell(enable_hint(list(verdict['skipped'])), 2000)}.",
+            "",
+        ]
     for fault in footer.get("harness_faults") or []:
         out += ["**Harness fault** (exit 2; what ran is kept):", "", _fence(_cap(fault)), ""]
     out += _md_fix_first(report)
@@ -509,10 +515,21 @@ def _md_result(result: Mapping[str, Any]) -> list[str]:
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;
 color:#1d1d1f;background:#f6f7f9}
-main{max-width:1100px;margin:0 auto;padding:24px}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 10px}
-.verdict{padding:18px 22px;border-radius:10px;color:#fff;margin:16px 0}
-.verdict b{font-size:20px;display:block}
+main{max-width:1100px;margin:0 auto;padding:16px 24px 24px}
+h1{font-size:22px;margin:0}h2{font-size:17px;margin:28px 0 10px}
+.top{display:flex;flex-wrap:wrap;align-items:baseline;gap:0 14px}
+.verdict{padding:12px 20px;border-radius:10px;color:#fff;margin:12px 0 8px}
+.verdict b{font-size:20px;display:block}.verdict span{display:block}
+.verdict .meaning{font-size:13px;opacity:.92;margin-top:2px}
+.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:8px 0;
+background:#fff;border:1px solid #e0e0e0;border-radius:6px;padding:8px 12px}
+.facts dt{color:#555}.facts dd{margin:0;overflow-wrap:anywhere}
+.facts ul{margin:2px 0;padding-left:20px}.facts p,.facts details{margin:2px 0}
+.facts details{border:0;padding:0;margin:0;background:none}.warn b{color:#8a5a00}
+#fix-first h2{margin:14px 0 4px}#fix-first p{margin:4px 0}#fix-first ul{margin:2px 0}
+#fix-first th{white-space:nowrap}#fix-first code{overflow-wrap:anywhere}
+#fix-first td:nth-child(3){width:38%}#fix-first td:nth-child(4){width:38%}
+#fix-first .reproduce td{border-top:0;padding-top:0}
 table{border-collapse:collapse;background:#fff;width:100%;margin:6px 0}
 td,th{border:1px solid #e0e0e0;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#fafafa}td.n{text-align:right;font-variant-numeric:tabular-nums}
@@ -642,6 +659,13 @@ def _html_counts_table(groups: Mapping[str, Mapping[str, int]], label: str) -> l
 
 
 def _html_fix_first(report: Mapping[str, Any]) -> list[str]:
+    """What to fix first (in the first screen, under the verdict): the failing probes and
+    properties, then the top failure signatures; empty when nothing failed."""
+    out = _html_fix_first_parts(report)
+    return ['<div id="fix-first">', *out, "</div>"] if out else []
+
+
+def _html_fix_first_parts(report: Mapping[str, Any]) -> list[str]:
     top = _fix_first(report)
     failing = failing_section_items(report)
     if not top:
@@ -658,20 +682,21 @@ def _html_fix_first(report: Mapping[str, Any]) -> list[str]:
         "<th>shared by every one</th></tr>",
     ]
     for rank, signature in enumerate(top, 1):
-        levels = ", ".join(f"{n} {level}" for level, n in signature["by_level"].items())
+        levels = "<br>".join(f"{n}&nbsp;{_e(level)}" for level, n in signature["by_level"].items())
         shared = _id_links([*signature.get("clauses", [])[:12], *signature["interpretations"][:12]])
-        reproduce = (
-            f"<br><small>reproduce: <code>{_e(signature['reproduce'])}</code></small>"
-            if signature.get("reproduce")
-            else ""
-        )
         out.append(
             f'<tr><td class="n">{rank}</td><td class="n">{signature["count"]}<br>'
-            f"<small>{_e(levels)}</small></td><td><code>{_e(signature['signature'], 400)}"
-            f"</code><br><small>{_e(_reading_note(signature))}</small></td><td><code>{_e(signature['example'])}</code><br><small>"
-            f"{_e(signature.get('example_message', ''), 300)}</small>{reproduce}</td>"
+            f"<small>{levels}</small></td><td><code>{_e(signature['signature'], 400)}"
+            f"</code><br><small>{_e(_reading_note(signature))}</small></td><td><code>"
+            f"{_e(signature['example'])}</code><br><small>"
+            f"{_e(signature.get('example_message', ''), 300)}</small></td>"
             f"<td>{shared}</td></tr>"
         )
+        if signature.get("reproduce"):
+            out.append(
+                '<tr class="reproduce"><td></td><td colspan="4"><small>reproduce the example: '
+                f"<code>{_e(signature['reproduce'])}</code></small></td></tr>"
+            )
     out.append("</table>")
     return out
 
@@ -703,6 +728,25 @@ _LEGEND = (
         "failed vectors that differ the same way: one signature is usually one bug.",
     ),
 )
+
+
+#: What a partial run's banner means (it is not a verdict, so it has no glossary entry).
+_PARTIAL_MEANING = (
+    "this run certifies nothing; certify the published corpus with every section for a verdict."
+)
+
+#: A tool a skipped check says is not installed -> its Debian/Ubuntu package (the reasons come
+#: from ``conformance/probes/_tools.py``; the README's "Fresh machine: the probe tools" installs
+#: every one, ``tests/conformance/report/test_report_in_browser.py`` holds it to this table).
+TOOL_PACKAGES = (("faketime", "faketime"), ("strace", "strace"), ("unshare", "util-linux"))
+
+
+def verdict_meaning(report: Mapping[str, Any]) -> str:
+    """The banner's one-line meaning: the glossary's definition of the verdict's value (or
+    what a partial run means)."""
+    if _partial(report):
+        return _PARTIAL_MEANING
+    return dict(_LEGEND).get(str(report["footer"]["verdict"]["value"]), "")
 
 
 def _html_legend() -> list[str]:
@@ -918,6 +962,11 @@ def _html_sections(report: Mapping[str, Any]) -> list[str]:
     return out
 
 
+#: A failing check's message under "What to fix first" is cut here (two lines of the first
+#: screen; the section's table below and report.json have it whole).
+_FIRST_SCREEN_MESSAGE = 160
+
+
 def _html_failing_items(failing: list[tuple[str, Mapping[str, Any]]]) -> list[str]:
     """The probes and properties that failed, by name, before the vector signatures."""
     if not failing:
@@ -925,10 +974,99 @@ def _html_failing_items(failing: list[tuple[str, Mapping[str, Any]]]) -> list[st
     rows = "".join(
         f"<li><b>{_e(name)} <code>{_e(item['id'])}</code></b> {_e(item['outcome'])} "
         f"({_level_links(_item_level(item))}; {_id_links(item.get('clauses') or [])}): "
-        f"{_e(item.get('message', ''), 240)}</li>"
+        f"{_e(item.get('message', ''), _FIRST_SCREEN_MESSAGE)}</li>"
         for name, item in failing
     )
     return [f"<p>{len(failing)} check(s) of the probes and properties failed:</p><ul>{rows}</ul>"]
+
+
+#: Skipped checks listed open in the first screen; the rest are collapsed.
+_SKIPPED_OPEN = 4
+
+
+def enable_hint(skipped: list[str]) -> str:
+    """How to enable the skipped checks: the packages of the tools they say are not installed,
+    and what to do about a tool that is installed but refused (plain text)."""
+    packages = sorted(
+        {
+            package
+            for line in skipped
+            if "not installed" in line
+            for tool, package in TOOL_PACKAGES
+            if re.search(rf"\b{tool}\b", line)
+        }
+    )
+    steps = []
+    if packages:
+        steps.append(f"as root on Debian or Ubuntu, apt-get install -y {' '.join(packages)}")
+    if any("not installed" not in line for line in skipped) or not packages:
+        steps.append("run where what each one names is installed and permitted")
+    return "; ".join(steps) + ", then certify again"
+
+
+def _skipped_groups(skipped: list[str]) -> list[str]:
+    """The skipped checks (``section check: reason``, :attr:`Certification.skipped_checks`),
+    those of one section skipped for one reason on one line: ``probes a, b: reason``."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for line in skipped:
+        parsed = re.fullmatch(r"(\S+) (\S+): (.*)", line, re.S)
+        section, check, reason = parsed.groups() if parsed else ("", "", line)
+        groups.setdefault((section, reason), []).append(check)
+    return [
+        f"{section} {', '.join(checks)}: {reason}" if section else reason
+        for (section, reason), checks in groups.items()
+    ]
+
+
+def _html_skipped(skipped: list[str]) -> str:
+    """The checks that could not run here, and how to enable them."""
+    if not skipped:
+        return "nothing: no check was skipped on this machine"
+    items = [f"<li>{_e(line)}</li>" for line in _skipped_groups(skipped)]
+    more = ""
+    if len(items) > _SKIPPED_OPEN:
+        hidden = items[_SKIPPED_OPEN - 1 :]
+        items = items[: _SKIPPED_OPEN - 1]
+        more = f"<details><summary>{len(hidden)} more</summary><ul>{''.join(hidden)}</ul></details>"
+    hint = _e(enable_hint(skipped))
+    hint = re.sub(r"apt-get install -y [a-z0-9 -]+", lambda m: f"<code>{m.group()}</code>", hint)
+    return (
+        f"<b>{len(skipped)} check(s) could not run on this machine</b> (never counted as "
+        f'passed). <span class="enable">How to enable: {hint}.</span>'
+        f"<ul>{''.join(items)}</ul>{more}"
+    )
+
+
+def _html_certified(report: Mapping[str, Any]) -> list[str]:
+    """What was certified, against which corpus, and what was skipped here: the first screen,
+    with the verdict above."""
+    header = report["header"]
+    name, version, language = _implementation(report)
+    corpus = header["corpus"]
+    kit = f"{header['kit']['name']} {header['kit']['version']}"
+    published = corpus.get("published")  # absent from reports that predate it
+    if published is True:
+        source = f"the published {_contract(report)} corpus of kit {_e(kit)}"
+    elif published is False:
+        source = f"a {_contract(report)} corpus other than the one kit {_e(kit)} publishes"
+    else:
+        source = f"a {_contract(report)} corpus (kit {_e(kit)})"
+    skipped = [str(line) for line in report["footer"]["verdict"].get("skipped") or []]
+    kind = header["adapter"].get("kind")
+    via = f", through a {_e(kind)}: adapter, see Adapter below" if kind else ""
+    return [
+        '<dl class="facts" id="certified">',
+        f'<dt>Certified</dt><dd id="implementation"><b>{_e(name)} {_e(version)}</b> '
+        f"({_e(language)}{via})</dd>",
+        f'<dt>Against</dt><dd id="corpus">{source}: <b>{corpus["vectors"]} vectors</b> '
+        f"({header['selection']['selected']} run), digest <code>{_e(corpus['digest'])}</code>"
+        "</dd>",
+        f'<dt>Skipped</dt><dd id="skipped"{" class=warn" if skipped else ""}>'
+        f"{_html_skipped(skipped)}</dd>",
+        "<dt>Terms</dt><dd>",
+        *_html_legend(),
+        "</dd></dl>",
+    ]
 
 
 def render_html(report: Mapping[str, Any]) -> str:
@@ -946,16 +1084,12 @@ def _html(report: Mapping[str, Any]) -> str:
     colour = "#616161" if partial else _VERDICT_COLOURS.get(verdict["value"], "#616161")
     if partial:
         banner = (
-            f"<b>partial run, no verdict</b>{_e('; '.join(partial))}<br>on what ran: "
-            f"{_e(verdict['value'])} — {_e(verdict_text(verdict))}"
+            f"<b>partial run, no verdict</b><span>{_e('; '.join(partial))}</span><span>on what "
+            f"ran: {_e(verdict['value'])} — {_e(verdict_text(verdict))}</span>"
         )
     else:
-        banner = f"<b>{_e(verdict['value'])}</b>{_e(verdict_text(verdict))}"
-    skipped = (
-        f"<p>Skipped on this machine: {_e('; '.join(verdict['skipped']))}</p>"
-        if verdict.get("skipped")
-        else ""
-    )
+        banner = f"<b>{_e(verdict['value'])}</b><span>{_e(verdict_text(verdict))}</span>"
+    banner += f'<span class="meaning">What it means: {_e(verdict_meaning(report))}</span>'
     faults = "".join(
         f"<p><b>Harness fault</b> (exit 2; what ran is kept):</p><pre>{_e(fault)}</pre>"
         for fault in footer.get("harness_faults") or []
@@ -966,18 +1100,16 @@ def _html(report: Mapping[str, Any]) -> str:
         '<meta name="viewport" content="width=device-width,initial-scale=1">',
         f"<title>{_contract(report)} compliance: {_e(name)} {_e(version)}</title>",
         f"<style>{_CSS}</style></head><body><main>",
-        f"<h1>{_contract(report)} compliance: {_e(name)} {_e(version)}</h1>",
-        f"<div>{_e(_subject(report))} · {_e(language)} · kit {_e(header['kit']['name'])} "
-        f"{_e(header['kit']['version'])}</div>",
-        f'<div class="verdict" style="background:{colour}">{banner}</div>',
-        *_html_legend(),
-        skipped + faults,
+        f'<header class="top"><h1>{_contract(report)} compliance: {_e(name)} {_e(version)}</h1>',
+        f"<span>{_e(_subject(report))} · {_e(language)} · kit {_e(header['kit']['name'])} "
+        f"{_e(header['kit']['version'])}</span></header>",
+        f'<div class="verdict" id="verdict" style="background:{colour}">{banner}</div>',
+        *_html_certified(report),
+        faults,
         *_html_fix_first(report),
         *_html_readings(report),
         '<table class="meta">',
         f"<tr><td>Adapter</td><td><code>{_e(header['adapter']['spec'])}</code></td></tr>",
-        f"<tr><td>Corpus</td><td><code>{_e(header['corpus']['digest'])}</code> "
-        f"({header['corpus']['vectors']} vectors, {header['selection']['selected']} run)</td></tr>",
         f"<tr><td>Run</td><td>{_e(header['started'])} → {_e(footer['finished'])} "
         f"({_e(footer.get('duration_s', 0))} s, {header['options']['jobs']} jobs)</td></tr>",
         *(

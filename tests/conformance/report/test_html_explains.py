@@ -6,18 +6,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from harness_corpus import fake_spec, write_corpus
 
 from conformance import Certification, Section, SectionItem, build_report, certify
+from conformance.probes import _tools
 from conformance.registers import load_clauses
 from conformance.report._render import (
     clause_text,
+    enable_hint,
     interpretation_text,
     render_html,
     render_markdown,
+    verdict_meaning,
     verdict_text,
 )
 from conformance.run._results import Outcome
@@ -197,6 +201,59 @@ class TestSize:
                 part = section_html(page, name)
                 opened = part.split("<details>", 1)[0]
                 assert opened.count("<tr>") <= 21
+
+
+def missing_tools(empty: Path) -> list[str]:
+    """The skipped-check lines of a machine without faketime, unshare and strace (the real
+    tool checks, run uncached with an empty PATH)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PATH", str(empty))
+        return [
+            f"probes clock:shifted-clock: {_tools.faketime.__wrapped__().reason}",
+            f"probes network:no-namespace: {_tools.unshare.__wrapped__().reason}",
+            f"probes network:no-sockets: {_tools.strace.__wrapped__().reason}",
+            f"probes read-only:no-exec: {_tools.strace.__wrapped__().reason}",
+        ]
+
+
+class TestSkipped:
+    def test_hint_installs_the_named_packages(self, tmp_path: Path) -> None:
+        """How to enable names the package each reason names, once, in one apt-get line."""
+        skipped = missing_tools(tmp_path)
+        named = {
+            found.group(1)
+            for line in skipped
+            if (found := re.search(r"\((?:Debian package )?'?([a-z0-9.+-]+)'?\)", line))
+        }
+        assert named == {"faketime", "util-linux", "strace"}
+        hint = enable_hint(skipped)
+        found = re.search(r"apt-get install -y ([a-z0-9 .+-]+),", hint)
+        assert found, hint
+        assert sorted(found.group(1).split()) == sorted(named)
+        assert hint.endswith("then certify again")
+
+    def test_refused_tool_is_not_an_install(self) -> None:
+        """A tool that is installed but refused here is not enabled by installing it."""
+        hint = enable_hint(["probes network:no-sockets: strace cannot trace here (ptrace denied?)"])
+        assert "apt-get" not in hint
+        assert "installed and permitted" in hint
+
+    def test_first_screen_groups_by_reason(
+        self, certifications: dict[str, Certification], tmp_path: Path
+    ) -> None:
+        """report.html's Skipped row lists the checks skipped for one reason on one line, with
+        how to enable them; report.md says both too."""
+        skipped = missing_tools(tmp_path)
+        report = build_report(certifications["correct"])
+        report["footer"]["verdict"]["skipped"] = skipped
+        page = render_html(report)
+        row = page[page.index('<dd id="skipped"') :].split("</dd>", 1)[0]
+        assert "probes network:no-sockets, read-only:no-exec: strace is not installed" in row
+        assert row.count("<li>") == 3
+        assert "How to enable: as root on Debian or Ubuntu, <code>apt-get install -y" in row
+        text = render_markdown(report)
+        assert f"How to enable: {enable_hint(skipped)}." in text
+        assert f"What it means: {verdict_meaning(report)}" in text
 
 
 def test_implementation_strings_escaped(certifications: dict[str, Certification]) -> None:
