@@ -744,7 +744,7 @@ TOOL_PACKAGES = (("faketime", "faketime"), ("strace", "strace"), ("unshare", "ut
 def verdict_meaning(report: Mapping[str, Any]) -> str:
     """The banner's one-line meaning: the glossary's definition of the verdict's value (or
     what a partial run means)."""
-    if _partial(report):
+    if partial_reasons(report):
         return _PARTIAL_MEANING
     return dict(_LEGEND).get(str(report["footer"]["verdict"]["value"]), "")
 
