@@ -255,6 +255,14 @@ def certify_section(context: SectionContext) -> Section:
             "tools": tool_report(),
             "duration_s": round(run.duration_s, 3),
             "pinned_checks": dict(PINNED_CHECKS),
+            **(
+                {
+                    "narrowed": f"{len(set(names))} of {len(PROBES)} probes (--section-option "
+                    f"probes={','.join(names)})"
+                }
+                if names is not None and set(names) != set(PROBES)
+                else {}
+            ),
         },
         affects_verdict=True,
     )

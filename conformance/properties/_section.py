@@ -133,6 +133,12 @@ def build_section(run: PropertiesRun, *, counterexamples_path: Path | None = Non
             if family.pinned_checks
         },
     }
+    chosen = set(run.settings.families)
+    if chosen and chosen != set(FAMILIES):
+        data["narrowed"] = (
+            f"{len(chosen)} of {len(FAMILIES)} property families "
+            f"(--section-option families={','.join(run.settings.families)})"
+        )
     return Section(
         name="properties",
         title="Property suite (hypothesis)",

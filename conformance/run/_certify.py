@@ -168,7 +168,8 @@ class Certification:
         """Why this run certifies nothing (empty: it is a certification).
 
         A certification needs the published corpus, every vector of it, and every section of
-        :data:`SECTION_PROVIDERS` run and not skipped as a whole.
+        :data:`SECTION_PROVIDERS` run whole: not skipped, and not narrowed to some of its checks
+        (``--section-option probes=...`` or ``families=...``: the section's ``data["narrowed"]``).
         """
         reasons = []
         if not self.published_corpus:
@@ -188,6 +189,13 @@ class Certification:
         ]
         if skipped:
             reasons.append(f"sections skipped: {', '.join(skipped)}")
+        narrowed = [  # a section that ran only some of its checks certifies only those
+            f"{name} ({section.data['narrowed']})"
+            for name, section in self.sections.items()
+            if section.data.get("narrowed")
+        ]
+        if narrowed:
+            reasons.append(f"sections narrowed: {'; '.join(narrowed)}")
         if self.not_declared:
             counts = ", ".join(f"{cap} ({len(ids)})" for cap, ids in self.not_declared.items())
             reasons.append(f"vectors not run, capability not declared: {counts}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from conformance import (
     ErrorKind,
     FailureKind,
     Outcome,
+    Section,
     UsageError,
     VerdictValue,
     certify,
@@ -394,3 +396,25 @@ class TestFailureClauses:
         known = {c.id for c in load_clauses()}
         cited = {c for shapes in FAILURE_CLAUSES.values() for ids in shapes.values() for c in ids}
         assert cited <= known
+
+
+class TestNarrowedSections:
+    """A section run on some of its checks (``--section-option probes=...``/``families=...``)
+    certifies only those: the run is partial and says which section and why."""
+
+    def test_narrowed_section_makes_the_run_partial(self, corpus_paths: tuple[Path, Path]) -> None:
+        """The section's data["narrowed"] becomes a partial reason naming the section."""
+        result, _ = run(corpus_paths, "correct")
+        whole = Section("probes", "Behavioural probes", Outcome.PASSED)
+        narrowed = Section(
+            "probes",
+            "Behavioural probes",
+            Outcome.PASSED,
+            data={"narrowed": "1 of 12 probes (--section-option probes=receipt)"},
+        )
+        before = dataclasses.replace(result, sections={"probes": whole}).partial_reasons
+        after = dataclasses.replace(result, sections={"probes": narrowed}).partial_reasons
+        assert not any(reason.startswith("sections narrowed") for reason in before)
+        assert (
+            "sections narrowed: probes (1 of 12 probes (--section-option probes=receipt))" in after
+        )
