@@ -97,6 +97,12 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryReadError as error:  # a store changed while its package was being printed
         out.write(dumps({"error": error.to_json()}) + b"\n")
         result = {"error": error.to_json()}
+    except BrokenPipeError:  # `python -m reference request.json | head`: the reader left
+        _discard_stdout()
+        if audit is not None:
+            audit.close()
+            os.unlink(audit.name)
+        return 0
     except Exception:
         print(f"python -m reference: internal failure\n{traceback.format_exc()}", file=sys.stderr)
         if audit is not None:
@@ -104,11 +110,20 @@ def main(argv: list[str] | None = None) -> int:
             os.unlink(audit.name)
         return 3
     finally:
-        out.flush()
+        try:
+            out.flush()
+        except BrokenPipeError:
+            _discard_stdout()
     if audit is not None:
         audit.close()
         os.replace(audit.name, args.audit_out)
     return 1 if "error" in result else 0
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush of a pipe whose reader has
+    gone does not print a BrokenPipeError of its own."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

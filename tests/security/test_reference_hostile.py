@@ -382,3 +382,22 @@ class TestStoresThatAreNotFiles:
         keys = ("st_mtime_ns", "st_ctime_ns", "st_size", "st_mode", "st_ino")
         assert [getattr(after, k) for k in keys] == [getattr(before, k) for k in keys]
         assert stat.S_ISREG(after.st_mode)
+
+
+class TestReaderThatLeaves:
+    """``python -m reference request.json | head``: the reader closes the pipe mid-package."""
+
+    def test_closed_pipe_is_a_quiet_exit(self, tmp_path: Path) -> None:
+        """A package cut off by its reader ends the process with exit 0 and no traceback,
+        as a Unix filter does (it was an "internal failure" with two tracebacks)."""
+        (tmp_path / "s.jsonl").write_bytes(_records(20_000))
+        process = _start(_request("s.jsonl"), tmp_path)
+        assert process.stdout is not None
+        assert process.stderr is not None
+        assert process.stdout.read(100).startswith(b'{"package":')
+        process.stdout.close()  # the reader leaves, the package is not written yet
+        err = process.stderr.read()
+        process.stderr.close()
+        assert process.wait(timeout=TIMEOUT) == 0, err
+        assert b"Traceback" not in err
+        assert b"BrokenPipeError" not in err
