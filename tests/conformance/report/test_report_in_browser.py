@@ -19,7 +19,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+import headless
 import pytest
 from paths import FAKES, REPO
 
@@ -39,7 +39,6 @@ from conformance.report import write_report
 from conformance.report._render import TOOL_PACKAGES, _fix_first, verdict_meaning
 from conformance.run._sections import SECTION_PROVIDERS
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: The first screen: a 1280x800 laptop screen less the browser's tab strip and toolbar.
 VIEWPORT = (1280, 720)
 #: Screenshots of the first screens a check failed on (git-ignored, kept as CI artifacts).
@@ -105,15 +104,9 @@ if (loaded && loaded.readyState === "complete" && loaded.URL !== "about:blank") 
 def chromium(url: str, profile_dir: Path, *options: str) -> subprocess.CompletedProcess[str]:
     """Headless Chromium on ``url`` at the viewport, file:// frames readable by their parent
     (scripts given 10 s of virtual time); console on stderr."""
-    assert CHROMIUM is not None
-    return subprocess.run(
-        [
-            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-            "--allow-file-access-from-files", "--enable-logging=stderr", "--v=0",
-            "--virtual-time-budget=10000", f"--user-data-dir={profile_dir}",
-            f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}", "--hide-scrollbars", *options, url,
-        ],
-        capture_output=True, text=True, timeout=300, check=False,
+    return headless.chromium(
+        url, profile_dir, "--allow-file-access-from-files", "--hide-scrollbars", *options,
+        window=VIEWPORT, virtual_time_ms=10_000,
     )  # fmt: skip
 
 
@@ -245,8 +238,8 @@ CASES = {"reference": certify_reference, "bug": certify_bug}
 def screen(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> FirstScreen:
     """A case certified, its report written and loaded in Chromium; skips saying why when
     Chromium is not installed."""
-    if CHROMIUM is None:
-        pytest.skip("chromium is not installed (Debian: apt-get install -y chromium)")
+    if headless.CHROMIUM is None:
+        pytest.skip(headless.NOT_INSTALLED)
     name: str = request.param
     scratch = tmp_path_factory.mktemp(f"browser-{name}")
     (scratch / "empty").mkdir()

@@ -7,8 +7,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from headless import CHROMIUM, NOT_INSTALLED, chromium
 from paths import REPO
 from site_build import NODE, OTHERS, STRANGERS, VERSIONS, CertifiedSite, certify_and_build
 
@@ -421,22 +420,8 @@ class TestCertifiedSite:
             assert f"{endpoint['label']}: {endpoint['message']}" in svg
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: Screenshots of the pages a browser test failed on (git-ignored, kept as CI artifacts).
 ARTIFACTS = REPO / "reports" / "site-browser"
-
-
-def chromium(url: str, profile_dir: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    """Headless Chromium on ``url`` (scripts given 5 s of virtual time); console on stderr."""
-    assert CHROMIUM is not None
-    return subprocess.run(
-        [
-            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-            "--enable-logging=stderr", "--v=0", "--virtual-time-budget=5000",
-            f"--user-data-dir={profile_dir}", "--window-size=1400,1000", *options, url,
-        ],
-        capture_output=True, text=True, timeout=180, check=False,
-    )  # fmt: skip
 
 
 class Browser:
@@ -474,7 +459,7 @@ class Browser:
 def browser(certified_site: CertifiedSite, tmp_path_factory: pytest.TempPathFactory) -> Browser:
     """Chromium on the certified site; skips saying why when Chromium is not installed."""
     if CHROMIUM is None:
-        pytest.skip("chromium is not installed (Debian: apt-get install -y chromium)")
+        pytest.skip(NOT_INSTALLED)
     return Browser(certified_site, tmp_path_factory.mktemp("chromium"))
 
 
