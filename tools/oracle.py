@@ -257,7 +257,7 @@ class Choices:
         return choices
 
 
-def _with_value(reading_id: str) -> tuple[str, dict[str, int]]:
+def _with_value(reading_id: str) -> tuple[str, dict[str, Any]]:
     """(the alternative's ID, the Choices value its parameter sets) of a reading ID such as
     ``INT-28/list-first-n-drops(n=3)``: a value for exactly the alternatives of
     :data:`PARAMETERS`, an int in their bounds written without a sign or leading zeros."""

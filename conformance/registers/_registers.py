@@ -133,14 +133,14 @@ class Interpretation:
     def instances(self) -> tuple[str, ...]:
         """The executable alternatives as ``tools readings`` runs them: a parameterized one
         once per value of its ``check`` (``INT-28/list-first-n-drops(n=1)``)."""
-        return tuple(
-            self.parameters[alternative].instance(alternative, value)
-            if alternative in self.parameters
-            else alternative
-            for alternative in self.executable
-            for value in (self.parameters[alternative].check if alternative in self.parameters
-                          else (None,))
-        )  # fmt: skip
+        found: list[str] = []
+        for alternative in self.executable:
+            parameter = self.parameters.get(alternative)
+            if parameter is None:
+                found.append(alternative)
+            else:
+                found.extend(parameter.instance(alternative, value) for value in parameter.check)
+        return tuple(found)
 
 
 #: Why an alternative of the register may stay out of the reference (``not_executable``).

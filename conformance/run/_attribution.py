@@ -201,8 +201,8 @@ def _values(
         infer = INFERENCES.get(alternative)
         votes: Counter[int] = Counter()
         suggested: dict[int, set[str]] = {}
-        for vector, actual in candidates if infer is not None else ():
-            for value in infer(vector, actual):
+        for vector, actual in candidates:
+            for value in infer(vector, actual) if infer is not None else ():
                 if parameter.takes(value):
                     votes[value] += 1
                     suggested.setdefault(value, set()).add(vector.id)
