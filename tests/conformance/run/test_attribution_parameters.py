@@ -4,10 +4,13 @@ failing vectors, and the register's parameters are read and checked."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conformance._errors import UsageError
+from conformance.cli._certify import read_declared_readings
 from conformance.corpus import Vector, vector_from_json
 from conformance.registers import load_interpretations, parse_parameter, split_reading_id
 from conformance.run._attribution import (
@@ -173,3 +176,23 @@ class TestRegisterParameters:
         error."""
         with pytest.raises((KeyError, TypeError)):
             parse_parameter(raw)
+
+
+class TestDeclared:
+    """``--readings FILE`` accepts a parameterized reading with its value."""
+
+    def test_a_reading_with_a_value_is_read(self, tmp_path: Path) -> None:
+        """A line ``INT-28/list-first-n-drops(n=3)`` is one declared reading."""
+        path = tmp_path / "readings.txt"
+        path.write_text("INT-28/list-first-n-drops(n=3)  # ours\nINT-08/verbatim\n", "utf-8")
+        assert read_declared_readings(path) == ("INT-28/list-first-n-drops(n=3)", "INT-08/verbatim")
+
+    @pytest.mark.parametrize(
+        "line", ["INT-28/list-first-n-drops(n=)", "INT-28/x(n=3", "INT-28/x()"]
+    )
+    def test_a_malformed_value_is_a_usage_error(self, tmp_path: Path, line: str) -> None:
+        """A value that is not ``(name=digits)`` is refused with the line it is on."""
+        path = tmp_path / "readings.txt"
+        path.write_text(line + "\n", "utf-8")
+        with pytest.raises(UsageError, match="line 1"):
+            read_declared_readings(path)
