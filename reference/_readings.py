@@ -24,6 +24,14 @@ value the reader takes (``_records.RecordHashing``, None on the pinned fast path
 package_hash under INT-01, INT-03 or INT-04's score-less reading is computed again over the
 finished package (``_package.package_hash_under``, on the plain path).
 
+An alternative whose words leave a value free ("Only list the first N drops", INT-28; "Round
+recency_bonus to a fixed number of decimals", INT-04) takes a *parameter*
+(``Alternative.parameter``, declared in the register's ``parameters``): its reading's ID
+carries the value, ``INT-28/list-first-n-drops(n=3)``, and ``Readings.of`` sets the field the
+parameter names (``dropped_limit``, ``recency_decimals``; None is the pinned reading). The first
+N drops are cut on the plain path with INT-28's other readings; the rounded bonus is a scorer
+(``_scoring.RoundedBonusScorer``), the pinned scorer untouched.
+
 The harness certifies against these by running the reference under an alternative and
 comparing what it produces with what an implementation produced (``conformance.run``,
 attribution): a failure one of them reproduces is that reading, shown by its ID.
