@@ -154,9 +154,9 @@ NOT_EXECUTABLE_KINDS: dict[str, str] = {
     "outside-the-schema": "the output it names does not fit the result schema (several errors "
     "at once, a receipt beside an error): a result shaped so fails the schema, which no reading "
     "excuses",
-    "family": "its words leave free not a value but a function (any heuristic): a family of "
-    "readings no parameter describes; none is run, so a failure following one is reported "
-    "unexplained (a free value is a parameter instead: `parameters`, as for the first N drops)",
+    "family": "its words leave something free that no declared parameter describes: a function "
+    "(any heuristic), or a value not yet declared in `parameters` (as INT-28's first N drops "
+    "is); none is run, so a failure following one is reported unexplained",
 }
 #: The runtimes whose standard-library behaviour the register records (``runtimes``).
 RUNTIMES: tuple[str, ...] = ("python", "javascript", "go", "rust", "java")
