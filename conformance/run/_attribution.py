@@ -485,8 +485,15 @@ def attribute(
         # stripping one trailing space) and misses another is no reading.
         if declared is None:
             for alternative, found in list(single.items()):
-                others = set().union(  # what the alternatives with some evidence predict
-                    *(v for a, v in predicted.items() if a != alternative and single[a])
+                # what the alternatives with some evidence predict (another value of one
+                # parameter is no partner: two values never combine)
+                base = split_reading_id(alternative)[0]
+                others = set().union(
+                    *(
+                        v
+                        for a, v in predicted.items()
+                        if split_reading_id(a)[0] != base and single[a]
+                    )
                 )
                 missed_alone = predicted[alternative] - others - found
                 if missed_alone or len(found) * 2 < len(predicted[alternative]):
