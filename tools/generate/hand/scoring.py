@@ -276,10 +276,10 @@ _h009 = vec(
         "exact sum 1.84089641525371450... needs one bit more than a double near 1.84 holds; round to nearest even gives "
         "1.8408964152537144. (This vector tells rounding the bonus from rounding the score: INT-04's rejected 'round "
         "recency_bonus to 2 decimals' gives 1 + 0.84 = 1.8399999999999999 as a double, a score rounded to 2 decimals "
-        "1.84.)"
+        "1.84.) The normalized ts_utc '2024-02-29T00:00:00Z' (INT-21) is in record_hash."
     ),
     clauses=["S6-SCORE-14", "S6-SCORE-16", "S6-SCORE-18"],
-    interpretations=["INT-04", "INT-35"],
+    interpretations=["INT-04", "INT-21", "INT-35"],
     request={
         "query": "note",
         "store_paths": [S],
