@@ -46,7 +46,14 @@ from reference._records import (
 )
 from reference._request import INTEGERS, Request, validate_request
 from reference._request_json import loads_request
-from reference._scoring import FUTURE_INVALID, SCORERS, TAG_BONUS, Scorer, past_only
+from reference._scoring import (
+    FUTURE_INVALID,
+    SCORERS,
+    TAG_BONUS,
+    Scorer,
+    past_only,
+    rounded_bonus,
+)
 from reference._selection import INVALID_RECORD
 from reference._text import WHITESPACE, TextRules, text_rules
 from reference._timestamps import PARSERS, RAW_ORDERS, TS_KEYS, remembering
@@ -164,6 +171,8 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
         parse_line=_record_parser(readings),  # INT-20..25 over INT-14..18
         ts_key=TS_KEYS[readings.ts_order],  # INT-21
     )
+    if readings.recency_decimals is not None:  # INT-04/round-recency-bonus-fixed
+        scorer = rounded_bonus(scorer, readings.recency_decimals)
     if readings.ts_order in RAW_ORDERS:  # INT-21: the key reads the raw string
         scorer = replace(scorer, parse_ts=remembering(scorer.parse_ts))
     if readings.age in FUTURE_INVALID and scorer.recency_now_ns is not None:  # INT-35
@@ -328,6 +337,7 @@ def write_result(
         return _rehashed(request, envelope, audit_out, readings)
     if (
         readings.dropped_order != "read"
+        or readings.dropped_limit is not None
         or readings.invalid_entries != "listed"
         or readings.max_items_reason is None
     ):
@@ -429,14 +439,18 @@ def _rewritten(
 ) -> dict[str, Any]:
     """INT-19's, INT-27/do-list-dropped's and INT-28's alternatives, on the plain path: the
     package assembled whole with the pinned dropped entries in read order, its dropped entries
-    left out (INT-27), reordered (INT-28) and rewritten (INT-19), package_hash (S6-HASH-08)
-    and the receipt computed again."""
+    left out (INT-27), reordered (INT-28), rewritten (INT-19) and cut to the first n
+    (INT-28/list-first-n-drops), package_hash (S6-HASH-08) and the receipt computed again."""
     if audit_out is not None:
         raise ValueError("an assembly record lists pinned dropped entries only (INT-19, INT-28)")
     buffer = io.BytesIO()
     listed = MAX_ITEMS_REACHED if readings.max_items_reason is None else readings.max_items_reason
     streamed = replace(
-        readings, dropped_order="read", invalid_entries="listed", max_items_reason=listed
+        readings,
+        dropped_order="read",
+        dropped_limit=None,
+        invalid_entries="listed",
+        max_items_reason=listed,
     )
     outcome = write_result(request, Envelope(buffer), None, streamed)
     if "error" in outcome:
@@ -452,6 +466,8 @@ def _rewritten(
     if readings.invalid_entries != "listed":
         rewrite = INVALID_ENTRIES[readings.invalid_entries]
         dropped = [entry for entry in map(rewrite, dropped) if entry is not None]
+    if readings.dropped_limit is not None:  # INT-28/list-first-n-drops: "the first N drops"
+        dropped = dropped[: readings.dropped_limit]
     package["selection"]["dropped"] = dropped
     package["package_hash"] = package_hash(package)
     receipt = result["receipt"]

@@ -24,6 +24,14 @@ value the reader takes (``_records.RecordHashing``, None on the pinned fast path
 package_hash under INT-01, INT-03 or INT-04's score-less reading is computed again over the
 finished package (``_package.package_hash_under``, on the plain path).
 
+An alternative whose words leave a value free ("Only list the first N drops", INT-28; "Round
+recency_bonus to a fixed number of decimals", INT-04) takes a *parameter*
+(``Alternative.parameter``, declared in the register's ``parameters``): its reading's ID
+carries the value, ``INT-28/list-first-n-drops(n=3)``, and ``Readings.of`` sets the field the
+parameter names (``dropped_limit``, ``recency_decimals``; None is the pinned reading). The first
+N drops are cut on the plain path with INT-28's other readings; the rounded bonus is a scorer
+(``_scoring.RoundedBonusScorer``), the pinned scorer untouched.
+
 The harness certifies against these by running the reference under an alternative and
 comparing what it produces with what an implementation produced (``conformance.run``,
 attribution): a failure one of them reproduces is that reading, shown by its ID.
@@ -34,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from reference._alternatives import Alternative, UnknownReading, applied, followed
+from reference._alternatives import Alternative, Parameter, UnknownReading, applied, followed
 from reference._selection import BUDGET_EXHAUSTED, MAX_ITEMS_REACHED
 
 __all__ = ["ALTERNATIVES", "Alternative", "Readings", "UnknownReading"]
@@ -61,6 +69,9 @@ class Readings:
     correctly_rounded_pow: bool = True
     #: INT-04: the selected items' scores are part of package_hash (pinned), or left out.
     score_hashed: bool = True
+    #: INT-04: recency_bonus is the weight (None, pinned), or the weight rounded to this many
+    #: decimals (``_scoring.RoundedBonusScorer``; a parameter).
+    recency_decimals: int | None = None
     #: INT-17: record numbers are read as "doubles" (pinned), integers kept "exact", or a line
     #: holding an integer beyond +-(2**53 - 1) is invalid ("safe").
     numbers: str = "doubles"
@@ -158,6 +169,9 @@ class Readings:
     max_items_reason: str | None = MAX_ITEMS_REACHED
     #: INT-28: dropped in "read" order, or grouped "by-reason", or in "rank" order.
     dropped_order: str = "read"
+    #: INT-28: every dropped entry is listed (None, pinned), or only the first this many (read
+    #: order; a parameter).
+    dropped_limit: int | None = None
     #: INT-30: budget.max_items is any int "at-least-1", or "reject-over-50", "clamp-to-50",
     #: "zero-allowed" (a key of ``_request.MAX_ITEMS``).
     max_items: str = "at-least-1"
@@ -253,6 +267,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "recency weight = the platform's pow(0.5, exponent), not the correctly rounded "
             "2**-exponent",
             {"correctly_rounded_pow": False},
+        ),
+        Alternative(
+            "INT-04/round-recency-bonus-fixed",
+            1,
+            "recency_bonus = the correctly rounded weight rounded to `decimals` decimals (to the "
+            "double nearest the exact value rounded half to even, as Python's round(w, decimals))",
+            parameter=Parameter("decimals", "recency_decimals", 0, 30),
         ),
         Alternative(
             "INT-17/keep-integers-exact-python",
@@ -757,6 +778,12 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             1,
             "dropped grouped by reason (reasons in code-point order), each group in read order",
             {"dropped_order": "by-reason"},
+        ),
+        Alternative(
+            "INT-28/list-first-n-drops",
+            2,
+            "only the first `n` dropped entries (read order) are listed; the others appear nowhere",
+            parameter=Parameter("n", "dropped_limit", 0),
         ),
         Alternative(
             "INT-29/drop-score-0-candidates",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import decimal
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from reference._excerpt import Excerpt, excerpt_of
@@ -25,10 +25,12 @@ __all__ = [
     "POW_ULPS",
     "SCORERS",
     "TAG_BONUS",
+    "RoundedBonusScorer",
     "Scorer",
     "exact_half_pow",
     "exact_weight",
     "past_only",
+    "rounded_bonus",
     "score_of",
 ]
 
@@ -345,6 +347,28 @@ def past_only(
         return None if ts is None or ts[1] > now_ns else ts
 
     return parse_past
+
+
+@dataclass(frozen=True, slots=True)
+class RoundedBonusScorer(Scorer):
+    """INT-04/round-recency-bonus-fixed(decimals=N) ("Round recency_bonus to a fixed number of
+    decimals before adding"; rejected, S6-SCORE-17 "recency_bonus = weight"): the weight another
+    scorer gives (``unrounded``, correctly rounded first) rounded to N decimals: the double
+    nearest the exact weight rounded half to even, which is Python's ``round(weight, N)``."""
+
+    decimals: int = 0
+    unrounded: Callable[[Timestamp | None], tuple[float, float]] | None = None
+
+    def fast_weight(self, ts: Timestamp | None) -> tuple[float, float]:
+        assert self.unrounded is not None
+        weight, exponent = self.unrounded(ts)
+        return round(exact_weight(weight, exponent), self.decimals), EXACT
+
+
+def rounded_bonus(scorer: Scorer, decimals: int) -> Scorer:
+    """``scorer`` with its recency weight rounded to ``decimals`` decimals (INT-04)."""
+    given = {f.name: getattr(scorer, f.name) for f in fields(scorer) if f.init}
+    return RoundedBonusScorer(**given, decimals=decimals, unrounded=scorer.fast_weight)
 
 
 #: INT-35: the readings under which a ts_utc after now_utc is not a valid timestamp.

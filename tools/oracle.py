@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Final
@@ -167,6 +168,7 @@ class Choices:
     package_fields: str = "all"  # INT-03: what package_hash covers
     weight: Callable[[float], float] = pow_half  # INT-04: pow(0.5, exponent)
     score_hashed: bool = True  # INT-04: the scores are part of package_hash
+    bonus_decimals: int | None = None  # INT-04: recency_bonus rounded to this many decimals
     numbers: str = "doubles"  # INT-17: how record numbers are read
     spec005_hash: bool = False  # INT-47: a SPEC-005 hash member is the record_hash
 
@@ -217,6 +219,7 @@ class Choices:
     overflow: str = "stop"  # INT-26: at a candidate that does not fit the budget
     max_items_reason: str | None = "max_items_reached"  # INT-27: left out by max_items
     dropped_order: str = "read"  # INT-28: the order of dropped
+    dropped_first: int | None = None  # INT-28: only the first this many drops are listed
     score_0: str = "selectable"  # INT-29: candidates with score 0
     max_items: MaxItemsReading = "at-least-1"  # INT-30: the values max_items takes
     budget_per_item: str = "effective"  # INT-30: the per_item the package reports
@@ -239,18 +242,46 @@ class Choices:
         choices = cls()
         entries: dict[str, str] = {}
         table = ALTERNATIVES | PACKAGE_WIDE
-        for alternative_id in sorted(ids):
+        for reading_id in sorted(ids):
+            alternative_id, value = _with_value(reading_id)
             if alternative_id not in table:
                 known = ", ".join(sorted(ALTERNATIVES))
-                raise UnknownAlternative(f"no alternative {alternative_id!r} (known: {known})")
+                raise UnknownAlternative(f"no alternative {reading_id!r} (known: {known})")
             entry = alternative_id.split("/")[0]
             if entry in entries:
                 raise UnknownAlternative(
-                    f"{entries[entry]!r} and {alternative_id!r} are two readings of {entry}"
+                    f"{entries[entry]!r} and {reading_id!r} are two readings of {entry}"
                 )
-            entries[entry] = alternative_id
-            choices = replace(choices, **table[alternative_id])
+            entries[entry] = reading_id
+            choices = replace(choices, **table[alternative_id], **value)
         return choices
+
+
+def _with_value(reading_id: str) -> tuple[str, dict[str, Any]]:
+    """(the alternative's ID, the Choices value its parameter sets) of a reading ID such as
+    ``INT-28/list-first-n-drops(n=3)``: a value for exactly the alternatives of
+    :data:`PARAMETERS`, an int in their bounds written without a sign or leading zeros."""
+    alternative_id, _, rest = reading_id.partition("(")
+    declared = PARAMETERS.get(alternative_id)
+    if declared is None:
+        if rest:
+            raise UnknownAlternative(f"{alternative_id!r} takes no value: {reading_id!r}")
+        return alternative_id, {}
+    name, choice, low, high = declared
+    digits = rest.removeprefix(f"{name}=").removesuffix(")")
+    if (
+        not rest.startswith(f"{name}=")
+        or not rest.endswith(")")
+        or not digits.isascii()
+        or not digits.isdigit()
+        or (len(digits) > 1 and digits[0] == "0")
+        or not low <= int(digits) <= (high if high is not None else int(digits))
+    ):
+        raise UnknownAlternative(
+            f"{reading_id!r}: {alternative_id} takes one value, {name} (an int from {low}"
+            f"{'' if high is None else f' to {high}'}), as in {alternative_id}({name}={low})"
+        )
+    return alternative_id, {choice: int(digits)}
 
 
 # ------------------------------------------------------------------------------- hashing
@@ -664,6 +695,19 @@ PACKAGE_WIDE: Final[dict[str, dict[str, Any]]] = {
 }
 ALTERNATIVES.update(PACKAGE_WIDE)  # executable like the others (hashes_only in the reference)
 
+#: Alternatives whose words leave a value free, a parameter of the reading (its ID then carries
+#: the value, ``INT-28/list-first-n-drops(n=3)``): ID -> (the parameter's name, the
+#: :class:`Choices` field it sets, its least value, its greatest or None), as the register's
+#: ``parameters`` declare them.
+PARAMETERS: Final[dict[str, tuple[str, str, int, int | None]]] = {
+    # INT-04 alternatives[1]: "Round recency_bonus to a fixed number of decimals before adding
+    # (contradicts 'recency_bonus = weight')."
+    "INT-04/round-recency-bonus-fixed": ("decimals", "bonus_decimals", 0, 30),
+    # INT-28 alternatives[2]: "Only list the first N drops."
+    "INT-28/list-first-n-drops": ("n", "dropped_first", 0, None),
+}
+ALTERNATIVES.update({key: {} for key in PARAMETERS})  # the value comes with the ID
+
 
 def read_snapshot(
     snapshot_path: str, root: Path, missing: str = "error", text: SnapshotText = "document"
@@ -721,6 +765,13 @@ def score(
         bonus = recency_bonus(
             opts.now, record["_instant"], opts.half_life, choices.weight, choices.age
         )
+        if choices.bonus_decimals is not None:
+            # INT-04/round-recency-bonus-fixed: "Round recency_bonus to a fixed number of
+            # decimals before adding": the weight's exact value to that many decimals (half to
+            # even), then the double nearest that decimal
+            places = Decimal(1).scaleb(-choices.bonus_decimals)
+            exact = Context(prec=100, rounding=ROUND_HALF_EVEN)
+            bonus = float(Decimal(bonus).quantize(places, context=exact))
     return (float(base) + tag_bonus) + bonus
 
 
@@ -1182,6 +1233,9 @@ def oracle_read(
         # INT-28/by-reason: "Grouped by reason." Groups in code-point order of the reason, read
         # order inside each group (a stable sort of the read-order list).
         dropped.sort(key=lambda entry: entry["reason"])
+    if choices.dropped_first is not None:
+        # INT-28/list-first-n-drops: "Only list the first N drops." (of those listed, in order)
+        dropped = dropped[: choices.dropped_first]
     package: dict[str, Any] = {
         # INT-11: the query as given, or (INT-11/query-raw-holds-normalized) normalized
         "query": {

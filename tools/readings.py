@@ -24,6 +24,12 @@ compared with the vector's ``expect`` exactly as a certification compares (``com
   check (issue 21: "every alternative that changes an output is executable; CI fails on one
   that is not"). ``rejected`` (a reading that contradicts a MUST) names a clause;
   ``runtimes`` names the entry's own alternatives.
+- A *parameterized* alternative (one whose words leave a value free, "the first N drops") is
+  run with each value its register ``parameters`` table lists under ``check``
+  (``INT-28/list-first-n-drops(n=1)``, ``(n=3)``): each such reading must change a vector, and
+  the vectors it changes must list the entry. The register's parameter (name, bounds) must be
+  the reference's and the oracle's, and the certifier must know how to read its value from an
+  output (``conformance.run._attribution.INFERENCES``).
 
 The table goes to ``specs/readings-coverage.md`` (``--check``: fail when it is stale, or on
 any problem above).
@@ -53,11 +59,20 @@ from pathlib import Path
 from typing import Any
 
 from conformance.corpus import Vector, load_corpus, materialize
-from conformance.registers import NOT_EXECUTABLE_KINDS, RUNTIMES, load_clauses
+from conformance.registers import (
+    NOT_EXECUTABLE_KINDS,
+    RUNTIMES,
+    load_clauses,
+    load_interpretations,
+    parse_parameter,
+    split_reading_id,
+)
 from conformance.run import compare_result
+from conformance.run._attribution import INFERENCES
 from reference import ALTERNATIVES, Readings, memory_read
 from reference.phase2 import ALTERNATIVES as PHASE2_ALTERNATIVES
 from tools.generate.phase2.build import ANOTHER_POLICY, alternative_changes, read_corpus
+from tools.oracle import PARAMETERS as ORACLE_PARAMETERS
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "specs" / "readings-coverage.md"
@@ -92,12 +107,32 @@ def without_hashes(value: Any) -> Any:
     return value
 
 
+def checked_readings() -> list[str]:
+    """The readings the check runs: every executable alternative, a parameterized one once per
+    value of its register ``check`` (``INT-28/list-first-n-drops(n=1)``), in table order."""
+    declared = {a: p for entry in load_interpretations() for a, p in entry.parameters.items()}
+    return [
+        declared[alternative].instance(alternative, value) if value is not None else alternative
+        for alternative, found in ALTERNATIVES.items()
+        for value in (
+            (declared[alternative].check if alternative in declared else ())
+            if found.parameter is not None
+            else (None,)
+        )
+    ]
+
+
+def _base(reading_id: str) -> str:
+    """The alternative of a reading ID (``INT-28/list-first-n-drops`` of ``...(n=3)``)."""
+    return split_reading_id(reading_id)[0]
+
+
 def _changes_in(part: int, parts: int) -> list[tuple[int, str, bool]]:
     """``(vector index, alternative, only hashes changed)`` for every vector of the corpus whose
     index is ``part`` modulo ``parts`` and every alternative that changes its expected output
     (one worker's share; the reference runs in this process)."""
     corpus = load_corpus()
-    readings = {alternative: Readings.of([alternative]) for alternative in ALTERNATIVES}
+    readings = {reading: Readings.of([reading]) for reading in checked_readings()}
     found: list[tuple[int, str, bool]] = []
     with tempfile.TemporaryDirectory(prefix="tmp") as scratch:
         for index, vector in enumerate(corpus.vectors):
@@ -125,7 +160,7 @@ def changed_by() -> tuple[dict[str, list[Vector]], set[tuple[str, str]]]:
     with concurrent.futures.ProcessPoolExecutor(parts, mp_context=context) as pool:
         shares = list(pool.map(_changes_in, range(parts), [parts] * parts))
     changes = sorted(change for share in shares for change in share)
-    found: dict[str, list[Vector]] = {alternative: [] for alternative in ALTERNATIVES}
+    found: dict[str, list[Vector]] = {reading: [] for reading in checked_readings()}
     only_hashes: set[tuple[str, str]] = set()
     for index, alternative, hashes in changes:
         vector = corpus.vectors[index]
@@ -147,9 +182,11 @@ def missing_labels(
         f"{vector.id}: {alternative}"
         for alternative, vectors in found.items()
         for vector in vectors
-        if ALTERNATIVES[alternative].entry not in vector.interpretations
-        and not (ALTERNATIVES[alternative].hashes_only and (alternative, vector.id) in only_hashes)
-        and alternative not in rejected
+        if ALTERNATIVES[_base(alternative)].entry not in vector.interpretations
+        and not (
+            ALTERNATIVES[_base(alternative)].hashes_only and (alternative, vector.id) in only_hashes
+        )
+        and _base(alternative) not in rejected
     ]
 
 
@@ -236,6 +273,7 @@ def register_problems(
                 problems.append(
                     f"{alternative_id}: rejected must start with a clause ID, not {clause!r}"
                 )
+        problems += parameter_problems(entry, runs)
         hashes_only = {a for a, alt in ALTERNATIVES.items() if alt.hashes_only}
         differ = set(entry.get("hashes_only") or ()) ^ {
             a for a in hashes_only if a.split("/", 1)[0] == entry["id"]
@@ -253,6 +291,63 @@ def register_problems(
                     f"{entry['id']}: runtimes.{runtime} is {reading!r}, not 'pinned' or one of "
                     "the entry's alternatives"
                 )
+    return problems
+
+
+def parameter_problems(entry: dict[str, Any], runs: Any) -> list[str]:
+    """What is wrong with an entry's ``parameters``: each names an executable alternative, as
+    ``{ name, min, max?, check, means }``, the same parameter the reference (``Alternative
+    .parameter``) and the oracle (``PARAMETERS``) take, with check values it takes and a way
+    for the certifier to read the value from an output (``INFERENCES``); and every
+    parameterized alternative of the reference is declared."""
+    problems = []
+    raw = entry.get("parameters") or {}
+    for alternative_id, table in raw.items():
+        try:
+            declared = parse_parameter(table)
+        except (KeyError, TypeError) as exc:
+            problems.append(
+                f"{alternative_id}: parameters must be {{ name, min, max?, check }}: {exc}"
+            )
+            continue
+        found = ALTERNATIVES.get(alternative_id)
+        mine = found.parameter if found is not None else None
+        if alternative_id not in runs or mine is None:
+            problems.append(
+                f"{alternative_id}: parameters names no parameterized executable alternative of "
+                "reference/_readings.py"
+            )
+            continue
+        if (declared.name, declared.low, declared.high) != (mine.name, mine.low, mine.high):
+            problems.append(
+                f"{alternative_id}: the register's parameter differs from reference/_readings.py's "
+                f"({mine.name}, {mine.low}..{mine.high})"
+            )
+        oracle = ORACLE_PARAMETERS.get(alternative_id)
+        if oracle is None or (oracle[0], oracle[2], oracle[3]) != (
+            declared.name,
+            declared.low,
+            declared.high,
+        ):
+            problems.append(
+                f"{alternative_id}: the register's parameter differs from tools/oracle.py's "
+                "PARAMETERS"
+            )
+        if not declared.check or not all(declared.takes(v) for v in declared.check):
+            problems.append(f"{alternative_id}: check must list values the parameter takes")
+        if alternative_id not in INFERENCES:
+            problems.append(
+                f"{alternative_id}: the certifier cannot read its value from an output "
+                "(conformance/run/_attribution.py INFERENCES)"
+            )
+    problems += [
+        f"{alternative_id}: parameterized in reference/_readings.py, not in the register's "
+        "parameters"
+        for alternative_id, alternative in ALTERNATIVES.items()
+        if alternative.entry == entry["id"]
+        and alternative.parameter is not None
+        and alternative_id not in raw
+    ]
     return problems
 
 
@@ -274,7 +369,7 @@ def render(found: dict[str, list[Vector]]) -> str:
     for alternative, vectors in found.items():
         ids = ", ".join(f"`{v.id}`" for v in vectors[:5])
         more = f" and {len(vectors) - 5} more" if len(vectors) > 5 else ""
-        summary = ALTERNATIVES[alternative].summary.replace("|", "\\|")
+        summary = ALTERNATIVES[_base(alternative)].summary.replace("|", "\\|")
         lines.append(f"| `{alternative}` | {summary} | {len(vectors)} | {ids}{more} |")
     lines += _register_sections(_register(), set(ALTERNATIVES), "SPEC-006")
     return "\n".join(lines) + "\n"

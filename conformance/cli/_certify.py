@@ -547,14 +547,15 @@ def read_declared_readings(path: Path) -> tuple[str, ...]:
         if not _READING_ID.fullmatch(entry):
             raise UsageError(
                 f"--readings {str(path)!r} line {number}: {entry!r} is not a reading ID "
-                "(such as INT-08/verbatim)"
+                "(such as INT-08/verbatim, or INT-28/list-first-n-drops(n=3) for one with a value)"
             )
         found.append(entry)
     return tuple(dict.fromkeys(found))
 
 
-#: A reading ID as the register names it: ``INT-08/verbatim``.
-_READING_ID = re.compile(r"(P2-)?INT-[0-9]{2}/[a-z0-9][a-z0-9-]*")
+#: A reading ID as the register names it: ``INT-08/verbatim``, or a parameterized alternative
+#: with its value, ``INT-28/list-first-n-drops(n=3)`` (checked against the register when run).
+_READING_ID = re.compile(r"(P2-)?INT-[0-9]{2}/[a-z0-9][a-z0-9-]*(\([a-z_]+=[0-9]+\))?")
 
 
 def _certify_phase2(args: argparse.Namespace, out: TextIO) -> int:

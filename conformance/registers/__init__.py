@@ -26,9 +26,12 @@ from conformance.registers._registers import (
     RUNTIMES,
     Clause,
     Interpretation,
+    ReadingParameter,
     load_clauses,
     load_interpretations,
+    parse_parameter,
     read_register,
+    split_reading_id,
 )
 
 __all__ = [
@@ -41,13 +44,16 @@ __all__ = [
     "Coverage",
     "Interpretation",
     "InterpretationCoverage",
+    "ReadingParameter",
     "compute_coverage",
     "coverage_json",
     "load_clauses",
     "load_interpretations",
+    "parse_parameter",
     "read_register",
     "render_clauses_markdown",
     "render_coverage_markdown",
     "render_interpretations_markdown",
+    "split_reading_id",
     "store_vector_pins",
 ]

@@ -28,7 +28,15 @@ def _alternative_line(
     if index >= len(ids):
         return f"- {text}"
     alternative_id = runs.get(index, f"{entry['id']}/{ids[index]}")
-    if index in runs:
+    parameter = (entry.get("parameters") or {}).get(alternative_id)
+    if index in runs and isinstance(parameter, Mapping):
+        name = parameter.get("name")
+        status = (
+            f"executable with a parameter, `{name}` ({parameter.get('means', '')}): the ID "
+            f"carries its value, `{alternative_id}({name}=...)`, and `certify` reads the value "
+            "from the failing outputs"
+        )
+    elif index in runs:
         status = "executable: the reference runs it, and `certify` tries it on every failure"
     elif alternative_id in (entry.get("not_executable") or {}):
         status = f"not executable, {entry['not_executable'][alternative_id]}"

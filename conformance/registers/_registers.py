@@ -3,6 +3,7 @@ register (``specs/interpretations.toml``, ``phase6-interpretations/1``), read-on
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,9 +18,12 @@ __all__ = [
     "RUNTIMES",
     "Clause",
     "Interpretation",
+    "ReadingParameter",
     "load_clauses",
     "load_interpretations",
+    "parse_parameter",
     "read_register",
+    "split_reading_id",
 ]
 
 
@@ -48,6 +52,55 @@ class Clause:
         return tuple(v for v in self.verified_by if v.startswith(("property:", "probe:", "tests/")))
 
 
+#: A parameterized reading's ID: the alternative's ID and its value,
+#: ``INT-28/list-first-n-drops(n=3)``.
+_INSTANCE = re.compile(r"(?P<base>[^()]+)\((?P<name>[a-z_]+)=(?P<value>0|[1-9][0-9]{0,17})\)")
+
+
+def split_reading_id(reading_id: str) -> tuple[str, str | None, int | None]:
+    """(the alternative's ID, the parameter's name, its value) of a reading ID; the last two
+    None for an ID without a value (``INT-08/verbatim``, or a value not written as one)."""
+    found = _INSTANCE.fullmatch(reading_id)
+    if found is None:
+        return reading_id, None, None
+    return found["base"], found["name"], int(found["value"])
+
+
+@dataclass(frozen=True)
+class ReadingParameter:
+    """The value an alternative leaves to the implementation ("the first N drops"), as the
+    register's ``parameters`` declare it: the reading's ID then carries the value
+    (``INT-28/list-first-n-drops(n=3)``), which the certifier reads from the implementation's
+    output or its declaration."""
+
+    name: str
+    low: int
+    high: int | None
+    #: The values ``tools readings`` runs the alternative with (each must change a vector).
+    check: tuple[int, ...]
+    means: str = ""
+
+    def takes(self, value: int) -> bool:
+        """Whether ``value`` is one of the parameter's values."""
+        return self.low <= value and (self.high is None or value <= self.high)
+
+    def instance(self, alternative_id: str, value: int) -> str:
+        """The reading's ID with ``value``: ``INT-28/list-first-n-drops(n=3)``."""
+        return f"{alternative_id}({self.name}={value})"
+
+
+def parse_parameter(raw: Any) -> ReadingParameter:
+    """A ``parameters`` value of the register (TypeError/KeyError when malformed)."""
+    if not isinstance(raw, dict) or not isinstance(raw["name"], str):
+        raise TypeError(f"a parameter is a table with a name, not {raw!r}")
+    low, high, check = raw.get("min", 0), raw.get("max"), raw.get("check", [])
+    if not isinstance(low, int) or not (high is None or isinstance(high, int)):
+        raise TypeError(f"parameter {raw['name']!r}: min and max are ints")
+    if not isinstance(check, list) or not all(isinstance(v, int) for v in check):
+        raise TypeError(f"parameter {raw['name']!r}: check is a list of ints")
+    return ReadingParameter(raw["name"], low, high, tuple(check), str(raw.get("means", "")))
+
+
 @dataclass(frozen=True)
 class Interpretation:
     """One entry of the interpretation register."""
@@ -74,6 +127,20 @@ class Interpretation:
     #: Executable alternatives that change only package_hash/record_hash, of (nearly) every
     #: package: vectors do not list the entry for them (``tools readings`` checks it).
     hashes_only: tuple[str, ...] = ()
+    #: Executable alternatives that leave a value free -> that parameter (``parameters``).
+    parameters: dict[str, ReadingParameter] = field(default_factory=dict, hash=False)
+
+    def instances(self) -> tuple[str, ...]:
+        """The executable alternatives as ``tools readings`` runs them: a parameterized one
+        once per value of its ``check`` (``INT-28/list-first-n-drops(n=1)``)."""
+        found: list[str] = []
+        for alternative in self.executable:
+            parameter = self.parameters.get(alternative)
+            if parameter is None:
+                found.append(alternative)
+            else:
+                found.extend(parameter.instance(alternative, value) for value in parameter.check)
+        return tuple(found)
 
 
 #: Why an alternative of the register may stay out of the reference (``not_executable``).
@@ -87,9 +154,9 @@ NOT_EXECUTABLE_KINDS: dict[str, str] = {
     "outside-the-schema": "the output it names does not fit the result schema (several errors "
     "at once, a receipt beside an error): a result shaped so fails the schema, which no reading "
     "excuses",
-    "family": "its words leave a value free (the first N drops, N decimals, any heuristic): a "
-    "family of readings, not one; none is run (a declared parameter would be needed, as the "
-    "Phase 2 profile takes for P2-INT-04), so a failure following one is reported unexplained",
+    "family": "its words leave something free that no declared parameter describes: a function "
+    "(any heuristic), or a value not yet declared in `parameters` (as INT-28's first N drops "
+    "is); none is run, so a failure following one is reported unexplained",
 }
 #: The runtimes whose standard-library behaviour the register records (``runtimes``).
 RUNTIMES: tuple[str, ...] = ("python", "javascript", "go", "rust", "java")
@@ -161,6 +228,7 @@ def load_interpretations(path: Path | str | None = None) -> tuple[Interpretation
                 dict(raw.get("not_executable", {})),
                 dict(raw.get("runtimes", {})),
                 tuple(raw.get("hashes_only", ())),
+                {key: parse_parameter(value) for key, value in raw.get("parameters", {}).items()},
             )
             for raw in document.get("entry", [])
         )

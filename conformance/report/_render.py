@@ -598,7 +598,7 @@ def _id_links(identifiers: Any) -> str:
     links = []
     for identifier in identifiers:
         text = str(identifier)
-        if re.fullmatch(r"(P2-)?INT-[0-9]+(/[a-z0-9-]+)?", text):
+        if re.fullmatch(r"(P2-)?INT-[0-9]+(/[a-z0-9-]+(\([a-z_]+=[0-9]+\))?)?", text):
             href, title = _anchor("int", text.split("/", 1)[0]), interpretation_text(text)
         elif re.fullmatch(r"S[0-9]+-[A-Z0-9]+-[0-9]+", text):
             href, title = _anchor("clause", text), clause_text(text)

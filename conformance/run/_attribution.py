@@ -30,6 +30,16 @@ vector's own expectation. An alternative that gives exactly what the implementat
    and a vector it changes that the implementation answered the pinned way is a
    contradiction (it follows the reading only in part, which no listed reading describes).
 
+A **parameterized** alternative (its words leave a value free: "the first N drops", "a fixed
+number of decimals"; ``parameters`` in the register) is tried once per value the failures
+themselves suggest: :data:`INFERENCES` reads candidate values from what the implementation
+returned on each failing vector (the length of a dropped list that is a proper prefix of the
+expected one; the decimals a score is rounded to), the few values most failures suggest become
+readings with their value (``INT-28/list-first-n-drops(n=3)``), and each is then run like any
+other alternative, on the vectors it was read from and those its entry labels. The profile
+keeps one reading per entry, so one value across the corpus: an implementation listing three
+drops here and five there follows no listed reading.
+
 An implementation may **declare** its readings (``readings`` in its start reply, or
 ``certify --readings FILE``): the declaration is then its profile, and a failure only an
 undeclared alternative reproduces, or a declared alternative it does not follow, is a
@@ -42,6 +52,7 @@ unexplained and is said in :attr:`Attribution.faults`.
 
 from __future__ import annotations
 
+import math
 import shlex
 import sys
 from collections import Counter
@@ -53,18 +64,20 @@ from conformance._errors import AdapterError, CorpusError
 from conformance._kit import dumps, loads
 from conformance.adapters import open_adapter
 from conformance.corpus import Vector, Workspace, vector_from_json
-from conformance.registers import load_interpretations
+from conformance.registers import ReadingParameter, load_interpretations, split_reading_id
 from conformance.run._compare import compare_result
 from conformance.run._results import FailureKind, Outcome, VectorResult
 from conformance.run._sections import Section
 
 __all__ = [
+    "INFERENCES",
     "MAX_KEPT_ACTUAL",
     "Attribution",
     "attribute",
     "executable_alternatives",
     "explain_section",
     "keep_actual",
+    "reading_parameters",
     "reading_reference_spec",
     "rejected_alternatives",
 ]
@@ -99,6 +112,117 @@ def rejected_alternatives() -> dict[str, str]:
 def executable_alternatives() -> tuple[str, ...]:
     """Every executable alternative named by the interpretation register, in register order."""
     return tuple(alt for entry in load_interpretations() for alt in entry.executable)
+
+
+def reading_parameters() -> dict[str, ReadingParameter]:
+    """Parameterized alternative ID -> its parameter (``parameters`` in the register)."""
+    return {alt: p for entry in load_interpretations() for alt, p in entry.parameters.items()}
+
+
+# ------------------------------------------------------------ the values of a parameter
+
+
+def _selection(value: Any, part: str) -> list[Any] | None:
+    """A package result's ``selection[part]`` list, or None."""
+    package = value.get("package") if isinstance(value, dict) else None
+    selection = package.get("selection") if isinstance(package, dict) else None
+    found = selection.get(part) if isinstance(selection, dict) else None
+    return found if isinstance(found, list) else None
+
+
+def _entry_key(entry: Any) -> Any:
+    """A dropped entry as the prefix test compares it (store paths are the workspace's)."""
+    if not isinstance(entry, dict):
+        return entry
+    return (entry.get("memory_id"), entry.get("record_hash"), entry.get("reason"))
+
+
+def _first_drops(vector: Vector, actual: Any) -> set[int]:
+    """INT-28/list-first-n-drops ("Only list the first N drops"): n is the length of the
+    dropped list returned when it is a proper prefix of the one expected."""
+    expected, got = _selection(vector.expect, "dropped"), _selection(actual, "dropped")
+    if expected is None or got is None or len(got) >= len(expected):
+        return set()
+    if [_entry_key(e) for e in expected[: len(got)]] != [_entry_key(e) for e in got]:
+        return set()
+    return {len(got)}
+
+
+def _score_decimals(vector: Vector, actual: Any) -> set[int]:
+    """INT-04/round-recency-bonus-fixed ("Round recency_bonus to a fixed number of decimals
+    before adding"): the decimals d (0..30) with which every selected score returned that
+    differs from the one expected (same memory_id, same place) is within half a unit of the
+    d-th decimal of it and is itself a number of d decimals (up to a few ulp of float noise)."""
+    expected, got = _selection(vector.expect, "selected"), _selection(actual, "selected")
+    if expected is None or got is None:
+        return set()
+    pairs = [
+        (float(e["score"]), float(a["score"]))
+        for e, a in zip(expected, got, strict=False)
+        if isinstance(e, dict)
+        and isinstance(a, dict)
+        and e.get("memory_id") == a.get("memory_id")
+        and isinstance(e.get("score"), int | float)
+        and isinstance(a.get("score"), int | float)
+        and not isinstance(a.get("score"), bool)
+        and e["score"] != a["score"]
+    ]
+    if not pairs:
+        return set()
+    return {
+        decimals
+        for decimals in range(31)
+        if all(
+            abs(a - e) <= 0.5 * 10.0**-decimals + 4 * math.ulp(e)
+            and abs(round(a, decimals) - a) <= 4 * math.ulp(a)
+            for e, a in pairs
+        )
+    }
+
+
+#: Parameterized alternative -> how the values it may have been run with are read from one
+#: failing vector and what the implementation returned on it (each candidate is then run).
+INFERENCES: dict[str, Callable[[Vector, Any], set[int]]] = {
+    "INT-04/round-recency-bonus-fixed": _score_decimals,
+    "INT-28/list-first-n-drops": _first_drops,
+}
+#: How many values of one parameter are tried at most (those most failing vectors suggest).
+MAX_VALUES_TRIED = 3
+
+
+def _values(
+    parameters: Mapping[str, ReadingParameter], candidates: Sequence[tuple[Vector, Any]]
+) -> tuple[dict[str, list[str]], dict[str, set[str]]]:
+    """(parameterized alternative -> the readings with a value to try, most suggested first;
+    reading -> the failing vectors that suggested its value)."""
+    readings: dict[str, list[str]] = {}
+    sources: dict[str, set[str]] = {}
+    for alternative, parameter in parameters.items():
+        infer = INFERENCES.get(alternative)
+        votes: Counter[int] = Counter()
+        suggested: dict[int, set[str]] = {}
+        for vector, actual in candidates:
+            for value in infer(vector, actual) if infer is not None else ():
+                if parameter.takes(value):
+                    votes[value] += 1
+                    suggested.setdefault(value, set()).add(vector.id)
+        chosen = sorted(votes, key=lambda value: (-votes[value], value))[:MAX_VALUES_TRIED]
+        readings[alternative] = [parameter.instance(alternative, value) for value in chosen]
+        for value in chosen:
+            sources[parameter.instance(alternative, value)] = suggested[value]
+    return readings, sources
+
+
+def _declared_value(reading: str, parameters: Mapping[str, ReadingParameter]) -> bool:
+    """Whether ``reading`` is a parameterized alternative with a value its parameter takes."""
+    base, name, value = split_reading_id(reading)
+    parameter = parameters.get(base)
+    return (
+        parameter is not None
+        and name == parameter.name
+        and value is not None
+        and (parameter.takes(value))
+    )
 
 
 def reading_reference_spec(alternatives: Sequence[str]) -> str:
@@ -276,17 +400,41 @@ def attribute(
     by_id = {vector.id: vector for vector in vectors}
     failing = [r for r in results if not r.ok and r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
     tried = tuple(alternatives if alternatives is not None else executable_alternatives())
+    parameters = reading_parameters()
     if not failing and not declared:
-        return Attribution(tried=tried, examined=True, declared=_tuple(declared))
-    contradictions = [
-        f"declares {reading!r}, which is not an executable alternative of the register"
-        for reading in declared or ()
-        if reading not in tried
-    ]
+        return Attribution(
+            tried=_runnable(tried, parameters), examined=True, declared=_tuple(declared)
+        )
     candidates = [
         (by_id[r.id], loads(r.actual))
         for r in failing
         if _attributable(r) and r.id in by_id and r.actual is not None
+    ]
+    # A parameterized alternative is tried with the values the failures suggest (and those
+    # the implementation declares), each a reading of its own.
+    valued, suggested = _values(parameters, candidates)
+    tried = tuple(
+        reading
+        for alternative in tried
+        for reading in (
+            [
+                *valued.get(alternative, ()),
+                *(
+                    d
+                    for d in declared or ()
+                    if split_reading_id(d)[0] == alternative
+                    and _declared_value(d, parameters)
+                    and d not in valued.get(alternative, ())
+                ),
+            ]
+            if alternative in parameters
+            else [alternative]
+        )
+    )
+    contradictions = [
+        f"declares {reading!r}, which is not an executable alternative of the register"
+        for reading in declared or ()
+        if reading not in tried
     ]
     faults: list[str] = []
     passed = [by_id[r.id] for r in results if r.ok and r.id in by_id]
@@ -299,8 +447,10 @@ def attribute(
         its entry (labels are derived: ``tools readings --check``), or it changes the hashes
         of every package."""
         entry = alternative.split("/", 1)[0]
-        return entry in vector.interpretations or (
-            alternative in hashes_only and not vector.expects_error
+        return (
+            entry in vector.interpretations
+            or (alternative in hashes_only and not vector.expects_error)
+            or vector.id in suggested.get(alternative, ())
         )
 
     def changes(alternative: str) -> tuple[str, ...]:
@@ -335,8 +485,15 @@ def attribute(
         # stripping one trailing space) and misses another is no reading.
         if declared is None:
             for alternative, found in list(single.items()):
-                others = set().union(  # what the alternatives with some evidence predict
-                    *(v for a, v in predicted.items() if a != alternative and single[a])
+                # what the alternatives with some evidence predict (another value of one
+                # parameter is no partner: two values never combine)
+                base = split_reading_id(alternative)[0]
+                others = set().union(
+                    *(
+                        v
+                        for a, v in predicted.items()
+                        if split_reading_id(a)[0] != base and single[a]
+                    )
                 )
                 missed_alone = predicted[alternative] - others - found
                 if missed_alone or len(found) * 2 < len(predicted[alternative]):
@@ -425,6 +582,11 @@ def _fewest(single: Mapping[str, set[str]], inconsistency: Callable[[str], int])
     return tuple(sorted(chosen))
 
 
+def _runnable(tried: Sequence[str], parameters: Mapping[str, ReadingParameter]) -> tuple[str, ...]:
+    """``tried`` without the parameterized alternatives that have no value (none can run)."""
+    return tuple(alternative for alternative in tried if alternative not in parameters)
+
+
 def _tuple(values: Sequence[str] | None) -> tuple[str, ...] | None:
     return None if values is None else tuple(values)
 
@@ -493,7 +655,10 @@ def explain_section(
         if vector_id in raw
     }
     actual = _implementation_outputs(spec, list(vectors.values()), timeout)
-    tried = tuple(alternatives if alternatives is not None else executable_alternatives())
+    tried = _runnable(
+        alternatives if alternatives is not None else executable_alternatives(),
+        reading_parameters(),
+    )  # a parameterized alternative runs with a value: the profile's, when it has one
     options: list[tuple[str, ...]] = []
     if attribution.profile:
         options.append(tuple(attribution.profile))

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from conformance.registers import split_reading_id
+
 __all__ = [
     "FAILURE_CLAUSES",
     "ErrorDetail",
@@ -483,10 +485,11 @@ def compute_verdict(
                 "executable alternative, CONTRIBUTING.md)"
             )
     for alternative in reproduced:
-        if alternative in (rejected or {}):
+        base = split_reading_id(alternative)[0]  # a parameterized reading: its alternative
+        if base in (rejected or {}):
             reasons.append(
                 f"follows {alternative}, a reading the register rejects: it contradicts "
-                f"{(rejected or {})[alternative]}"
+                f"{(rejected or {})[base]}"
             )
     # Readings followed only in part, or against the implementation's own declaration.
     reasons.extend(f"readings: {contradiction}" for contradiction in contradictions)

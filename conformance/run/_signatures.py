@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from conformance.registers import split_reading_id
 from conformance.run._results import ErrorDetail, Failure, FailureKind, Outcome, VectorResult
 
 __all__ = [
@@ -315,7 +316,7 @@ def failure_signatures(
                 example_message=_message(example),
                 reproduce=reproduce(example.id) if reproduce else example.reproduce,
                 reading=None if explained is None else reading,
-                rejected=tuple(a for a in reading if a in refused),
+                rejected=tuple(a for a in reading if split_reading_id(a)[0] in refused),
             )
         )
     out.sort(key=lambda s: (-s.count, s.signature))

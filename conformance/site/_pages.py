@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from conformance.registers import split_reading_id
 from conformance.report import escape_html as _e
 from conformance.site._model import Entry, Implementation, Profile, Registers, Run, SetAside
 
@@ -181,7 +182,8 @@ def reading_cells(entry: Entry, implementations: Sequence[Implementation]) -> li
     cells = []
     for implementation in implementations:
         run = implementation.latest
-        followed = tuple(alt.id for alt in entry.executable if alt.id in run.profile)
+        ids = {alt.id for alt in entry.executable}  # a parameterized one with its value
+        followed = tuple(r for r in run.profile if split_reading_id(r)[0] in ids)
         unexplained = set(run.unexplained)
         failing = sum(
             1
@@ -219,7 +221,8 @@ def render_readings(
                 tds.append(f'<td class="{css}" data-reading="pinned">pinned{_e(note)}</td>')
             else:
                 shown = "<br>".join(
-                    f'<span title="{_e(texts.get(r, ""))}">{_e(r.partition("/")[2] or r)}</span>'
+                    f'<span title="{_e(texts.get(split_reading_id(r)[0], ""))}">'
+                    f"{_e(r.partition('/')[2] or r)}</span>"
                     for r in cell.readings
                 )
                 tds.append(

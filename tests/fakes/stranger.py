@@ -28,12 +28,15 @@ Triage and hostile variants (the report must group, survive and sanitize what th
 Readings with evidence (``tests/conformance/cli/test_strangers.py::TestReadingsWithEvidence``):
 ``int27``, ``int08`` and ``int08int27`` follow executable alternatives as outsiders would write
 them; ``int27some`` follows INT-27's alternative only when max_items is 1 (a reading followed in
-part); ``round2`` rounds scores (a plain bug); ``pinned`` is the reference itself. A second
+part); ``round2`` rounds scores (a plain bug); ``pinned`` is the reference itself.
+``first3`` lists only the first three drops (INT-28's parameterized alternative, n = 3);
+``bonus6`` rounds the recency bonus to 6 decimals (INT-04's, rejected, decimals = 6). A second
 argument declares readings in the handshake: ``stranger.py int27 INT-27/budget-exhausted``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -189,6 +192,17 @@ def int28(request: Any) -> Result:
     return _rehashed(result)
 
 
+def first3(request: Any) -> Result:
+    """Only the first three drops are listed (INT-28's "Only list the first N drops", N = 3):
+    a bounded package, hashed as returned."""
+    result = reference.memory_read(request)
+    package = result.get("package")
+    if not isinstance(package, dict):
+        return result
+    package["selection"]["dropped"] = package["selection"]["dropped"][:3]
+    return _rehashed(result)
+
+
 def _rehashed(result: Result) -> Result:
     """The package hashed again after a change (S6-HASH-01), the receipt repeating it."""
     package = result["package"]
@@ -252,6 +266,22 @@ def int07(request: Any) -> Result:
 def int04(request: Any) -> Result:
     """The recency weight from the math library's pow, as most code would write it."""
     _scoring.exact_half_pow = lambda exponent: math.pow(0.5, exponent)
+    return reference.memory_read(request)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _SixDecimals(_scoring.Scorer):
+    """recency_bonus = round(weight, 6): a fixed number of decimals (INT-04's rejected
+    alternative), the weight itself computed as the reference computes it."""
+
+    def fast_weight(self, ts: Any) -> tuple[float, float]:
+        weight, exponent = _scoring.Scorer.fast_weight(self, ts)
+        return round(_scoring.exact_weight(weight, exponent), 6), _scoring.EXACT
+
+
+def bonus6(request: Any) -> Result:
+    """The recency bonus rounded to 6 decimals before it is added to the score."""
+    _scoring.SCORERS["exact"] = _SixDecimals
     return reference.memory_read(request)
 
 
@@ -405,6 +435,8 @@ VARIANTS: dict[str, Callable[[Any], Result]] = {
     "int38": int38,
     "int20": int20,
     "int28": int28,
+    "first3": first3,
+    "bonus6": bonus6,
     "int27": int27,
     "int08": int08,
     "int08int27": int08int27,

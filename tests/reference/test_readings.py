@@ -58,8 +58,75 @@ class TestPinnedByDefault:
 
     @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
     def test_ids_round_trip(self, alternative: str) -> None:
-        """The readings of one alternative say that alternative, and only it."""
-        assert Readings.of([alternative]).ids == (alternative,)
+        """The readings of one alternative say that alternative, and only it (a parameterized
+        one with its value)."""
+        parameter = ALTERNATIVES[alternative].parameter
+        reading = alternative if parameter is None else f"{alternative}({parameter.name}=2)"
+        assert Readings.of([reading]).ids == (reading,)
+
+
+class TestParameterized:
+    """An alternative that leaves a value free: its ID carries the value."""
+
+    def test_the_value_is_the_stage_value(self) -> None:
+        """INT-28/list-first-n-drops(n=2) sets the dropped limit to 2, and says so."""
+        readings = Readings.of(["INT-28/list-first-n-drops(n=2)"])
+        assert readings.dropped_limit == 2
+        assert readings.ids == ("INT-28/list-first-n-drops(n=2)",)
+
+    @pytest.mark.parametrize(
+        ("reading", "message"),
+        [
+            ("INT-28/list-first-n-drops", "needs its value"),
+            ("INT-28/list-first-n-drops(k=2)", "needs its value"),
+            ("INT-28/list-first-n-drops(n=-1)", "n must be an int"),
+            ("INT-28/list-first-n-drops(n=02)", "n must be an int"),
+            ("INT-28/list-first-n-drops(n=x)", "n must be an int"),
+            ("INT-04/round-recency-bonus-fixed(decimals=31)", "decimals must be an int in 0..30"),
+            ("INT-08/verbatim(n=1)", "takes no parameter"),
+            ("INT-99/x(n=1)", "no executable alternative"),
+        ],
+    )
+    def test_a_missing_or_invalid_value_is_refused(self, reading: str, message: str) -> None:
+        """No value, another parameter's name, a value out of bounds or not in canonical digits,
+        or a value for an alternative without a parameter: UnknownReading."""
+        with pytest.raises(UnknownReading, match=message):
+            Readings.of([reading])
+
+    @pytest.mark.parametrize(("n", "listed"), [(0, []), (1, ["m1"]), (2, ["m1", "m2"])])
+    def test_int28_first_n_drops(self, three: Path, n: int, listed: list[str]) -> None:
+        """INT-28 "Only list the first N drops": with max_items 1, m1 and m2 are dropped (read
+        order); the first n of them are listed, selection and receipt are as pinned but for the
+        hash, which is the package's own."""
+        pinned = memory_read(REQUEST)
+        other = memory_read(REQUEST, readings=Readings.of([f"INT-28/list-first-n-drops(n={n})"]))
+        package = other["package"]
+        assert [d["memory_id"] for d in package["selection"]["dropped"]] == listed
+        assert package["selection"]["selected"] == pinned["package"]["selection"]["selected"]
+        assert other["receipt"]["data"]["package_hash"] == package["package_hash"]
+        assert (package == pinned["package"]) is (n == 2)
+
+    @pytest.mark.parametrize(("decimals", "score"), [(2, 0.79), (3, 0.794), (6, 0.793701)])
+    def test_int04_rounded_bonus(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, decimals: int, score: float
+    ) -> None:
+        """INT-04 "Round recency_bonus to a fixed number of decimals": a record one day old with
+        half-life 3 has weight 2**(-1/3) = 0.7937005259840998 (pinned score, base 0); rounded
+        to 2, 3, 6 decimals it is 0.79, 0.794, 0.793701."""
+        _store(tmp_path, [{"memory_id": "m", "text": "zzz", "ts_utc": "2026-01-30T00:00:00Z"}])
+        monkeypatch.chdir(tmp_path)
+        request = {
+            "query": "alpha",
+            "store_paths": ["s.jsonl"],
+            "budget": {"max_excerpt_tokens": 100},
+            "scoring": {"enable_recency_weight": True, "recency_half_life_days": 3},
+            "now_utc": "2026-01-31T00:00:00Z",
+        }
+        reading = Readings.of([f"INT-04/round-recency-bonus-fixed(decimals={decimals})"])
+        pinned = memory_read(request)["package"]["selection"]["selected"][0]["score"]
+        other = memory_read(request, readings=reading)["package"]["selection"]["selected"]
+        assert pinned == 0.7937005259840998
+        assert other[0]["score"] == score
 
 
 class TestAlternatives:

@@ -27,13 +27,16 @@ import pytest
 from paths import SPECS
 
 from conformance.corpus import Vector, load_corpus, materialize
+from conformance.registers import split_reading_id
 from conformance.run import compare_result
 from reference import ALTERNATIVES, Readings, memory_read
 from tools.oracle import ALTERNATIVES as ORACLE_ALTERNATIVES
 from tools.oracle import OracleUndefined, UnknownAlternative, oracle_read
+from tools.readings import checked_readings
 
 CORPUS = load_corpus()
-IDS = sorted(ALTERNATIVES)
+#: Every executable alternative, a parameterized one with each value the register checks.
+IDS = sorted(checked_readings())
 #: Alternatives switched on together (one per entry), each touching a different stage.
 COMBINATIONS = (
     ("INT-27/budget-exhausted", "INT-28/by-reason", "INT-39/both-keys"),
@@ -67,6 +70,11 @@ COMBINATIONS = (
     ),
     ("INT-13/check-request-order", "INT-15/go-replace-invalid-utf-8", "INT-18/limit-127-serde"),
     ("INT-12/sort-utf-16-code", "INT-14/cr-also-ends-line", "INT-16/first-occurrence-wins"),
+    (
+        "INT-04/round-recency-bonus-fixed(decimals=2)",
+        "INT-19/omit-invalid-lines-dropped",
+        "INT-28/list-first-n-drops(n=1)",
+    ),
 )
 #: At most this many vectors may be left uncompared (OracleUndefined) in one run.
 MAX_UNDEFINED = 2
@@ -107,7 +115,7 @@ def roots(tmp_path_factory: pytest.TempPathFactory) -> Roots:
 
 
 def _entries(ids: Iterable[str]) -> set[str]:
-    return {ALTERNATIVES[alternative].entry for alternative in ids}
+    return {ALTERNATIVES[split_reading_id(alternative)[0]].entry for alternative in ids}
 
 
 def _examples(ids: Iterable[str]) -> list[Vector]:
@@ -181,6 +189,12 @@ class TestAlternatives:
         [
             ({"INT-08/stemmed"}, "no alternative 'INT-08/stemmed'"),
             ({"INT-36/half-life-when-enabled", "INT-36/ignore-invalid-now"}, "two readings"),
+            ({"INT-28/list-first-n-drops"}, "takes one value, n"),
+            ({"INT-28/list-first-n-drops(n=-1)"}, "takes one value, n"),
+            ({"INT-28/list-first-n-drops(n=03)"}, "takes one value, n"),
+            ({"INT-28/list-first-n-drops(k=3)"}, "takes one value, n"),
+            ({"INT-04/round-recency-bonus-fixed(decimals=31)"}, "takes one value, decimals"),
+            ({"INT-08/verbatim(n=1)"}, "takes no value"),
         ],
     )
     def test_unknown_alternative_is_refused(
@@ -229,7 +243,7 @@ class TestAlternatives:
         other vector's expected output), every package vector for a hashes-only one."""
         vectors = (
             [vector for vector in CORPUS if not vector.expects_error]
-            if ALTERNATIVES[alternative].hashes_only
+            if ALTERNATIVES[split_reading_id(alternative)[0]].hashes_only
             else _labelled([alternative])
         )
         outcome = _run(vectors, (alternative,), roots)

@@ -106,3 +106,48 @@ class TestPhase2Register:
         phase2 = {"id": "P2-INT-99", "alternatives": ["One way."], "executable": []}
         problems = register_problems([phase2], set())
         assert "P2-INT-99: alternative_ids does not name every alternative" in problems
+
+
+def int28(**parameter: Any) -> dict[str, Any]:
+    """INT-28 with its three alternatives executable and ``parameter`` as the first N drops'."""
+    return {
+        "id": "INT-28",
+        "alternatives": ["Rank order.", "Grouped by reason.", "Only list the first N drops."],
+        "alternative_ids": ["rank-order", "by-reason", "list-first-n-drops"],
+        "executable": {
+            "INT-28/rank-order": 0,
+            "INT-28/by-reason": 1,
+            "INT-28/list-first-n-drops": 2,
+        },
+        "parameters": {"INT-28/list-first-n-drops": parameter} if parameter else {},
+    }
+
+
+class TestParameters:
+    def test_the_registers_parameter_passes(self) -> None:
+        """INT-28's first N drops declared as the reference takes it (n, from 0): no problem."""
+        assert register_problems([int28(name="n", min=0, check=[1, 3])]) == []
+
+    @pytest.mark.parametrize(
+        ("parameter", "words"),
+        [
+            ({}, "not in the register's parameters"),
+            ({"name": "k", "min": 0, "check": [1]}, "differs from reference/_readings.py's"),
+            ({"name": "n", "min": 1, "check": [1]}, "differs from reference/_readings.py's"),
+            ({"name": "n", "min": 0, "check": []}, "check must list values"),
+            ({"name": "n", "min": 0, "check": [-1]}, "check must list values"),
+            ({"min": 0, "check": [1]}, "parameters must be"),
+        ],
+    )
+    def test_a_wrong_parameter_fails(self, parameter: dict[str, Any], words: str) -> None:
+        """Undeclared, another name or bounds than the reference's, no or out-of-bounds check
+        values, or a table without a name: the check fails, saying which."""
+        problems = register_problems([int28(**parameter)])
+        assert any(words in problem for problem in problems), problems
+
+    def test_a_parameter_on_an_unparameterized_alternative_fails(self) -> None:
+        """``parameters`` naming an alternative the reference runs without a value fails."""
+        raw = int28(name="n", min=0, check=[1])
+        raw["parameters"]["INT-28/by-reason"] = {"name": "n", "min": 0, "check": [1]}
+        problems = register_problems([raw])
+        assert any("INT-28/by-reason: parameters names no parameterized" in p for p in problems)

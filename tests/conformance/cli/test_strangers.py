@@ -43,6 +43,9 @@ EVIDENCE_RUNS: dict[str, tuple[list[str], list[str]]] = {
     "int27-declared": (["int27", "INT-27/budget-exhausted"], []),
     "pinned-declares-int27": (["pinned", "INT-27/budget-exhausted"], []),
     "int08int27-declares-int08": (["int08int27"], ["--readings", "{int08}"]),
+    # parameterized readings: the value read from the outputs (a few areas: CI time)
+    "first3": (["first3"], ["--select", "area:budget"]),
+    "bonus6": (["bonus6"], ["--select", "area:scoring"]),
 }
 
 
@@ -159,3 +162,38 @@ class TestReadingsWithEvidence:
         assert attribution["profile"] == ["INT-27/budget-exhausted"]
         assert attribution["inconsistent"]["INT-27/budget-exhausted"]
         assert code == 1, out
+
+
+@pytest.mark.slow  # a subprocess stranger over a few areas, then the attribution
+class TestParameterizedReadings:
+    def test_first_three_drops_is_a_reading_with_its_value(
+        self, with_evidence: dict[str, tuple[int, str, Path]]
+    ) -> None:
+        """Listing only the first three drops: every failure reproduced by the reference under
+        INT-28/list-first-n-drops with n = 3 read from the outputs, and nothing else; compliant
+        on required, following that reading with its value."""
+        code, out, _ = with_evidence["first3"]
+        footer = _footer(with_evidence["first3"])
+        reading = "INT-28/list-first-n-drops(n=3)"
+        assert footer["attribution"]["profile"] == [reading], out
+        assert footer["attribution"]["unexplained"] == []
+        assert footer["attribution"]["contradictions"] == []
+        assert footer["verdict"]["differs_on"] == [reading], out
+        assert f"follows {reading}" in out
+        assert code == 4
+
+    def test_a_rounded_bonus_is_named_with_its_decimals(
+        self, with_evidence: dict[str, tuple[int, str, Path]]
+    ) -> None:
+        """Rounding recency_bonus to 6 decimals: reproduced under the rejected reading with
+        decimals = 6, which the verdict and the top signature name; non-compliant (S6-SCORE-17)."""
+        code, out, report_dir = with_evidence["bonus6"]
+        report = json.loads((report_dir / "report.json").read_text("utf-8"))
+        reading = "INT-04/round-recency-bonus-fixed(decimals=6)"
+        assert report["footer"]["attribution"]["profile"] == [reading], out
+        assert report["footer"]["attribution"]["unexplained"] == []
+        assert report["footer"]["verdict"]["value"] == "non-compliant", out
+        assert report["failure_signatures"][0]["rejected"] == [reading]
+        assert f"follows {reading}, a reading the register rejects" in out
+        assert "S6-SCORE-17" in out
+        assert code == 1

@@ -232,6 +232,15 @@ class TestReadingCells:
         cells = reading_cells(entry, [followed, pinned])
         assert [c.readings for c in cells] == [("INT-27/budget-exhausted",), ("pinned",)]
 
+    def test_follows_a_parameterized_alternative(self) -> None:
+        """A profile naming INT-28's first N drops with its value shows it, value included,
+        in INT-28's row and in no other."""
+        entries = {e.id: e for e in load_registers(PROFILES[0]).entries}
+        reading = "INT-28/list-first-n-drops(n=3)"
+        followed = Implementation("a", "a", (run(profile=(reading,)),))
+        assert [c.readings for c in reading_cells(entries["INT-28"], [followed])] == [(reading,)]
+        assert [c.readings for c in reading_cells(entries["INT-27"], [followed])] == [("pinned",)]
+
     def test_unexplained_failures_counted(self) -> None:
         """Only the entry's failing vectors no alternative explains are counted."""
         entry = next(e for e in load_registers(PROFILES[0]).entries if e.id == "INT-01")

@@ -343,10 +343,11 @@ _h011 = vec(
         'query \'note\'. Line 0 n1 refs [{"x":1e400}] and line 1 n2 refs [{"x":-1e400}]: the nearest double is +-infinity, '
         "which cannot be canonically serialized (INT-17) -> invalid_record_schema, memory_id '' (number rule is a parse "
         'rule, INT-19), raw-line hashes. Line 2 n3 refs [{"x":1e308}] is finite -> valid; JCS writes it 1e+308 in the hash '
-        "preimage. n3 score 1, 1 token; used 1, remaining 99."
+        "preimage. n3 score 1, 1 token; used 1, remaining 99. Both invalid lines are listed in dropped, in read order "
+        "(INT-28)."
     ),
     clauses=["S6-REC-11", "S6-HASH-02"],
-    interpretations=["INT-01", "INT-17", "INT-19"],
+    interpretations=["INT-01", "INT-17", "INT-19", "INT-28"],
     request=REQ,
     files={
         S: lines(
@@ -632,10 +633,10 @@ _h020 = vec(
         'Line 1 \'{"memory_id":"m2","refs":[{"x":1e400}],"refs":[],"text":"note"}\': the overwritten refs hold 1e400 '
         '(INT-17) -> invalid, memory_id \'\'. Line 2 \'{"memory_id":"m3","text":5,"text":"note"}\': the overwritten 5 is a '
         "fine JSON value; after last-wins text is 'note' -> valid, same record_hash as {m3, 'note'}; score 1, 1 token. "
-        "used 1, remaining 99."
+        "used 1, remaining 99. Both invalid lines are listed in dropped, in read order (INT-28)."
     ),
     clauses=["S6-REC-01", "S6-REC-11"],
-    interpretations=["INT-15", "INT-16", "INT-17", "INT-19"],
+    interpretations=["INT-15", "INT-16", "INT-17", "INT-19", "INT-28"],
     request=REQ,
     files={
         S: lines(

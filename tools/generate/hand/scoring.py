@@ -263,4 +263,41 @@ _h008 = vec(
     ),
 )
 
-VECTORS = [_h001, _h002, _h003, _h004, _h005, _h006, _h007, _h008]
+# ---------------------------------------------------------------- scoring-h009
+_r9 = rec("m1", "note", ts="2024-02-29T00:00:00Z")
+_h009 = vec(
+    "scoring-h009",
+    "Score = base + recency_bonus as a double: one day with a 4-day half-life gives 1 + 0.5 ** 0.25.",
+    comment=(
+        "query 'note' -> [note]; m1 text 'note' -> base 1, no tags. Excerpt 'note' 4 bytes -> 1 token; used 1, remaining "
+        "99. half-life 4. now 2024-03-01T00:00:00Z - ts 2024-02-29T00:00:00Z = 86400 s -> age_days 1 -> exponent 1/4 = "
+        "0.25 exactly. mpmath at 60 digits: 0.5 ** 0.25 = 0.840896415253714543031125476233214895..., correctly rounded "
+        "double 0.8408964152537145 (0x1.ae89f995ad3adp-1, 0.37 ulp away). score = (1 + 0) + 0.8408964152537145: the "
+        "exact sum 1.84089641525371450... needs one bit more than a double near 1.84 holds; round to nearest even gives "
+        "1.8408964152537144. (This vector tells rounding the bonus from rounding the score: INT-04's rejected 'round "
+        "recency_bonus to 2 decimals' gives 1 + 0.84 = 1.8399999999999999 as a double, a score rounded to 2 decimals "
+        "1.84.) The normalized ts_utc '2024-02-29T00:00:00Z' (INT-21) is in record_hash."
+    ),
+    clauses=["S6-SCORE-14", "S6-SCORE-16", "S6-SCORE-18"],
+    interpretations=["INT-04", "INT-21", "INT-35"],
+    request={
+        "query": "note",
+        "store_paths": [S],
+        "budget": {"max_excerpt_tokens": 100},
+        "scoring": {"enable_recency_weight": True, "recency_half_life_days": 4},
+        "now_utc": "2024-03-01T00:00:00Z",
+    },
+    files={S: lines(L(memory_id="m1", ts_utc="2024-02-29T00:00:00Z", text="note"))},
+    expect=ok(
+        package(
+            "note",
+            "note",
+            bud(100, 1, 99, 100, 50),
+            [sel(_r9, S, 1.8408964152537144, "note", 1)],
+            [],
+        ),
+        [S],
+    ),
+)
+
+VECTORS = [_h001, _h002, _h003, _h004, _h005, _h006, _h007, _h008, _h009]
