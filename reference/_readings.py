@@ -549,6 +549,16 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"line_limit": "1mib-fail"},
         ),
         Alternative(
+            "INT-18/go-bufio-scanner",
+            6,
+            "a line of 65,536 bytes or more before its LF (a CR counted, a blank line too, a "
+            "last line without LF alike) fails the call: store_not_readable at the first such "
+            "store in read order (Go's bufio.Scanner stops with ErrTooLong and the obvious "
+            "program returns scanner.Err()); shorter lines are read at any length, and nested "
+            "up to 10000 deep (encoding/json's limit)",
+            {"line_limit": "go-scanner", "depth_limit": "10000"},
+        ),
+        Alternative(
             "INT-19/memory-id-record-hash",
             0,
             "an invalid line's dropped entry has memory_id and record_hash null",
@@ -610,6 +620,14 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "ts_utc and now_utc are valid when Java's Instant.parse reads them ('t'/'z', offsets "
             "up to 18:00 converted, 24:00:00, 23:59:60 as :59, 0-9 fraction digits)",
             {"timestamps": "java-instant-parse"},
+        ),
+        Alternative(
+            "INT-20/go-time-parse-rfc3339",
+            8,
+            "ts_utc and now_utc are valid when Go's time.Parse(time.RFC3339, s) reads them with "
+            "a zero offset ('-00:00' too, a one-digit hour, '.' or ',' and any number of "
+            "fraction digits cut to nanoseconds; no 't'/'z', second 60 or 24:00)",
+            {"timestamps": "go-time-parse-rfc3339"},
         ),
         Alternative(
             "INT-21/always-6-3-fraction",

@@ -27,6 +27,7 @@ from reference._reader import LINE_LIMITS, LineLimit, is_blank
 from reference._text import strip_white_space
 from reference._timestamps import (
     Timestamp,
+    parse_go_rfc3339,
     parse_iso8601_utc,
     parse_java_instant,
     parse_lenient_utc,
@@ -89,6 +90,7 @@ RECORD_TIMESTAMPS: Final = {
     "accept-iso-8601-forms": parse_iso8601_utc,
     "python-fromisoformat": parse_python_isoformat,
     "java-instant-parse": parse_java_instant,
+    "go-time-parse-rfc3339": parse_go_rfc3339,
 }
 
 #: (memory_id, text, normalized tags, timestamp or None, record_hash)
@@ -638,6 +640,7 @@ DEPTH_LIMITS: Final[dict[str, int]] = {
     "none": 1 << 62,
     "1000": 1000,
     "127": 127,  # serde_json: its recursion limit of 128 fails at the 128th level
+    "10000": 10_000,  # Go's encoding/json: "exceeded max depth" past 10000
 }
 
 

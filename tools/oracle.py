@@ -194,7 +194,8 @@ class Choices:
     surrogates: str = "reject"  # INT-15: an escaped lone surrogate
     duplicates: str = "last"  # INT-16: a member name twice in one object
     max_depth: int | None = MAX_DEPTH  # INT-18: the nesting limit
-    long_lines: str = "invalid"  # INT-18: a line over 1 MiB: "invalid", "read", "cut", "fail"
+    long_lines: str = "invalid"  # INT-18: a line over 1 MiB: "invalid", "read", "cut", "fail";
+    # "go-scanner": a line of 64 KiB or more fails the call
     invalid_entries: str = "listed"  # INT-19: the dropped entries of invalid lines
 
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
@@ -520,6 +521,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-18/line-past-length-limit": {"long_lines": "cut"},
     # INT-18 alternatives[5]: "A line past the length limit fails the call (store_not_readable)."
     "INT-18/overlong-line-fails-call": {"long_lines": "fail"},
+    # INT-18 alternatives[6]: "Go's bufio.Scanner with its default buffer: a line of 65,536
+    # bytes or more before its LF ... the call fails (store_not_readable) ...; a line nested
+    # deeper than 10,000 is invalid (encoding/json's limit)".
+    "INT-18/go-bufio-scanner": {"long_lines": "go-scanner", "max_depth": 10_000},
     # INT-19 alternatives[0]: "memory_id and record_hash null."
     "INT-19/memory-id-record-hash": {"invalid_entries": "null"},
     # INT-19 alternatives[1]: "Omit invalid lines from dropped (contradicts 'counted as
@@ -545,6 +550,9 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-20/python-fromisoformat": {"ts_grammar": "python-fromisoformat"},
     # INT-20 alternatives[6]: "Java's Instant.parse (JDK 17)"
     "INT-20/java-instant-parse": {"ts_grammar": "java-instant-parse"},
+    # INT-20 alternatives[8]: "Go's time.Parse(time.RFC3339, s) (Go 1.19) with a zero UTC
+    # offset ..." (the grammar in conformance/readings/_timestamps.py).
+    "INT-20/go-time-parse-rfc3339": {"ts_grammar": "go-time-parse-rfc3339"},
     # INT-21 alternatives[0]: "Always 6 (or 3) fraction digits." (six; the instant unchanged)
     "INT-21/always-6-3-fraction": {"ts_text": "six"},
     # INT-21 alternatives[1]: "Order by the raw string (then '...05.5Z' sorts before '...05Z')."
@@ -968,6 +976,22 @@ def _fail_on_long_lines(
                 )
 
 
+#: INT-18/go-bufio-scanner: bufio.MaxScanTokenSize, the default buffer of Go's bufio.Scanner.
+GO_MAX_SCAN_TOKEN: Final = 65_536
+
+
+def _fail_on_scanner_tokens(stores: list[tuple[str, bytes]], store_paths: list[str]) -> None:
+    """INT-18/go-bufio-scanner: "a line of 65,536 bytes or more before its LF (a CR counted, a
+    blank line too, a last line without LF alike) ... the call fails (store_not_readable) at
+    the first such store in read order"."""
+    for store_path, data in stores:
+        if any(len(segment) >= GO_MAX_SCAN_TOKEN for segment in data.split(b"\n")):
+            index = [normalize_path(sp) for sp in store_paths].index(store_path)
+            raise RequestError(
+                "store_not_readable", f"/store_paths/{index}", f"{store_path!r}: token too long"
+            )
+
+
 def read_candidates(
     stores: list[tuple[str, bytes]],
     entries: list[dict[str, Any]] | None,
@@ -1101,6 +1125,8 @@ def oracle_read(
             )
         if choices.long_lines == "fail":
             _fail_on_long_lines(stores, opts.store_paths, choices)  # INT-18
+        if choices.long_lines == "go-scanner":
+            _fail_on_scanner_tokens(stores, opts.store_paths)  # INT-18/go-bufio-scanner
     except RequestError as err:
         return err.envelope()
 

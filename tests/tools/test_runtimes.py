@@ -42,7 +42,7 @@ class TestCommand:
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         """Without the runtime's tools on PATH the probe is skipped, naming the missing tool."""
-        monkeypatch.setattr(runtimes.shutil, "which", lambda name: None)
+        monkeypatch.setattr("tools.runtimes.shutil.which", lambda name: None)
         lines, status = observations("java")
         assert lines == []
         assert status == "skipped: javac, java not found on PATH"
@@ -72,4 +72,5 @@ class TestCommand:
 
         lines, status = observations("python", run)
         assert lines == []
-        assert status.startswith("failed: ") and status.endswith("syntax error")
+        assert status.startswith("failed: ")
+        assert status.endswith("syntax error")
