@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final
 
 from reference._text import ASCII_WHITESPACE, strip_white_space
 
 __all__ = ["EXCERPTS", "Excerpt", "excerpt_of", "tokens_for"]
+
+#: A surrogate code point (a lone one: json.loads joins a pair into one code point).
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 #: Builds an excerpt: (text, per-item tokens, the INT-05 strip) -> (excerpt, excerpt_tokens).
 Excerpt = Callable[[str, int, Callable[[str], str]], tuple[str, int]]
@@ -27,7 +31,11 @@ def excerpt_of(
     (S6-TRUNC-04).
     """
     # S6-TRUNC-02: "strip leading/trailing whitespace" (White_Space, INT-05); nothing else.
-    data = strip(text).encode("utf-8")
+    stripped = strip(text)
+    try:
+        data = stripped.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (INT-15/javascript-keep-lone-surrogates)
+        return _lone_excerpt(stripped, per_item_tokens)
     # S6-TRUNC-05: "Determine max_bytes = per_item_max_excerpt_tokens * 4"
     max_bytes = per_item_tokens * 4
     if len(data) > max_bytes:
@@ -38,6 +46,20 @@ def excerpt_of(
         data = data[:cut]  # not stripped again (INT-31)
     # S6-TRUNC-03: empty after strip => excerpt "" and excerpt_tokens 0
     return data.decode("utf-8"), tokens_for(len(data))
+
+
+def _lone_excerpt(stripped: str, per_item_tokens: int) -> tuple[str, int]:
+    """INT-15/javascript-keep-lone-surrogates: a text holding a lone surrogate, as JavaScript's
+    Buffer.from / TextEncoder encode it (U+FFFD, 3 bytes): kept whole when it fits, otherwise
+    cut and decoded from those bytes (the surrogate is then U+FFFD)."""
+    data = _SURROGATE.sub("\ufffd", stripped).encode("utf-8")
+    if len(data) <= per_item_tokens * 4:
+        return stripped, tokens_for(len(data))
+    return excerpt_of(data.decode("utf-8"), per_item_tokens, _unstripped)
+
+
+def _unstripped(text: str) -> str:
+    return text
 
 
 def stripped_again(

@@ -491,6 +491,14 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"json_text": "go"},
         ),
         Alternative(
+            "INT-15/javascript-keep-lone-surrogates",
+            4,
+            "an escaped lone surrogate stays in its string (JavaScript's JSON.parse): the line "
+            "is a record; canonical JSON and the output write it as JSON.stringify does "
+            "(\\udxxx); its UTF-8 length is U+FFFD's, and a cut excerpt decodes it as U+FFFD",
+            {"json_text": "keep-surrogates", "record_form": "jcs-lone-escapes"},
+        ),
+        Alternative(
             "INT-16/first-occurrence-wins",
             0,
             "a member name that occurs twice in one object: the first occurrence wins",

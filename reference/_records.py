@@ -476,6 +476,27 @@ def _load_replacing_surrogates(raw: bytes) -> Any:
     return value
 
 
+def _load_keeping_surrogates(raw: bytes) -> Any:
+    """INT-15/javascript-keep-lone-surrogates: an escaped lone surrogate stays in its string
+    as one code point (JavaScript's JSON.parse keeps the lone UTF-16 code unit), in member
+    names too and in overwritten members alike; every other rule stays as pinned."""
+    try:
+        return load_line(raw)
+    except NotJSON:
+        pass
+    lone: list[str] = []
+
+    def kept(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        names_and_values = [key for key, _ in pairs] + [item for _, item in pairs]
+        lone.extend(text for text in _strings(names_and_values) if _LONE.search(text))
+        return dict(pairs)  # INT-16: the last one wins
+
+    value = _python_json(raw, kept)
+    if not lone and not any(_LONE.search(text) for text in _strings(value)):
+        raise _not_json("not JSON")  # the pinned loader refused the line for another reason
+    return value
+
+
 def _go_text(raw: bytes) -> str:
     """The line as Go's encoding/json sees its strings: each byte that does not start a valid
     UTF-8 sequence reads as one U+FFFD (utf8.DecodeRune's (RuneError, 1))."""
@@ -625,6 +646,7 @@ JSON_TEXTS: Final[dict[str, Callable[[bytes], Any]]] = {
     "nan-infinity": _load_with_constants,
     "replace-surrogates": _load_replacing_surrogates,
     "go": _load_like_go,
+    "keep-surrogates": _load_keeping_surrogates,
 }
 #: INT-16: what a member name that occurs twice in one object does (the pinned reading first).
 MEMBER_NAMES: Final[dict[str, Callable[[bytes], Any]]] = {

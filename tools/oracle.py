@@ -276,15 +276,19 @@ _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f":
 _GO_HTML = frozenset("<>&\u2028\u2029")
 
 
-def _string(text: str, ascii_only: bool, go: bool = False) -> str:
+def _string(text: str, ascii_only: bool, go: bool = False, lone: bool = False) -> str:
     """RFC 8785 section 3.2.2.2: '"', '\\' and U+0000..U+001F escaped (short forms where JSON
     has them); ``ascii_only`` (ensure_ascii=True) also escapes every character outside
-    U+0020..U+007E, a non-BMP one as its surrogate pair."""
-    require_unicode(text, "string")
+    U+0020..U+007E, a non-BMP one as its surrogate pair; ``lone``: a lone surrogate is written
+    as JSON.stringify writes it, the escape \\udxxx (otherwise it is an error)."""
+    if not lone:
+        require_unicode(text, "string")
     out = ['"']
     for char in text:
         point = ord(char)
-        if char in _SHORT:
+        if 0xD800 <= point <= 0xDFFF:  # only with ``lone``: lowercase hex, as JSON.stringify
+            out.append(f"\\u{point:04x}")
+        elif char in _SHORT:
             out.append(_SHORT[char])
         elif point < 0x20 or (ascii_only and point > 0x7E) or (go and char in _GO_HTML):
             out.extend(f"\\u{unit:04x}" for unit in _utf16(char))
@@ -294,18 +298,21 @@ def _string(text: str, ascii_only: bool, go: bool = False) -> str:
     return "".join(out)
 
 
-def _jcs_like(value: Any, names: Callable[[str], Any], ascii_only: bool, go: bool = False) -> str:
+def _jcs_like(
+    value: Any, names: Callable[[str], Any], ascii_only: bool, go: bool = False, lone: bool = False
+) -> str:
     """RFC 8785 with member names ordered by ``names``; integers written as their digits;
-    ``go``: Go's escapes, and -0 keeps its sign."""
+    ``go``: Go's escapes, and -0 keeps its sign; ``lone``: lone surrogates as \\udxxx."""
     if isinstance(value, dict):
         members = sorted(value, key=names)
-        parts = [_string(k, ascii_only, go) + ":" + _jcs_like(value[k], names, ascii_only, go)
-                 for k in members]  # fmt: skip
+        parts = [_string(k, ascii_only, go, lone) + ":"
+                 + _jcs_like(value[k], names, ascii_only, go, lone) for k in members]  # fmt: skip
         return "{" + ",".join(parts) + "}"
     if isinstance(value, list):
-        return "[" + ",".join(_jcs_like(item, names, ascii_only, go) for item in value) + "]"
+        items = (_jcs_like(item, names, ascii_only, go, lone) for item in value)
+        return "[" + ",".join(items) + "]"
     if isinstance(value, str):
-        return _string(value, ascii_only, go)
+        return _string(value, ascii_only, go, lone)
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, int):
@@ -325,8 +332,12 @@ def encode(value: Any, form: str = "jcs") -> bytes:
         text = json.dumps(value, sort_keys=True, separators=(",", ":"),
                           ensure_ascii=form == "python-json-ascii", allow_nan=False)  # fmt: skip
         return text.encode("utf-8")
-    names: Callable[[str], Any] = _utf16 if form in ("jcs", "ascii-escapes") else str
-    return _jcs_like(value, names, form == "ascii-escapes", form == "go-json").encode("utf-8")
+    names: Callable[[str], Any] = (
+        _utf16 if form in ("jcs", "ascii-escapes", "jcs-lone-escapes") else str
+    )
+    lone = form == "jcs-lone-escapes"  # INT-15/javascript-keep-lone-surrogates: JSON.stringify
+    written = _jcs_like(value, names, form == "ascii-escapes", form == "go-json", lone)
+    return written.encode("utf-8", "surrogatepass" if lone else "strict")
 
 
 def _exact(raw: bytes) -> Any:
@@ -499,6 +510,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # starts no valid sequence) and escaped lone surrogates read as U+FFFD, like Go's
     # encoding/json."
     "INT-15/go-replace-invalid-utf-8": {"utf8": "go", "surrogates": "replace"},
+    # INT-15 alternatives[4]: "JavaScript's JSON.parse: an escaped lone surrogate stays in the
+    # string ... canonical JSON (record_hash, package_hash) and the output write it as
+    # JSON.stringify does, the escape \\udxxx" (the excerpt: ``make_excerpt``).
+    "INT-15/javascript-keep-lone-surrogates": {"surrogates": "keep", "form": "jcs-lone-escapes"},
     # INT-16 alternatives[0]: "First occurrence wins."
     "INT-16/first-occurrence-wins": {"duplicates": "first"},
     # INT-16 alternatives[1]: "invalid_record_schema (I-JSON: names MUST be unique)."
@@ -848,8 +863,15 @@ def make_excerpt(
     """
     if strip == "ascii":
         ws = "ascii"
-    data = strip_ws(text, ws).encode("utf-8")  # INT-31: White_Space strip only (INT-05: ws)
+    stripped = strip_ws(text, ws)  # INT-31: White_Space strip only (INT-05: ws)
+    # INT-15/javascript-keep-lone-surrogates: "its UTF-8 length, where one is taken (an excerpt
+    # and its tokens), is that of U+FFFD (Buffer.from, TextEncoder: 3 bytes), and an excerpt
+    # that is cut is decoded from those bytes ... while one that needs no cut keeps it".
+    fffd = "".join("\ufffd" if 0xD800 <= ord(char) <= 0xDFFF else char for char in stripped)
+    data = fffd.encode("utf-8")
     max_bytes = per_item * 4  # 'Determine max_bytes = per_item_max_excerpt_tokens * 4'
+    if len(data) <= max_bytes and fffd != stripped:
+        return stripped, -(-len(data) // 4)
     if len(data) > max_bytes:
         cut = max_bytes
         while cut > 0 and (data[cut] & 0xC0) == 0x80:  # 'cut back to last valid boundary'
@@ -946,7 +968,9 @@ def read_record(
         record["tags"] = sorted(record["tags"], key=lambda tag: tag.encode("utf-16-be"))
     if "_instant" in record:
         record["_raw_ts"] = obj["ts_utc"]  # INT-21/order-raw-string-05 orders by it
-    record["record_hash"] = record_hash(record)
+    # INT-15/javascript-keep-lone-surrogates: RFC 8785 cannot write a lone surrogate; its
+    # record_hash is computed under its own form (``hash_record``, in read_candidates).
+    record["record_hash"] = "" if choices.surrogates == "keep" else record_hash(record)
     return record
 
 
