@@ -30,12 +30,10 @@ def excerpt_of(
     `per_item_tokens` is already min(per_item_max_excerpt_tokens, max_excerpt_tokens)
     (S6-TRUNC-04).
     """
+    if _SURROGATE.search(text):  # only INT-15/javascript-keep-lone-surrogates lets one in
+        return _lone_excerpt(strip(text), per_item_tokens)
     # S6-TRUNC-02: "strip leading/trailing whitespace" (White_Space, INT-05); nothing else.
-    stripped = strip(text)
-    try:
-        data = stripped.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate (INT-15/javascript-keep-lone-surrogates)
-        return _lone_excerpt(stripped, per_item_tokens)
+    data = strip(text).encode("utf-8")
     # S6-TRUNC-05: "Determine max_bytes = per_item_max_excerpt_tokens * 4"
     max_bytes = per_item_tokens * 4
     if len(data) > max_bytes:
