@@ -4,16 +4,22 @@ that prints it or a stated reason why none can, and the command says why a runti
 from __future__ import annotations
 
 import subprocess
+import tomllib
 from collections.abc import Sequence
 
 import pytest
 
+from conformance._kit import specs_dir
 from conformance.registers import RUNTIMES, load_interpretations
 from tools import runtimes
-from tools.runtimes import PROBES, UNPROBED, observations
+from tools.runtimes import PROBED_AS, PROBES, UNPROBED, observations
 
 FACTS = sorted(
     (entry.id, runtime) for entry in load_interpretations() for runtime in entry.runtimes
+)
+PHASE2 = tomllib.loads((specs_dir() / "phase2" / "interpretations.toml").read_text("utf-8"))
+PHASE2_FACTS = sorted(
+    (entry["id"], runtime) for entry in PHASE2["entry"] for runtime in entry.get("runtimes", {})
 )
 
 
@@ -31,6 +37,13 @@ class TestProbes:
         source = PROBES[runtime].source.read_text(encoding="utf-8")
         probed = f'"{entry}"' in source or f"'{entry}'" in source
         assert probed or UNPROBED.get((entry, runtime)), (entry, runtime)
+
+    @pytest.mark.parametrize(("entry", "runtime"), PHASE2_FACTS)
+    def test_every_phase2_fact_is_probed(self, entry: str, runtime: str) -> None:
+        """A Phase 2 runtimes fact is printed under the SPEC-006 entry PROBED_AS names."""
+        source = PROBES[runtime].source.read_text(encoding="utf-8")
+        probed = PROBED_AS[entry]
+        assert f'"{probed}"' in source or f"'{probed}'" in source, (entry, runtime)
 
     def test_unprobed_lists_only_facts(self) -> None:
         """UNPROBED names only facts the register records (no stale reasons)."""

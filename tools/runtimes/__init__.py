@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-__all__ = ["PROBES", "UNPROBED", "Probe", "main", "observations"]
+__all__ = ["PROBED_AS", "PROBES", "UNPROBED", "Probe", "main", "observations"]
 
 HERE: Final = Path(__file__).resolve().parent
 
@@ -88,6 +88,13 @@ UNPROBED: Final[dict[tuple[str, str], str]] = {
     ("INT-25", "rust"): "the sort of INT-33's probe, applied to tags",
     ("INT-25", "java"): "the sort of INT-33's probe, applied to tags",
     ("INT-42", "python"): "dict.get ignores what it does not ask for (no library behaviour)",
+}
+
+#: Phase 2 entries (``specs/phase2/interpretations.toml``) whose runtimes facts are the same
+#: library calls as a SPEC-006 entry's: the probe prints them under that entry.
+PROBED_AS: Final[dict[str, str]] = {
+    "P2-INT-01": "INT-07",  # the character count: len / .length / String.length()
+    "P2-INT-02": "INT-05",  # the word split: split() / split(/\s+/) / Fields / split_whitespace
 }
 
 #: The label every probe gives its pow(0.5, e) values (INT-04), compared with the correctly
