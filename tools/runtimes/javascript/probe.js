@@ -51,7 +51,9 @@ for (const s of ['2024-01-02T03:04:05Z', '2024-01-02t03:04:05z', '2024-01-02T03:
 }
 out('INT-21', 'toISOString of 05.120Z', new Date('2024-01-02T03:04:05.120Z').toISOString());
 // INT-01: JSON.stringify.
-out('INT-01', 'JSON.stringify', JSON.stringify({ s: '<&>\u2028\u007f', n: [2.0, 1e21, 1e-7, -0, 0.1] }));
+// Characters outside U+0020..U+007E that JSON.stringify writes raw are shown as <U+XXXX>.
+const shown = (text) => text.replace(/[^\x20-\x7e]/g, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+out('INT-01', 'JSON.stringify (raw characters as <U+XXXX>)', shown(JSON.stringify({ s: '<&>\u2028\u007f', n: [2.0, 1e21, 1e-7, -0, 0.1] })));
 // INT-04: Math.pow(0.5, e).
 const bits = (x) => { const b = Buffer.alloc(8); b.writeDoubleBE(x); return b.toString('hex').replace(/^0+/, ''); };
 const pows = [];
