@@ -105,7 +105,8 @@ class Readings:
     #: bytes end a line (a key of ``_reader.LINE_BREAKS``).
     line_ends: str = "skip-blank-drop-cr"
     line_breaks: str = "lf"
-    #: INT-15: which JSON texts a line may hold (a key of ``_records.JSON_TEXTS``).
+    #: INT-15: which JSON texts a line may hold (a key of ``_records.JSON_TEXTS``; also
+    #: INT-17/javascript-infinity-null's "infinity-null").
     json_text: str = "rfc8259"
     #: INT-16: a member name twice in one object (a key of ``_records.MEMBER_NAMES``).
     member_names: str = "last-wins"
@@ -517,6 +518,14 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             'object makes the line invalid_record_schema (memory_id ""); other duplicates: '
             "the last wins (serde_json into a struct)",
             {"member_names": "record-fields-unique"},
+        ),
+        Alternative(
+            "INT-17/javascript-infinity-null",
+            2,
+            "a number that rounds to infinity (1e400) is JSON.parse's Infinity, not an error: "
+            "JSON.stringify writes it null, so in refs it is hashed as null, and a record field "
+            "holding it has the wrong type",
+            {"json_text": "infinity-null"},
         ),
         Alternative(
             "INT-18/limit-implementation-defined-behaviour",

@@ -497,6 +497,46 @@ def _load_keeping_surrogates(raw: bytes) -> Any:
     return value
 
 
+def _load_infinity_as_null(raw: bytes) -> Any:
+    """INT-17/javascript-infinity-null: a number literal whose magnitude rounds to infinity is
+    JSON.parse's Infinity, which JSON.stringify (and so record_hash) writes null: read as null
+    here, which every record rule treats as Infinity would be (a wrong type for a record field,
+    null inside refs, ignored elsewhere); every other rule stays as pinned."""
+    try:
+        return load_line(raw)
+    except NotJSON:
+        pass
+    overflowed: list[str] = []
+
+    def number(text: str) -> float | None:
+        value = float(text)
+        if math.isinf(value):
+            overflowed.append(text)
+            return None
+        return value
+
+    def integer(digits: str) -> int | float | None:
+        try:
+            return _number_int(digits)
+        except OverflowError:  # beyond the largest double: Infinity
+            overflowed.append(digits)
+            return None
+
+    try:
+        value = json.loads(
+            raw.decode("utf-8"),
+            object_pairs_hook=_last_wins,
+            parse_int=integer,
+            parse_float=number,
+            parse_constant=_reject_constant,
+        )
+    except (ValueError, RecursionError) as exc:  # bad UTF-8, not JSON, a lone surrogate
+        raise _not_json(str(exc)) from None
+    if not overflowed:  # the pinned loader refused the line for another reason
+        raise _not_json("not JSON")
+    return value
+
+
 def _go_text(raw: bytes) -> str:
     """The line as Go's encoding/json sees its strings: each byte that does not start a valid
     UTF-8 sequence reads as one U+FFFD (utf8.DecodeRune's (RuneError, 1))."""
@@ -647,6 +687,7 @@ JSON_TEXTS: Final[dict[str, Callable[[bytes], Any]]] = {
     "replace-surrogates": _load_replacing_surrogates,
     "go": _load_like_go,
     "keep-surrogates": _load_keeping_surrogates,
+    "infinity-null": _load_infinity_as_null,
 }
 #: INT-16: what a member name that occurs twice in one object does (the pinned reading first).
 MEMBER_NAMES: Final[dict[str, Callable[[bytes], Any]]] = {

@@ -192,6 +192,7 @@ class Choices:
     bom: str = "reject"  # INT-15: a leading BOM
     constants: str = "reject"  # INT-15: NaN, Infinity, -Infinity
     surrogates: str = "reject"  # INT-15: an escaped lone surrogate
+    infinity: str = "reject"  # INT-17: a number that rounds to infinity: "reject" or "null"
     duplicates: str = "last"  # INT-16: a member name twice in one object
     max_depth: int | None = MAX_DEPTH  # INT-18: the nesting limit
     long_lines: str = "invalid"  # INT-18: a line over 1 MiB: "invalid", "read", "cut", "fail";
@@ -522,6 +523,9 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # in the top-level object makes the line invalid_record_schema with memory_id ""; any
     # other duplicate: the last wins (serde_json deserializing into a struct)."
     "INT-16/duplicate-record-field-invalid": {"duplicates": "record-fields"},
+    # INT-17 alternatives[2]: "JavaScript's JSON.parse: a number literal whose magnitude rounds
+    # to infinity ... reads as Infinity ...; JSON.stringify ... writes it null".
+    "INT-17/javascript-infinity-null": {"infinity": "null"},
     # INT-18 alternatives[0]: "No limit (implementation-defined behaviour)."
     "INT-18/limit-implementation-defined-behaviour": {"max_depth": None},
     # INT-18 alternatives[1]: "Limit 1000 or 1024." (1000)
@@ -1033,6 +1037,7 @@ def read_candidates(
         constants=choices.constants,
         surrogates=choices.surrogates,
         duplicates=choices.duplicates,
+        infinity=choices.infinity,
         max_depth=choices.max_depth,
     )
     lines: list[dict[str, Any]] = []

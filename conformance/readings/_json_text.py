@@ -55,6 +55,7 @@ class TextReading:
     surrogates: str = "reject"  # or "replace", or "keep" (JavaScript's JSON.parse)
     duplicates: str = "last"  # "first", "reject", "record-fields"
     max_depth: int | None = MAX_DEPTH
+    infinity: str = "reject"  # INT-17: or "null" (JSON.parse's Infinity, JSON.stringify's null)
 
 
 PINNED_TEXT = TextReading()
@@ -75,6 +76,21 @@ def _parse_float(text: str) -> float:
     if math.isinf(f):  # INT-17: "a number whose magnitude rounds to infinity ... invalid"
         raise InvalidText("number out of range")
     return f
+
+
+def _float_or_null(text: str) -> float | None:
+    """INT-17/javascript-infinity-null: "a number literal whose magnitude rounds to infinity
+    ... reads as Infinity ... JSON.stringify ... writes it null"."""
+    f = float(text)
+    return None if math.isinf(f) else f
+
+
+def _int_or_null(digits: str) -> int | float | None:
+    """INT-17/javascript-infinity-null: an integer beyond the largest double is Infinity too."""
+    try:
+        return _parse_int(digits)
+    except OverflowError:
+        return None
 
 
 def _check_tree(value: object) -> None:
@@ -190,8 +206,8 @@ def parse_json_text(raw: bytes, reading: TextReading = PINNED_TEXT) -> Any:
             text,
             object_pairs_hook=_object(reading, repeated),
             parse_constant=float if reading.constants == "accept" else _reject_constant,
-            parse_int=_parse_int,
-            parse_float=_parse_float,
+            parse_int=_parse_int if reading.infinity == "reject" else _int_or_null,
+            parse_float=_parse_float if reading.infinity == "reject" else _float_or_null,
         )
     except (ValueError, RecursionError, OverflowError):
         raise InvalidText("not JSON") from None

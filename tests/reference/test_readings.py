@@ -171,6 +171,24 @@ class TestRuntimeReadings:
         # "alpha " + EF BF BD + "x" is 10 bytes; the cut at 8 splits U+FFFD: back to 6 bytes.
         assert (item["excerpt"], item["excerpt_tokens"]) == ("alpha ", 2)
 
+    def test_int17_javascript_infinity_is_null(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """INT-17/javascript-infinity-null: 1e400 in refs is JSON.parse's Infinity, hashed as
+        JSON.stringify's null (the SHA-256 Node.js 20 prints for this record); pinned, the
+        line is invalid."""
+        (tmp_path / "s.jsonl").write_bytes(
+            b'{"memory_id":"m","text":"alpha","refs":[{"w":1e400}]}\n'
+        )
+        monkeypatch.chdir(tmp_path)
+        pinned = memory_read(REQUEST)["package"]["selection"]
+        assert [entry["reason"] for entry in pinned["dropped"]] == ["invalid_record_schema"]
+        other = memory_read(REQUEST, readings=Readings.of(["INT-17/javascript-infinity-null"]))
+        (item,) = other["package"]["selection"]["selected"]
+        assert item["record_hash"] == (
+            "2f3f1c07f0509817a556bae4b52b0c6482b41828cb38e2b90def0b4450a360cf"
+        )
+
     @pytest.mark.parametrize(
         ("stamp", "normalized"),
         [
