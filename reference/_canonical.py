@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -30,7 +31,7 @@ import rfc8785
 
 from reference._errors import CanonicalizationError
 
-__all__ = ["FORMS", "as_doubles", "canonical_bytes", "jcs_number", "sha256_hex"]
+__all__ = ["FORMS", "as_doubles", "canonical_bytes", "jcs_number", "lone_escaped", "sha256_hex"]
 
 _SAFE_INT: Final = 2**53
 _SORT: Final = orjson.OPT_SORT_KEYS
@@ -154,6 +155,26 @@ def _jcs_string(text: str) -> bytes:
     return orjson.dumps(text)  # JCS escaping; raises for a lone surrogate
 
 
+#: A surrogate code point in a Python str: after json.loads a pair is one code point, so every
+#: one left is a lone surrogate.
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def _lone_escaped_string(text: str) -> bytes:
+    """RFC 8785's escaping, and a lone surrogate as the escape \\udxxx (lowercase hex), as
+    ECMAScript's well-formed JSON.stringify (ES2019) writes it (INT-15/javascript-keep-lone-
+    surrogates); a valid string is written exactly as RFC 8785 writes it."""
+    try:
+        return orjson.dumps(text)
+    except orjson.JSONEncodeError:
+        pass
+    parts = _SURROGATE.split(text)
+    written = [orjson.dumps(parts[0])[:-1]]
+    for lone, part in zip(_SURROGATE.findall(text), parts[1:], strict=True):
+        written += [b"\\u%04x" % ord(lone), orjson.dumps(part)[1:-1]]
+    return b"".join(written) + b'"'
+
+
 def _ascii_string(text: str) -> bytes:
     text.encode("utf-8")  # a lone surrogate has no canonical form (UnicodeEncodeError)
     return json.dumps(text, ensure_ascii=True).encode("ascii")
@@ -217,4 +238,9 @@ FORMS: Final[dict[str, Callable[[Any], bytes]]] = {
     "python-json": _form(lambda value: _python_json(value, False)),
     "python-json-ascii": _form(lambda value: _python_json(value, True)),
     "go-json": _form(lambda value: _written(value, _go_string, _code_points, _go_number)),
+    "jcs-lone-escapes": _form(lambda value: _written(value, _lone_escaped_string, _utf16_units)),
 }
+#: RFC 8785 of a value whose strings may hold lone surrogates, written as JSON.stringify writes
+#: them (\\udxxx): the package's and dropped entries' canonical form when a reading let one
+#: through (INT-15/javascript-keep-lone-surrogates); byte-equal to RFC 8785 otherwise.
+lone_escaped: Final = FORMS["jcs-lone-escapes"]

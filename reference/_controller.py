@@ -297,11 +297,12 @@ def _write_package(
         )
         if readings.trust_after_selection:  # INT-39/trust-check-after-selection
             trust = TrustFilter()
+        lines = _lines(readings)  # INT-14, INT-15, INT-16, INT-18
+        lines.line_limit.check(stores)  # INT-18: the stores checked before reading, if at all
         normalize = _text(readings).normalize  # INT-05, INT-06
         raw = QUERY_RAW[readings.query_raw](request.query, normalize)  # INT-11
         query = {"raw": raw, "query_hash": query_hash(request.query, normalize)}
         scorer = _scorer(request, readings)
-        lines = _lines(readings)  # INT-14, INT-15, INT-16, INT-18
         audit = None
         if writer is not None:
             audit = _audit_parameters(request, scorer, read, budget, writer)

@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import tempfile
 from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
+
+from reference._canonical import lone_escaped
 
 __all__ = [
     "SELECTED",
@@ -67,11 +70,25 @@ def render_dropped(entries: list[dict[str, str]], indent: bytes | None) -> tuple
     """
     if not entries:
         return b"", b""
-    canonical = orjson.dumps(entries, option=_SORT)[1:-1]
+    try:
+        canonical = orjson.dumps(entries, option=_SORT)[1:-1]
+    except orjson.JSONEncodeError:  # a lone surrogate (INT-15/javascript-keep-lone-surrogates)
+        return _lone_rendered(entries, indent)
     if indent is None:
         return orjson.dumps(entries)[1:-1], canonical
     # "[\n  {...},\n  {...}\n]" -> the items, each line re-indented to sit at `indent`.
     body = orjson.dumps(entries, option=_INDENT)[2:-2]
+    return indent + body.replace(b"\n", b"\n" + indent), canonical
+
+
+def _lone_rendered(entries: list[dict[str, str]], indent: bytes | None) -> tuple[bytes, bytes]:
+    """`render_dropped` of entries holding a lone surrogate, which orjson cannot write (only
+    INT-15/javascript-keep-lone-surrogates lets one through): printed with \\uXXXX escapes
+    (ASCII JSON), canonical as JSON.stringify writes it (``_canonical.lone_escaped``)."""
+    canonical = b",".join(lone_escaped(entry) for entry in entries)
+    if indent is None:
+        return json.dumps(entries, separators=(",", ":")).encode("ascii")[1:-1], canonical
+    body = json.dumps(entries, indent=2).encode("ascii")[2:-2]
     return indent + body.replace(b"\n", b"\n" + indent), canonical
 
 

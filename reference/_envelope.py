@@ -65,10 +65,11 @@ class Envelope:
         return DROPPED_INDENT if self.pretty else None
 
     def _member(self, value: Any, depth: int) -> bytes:
-        """A member's value as orjson would print it at `depth` inside the whole result."""
+        """A member's value as orjson would print it at `depth` inside the whole result (a
+        value orjson cannot write, one holding a lone surrogate, as `dumps` writes it)."""
         if not self.pretty:
-            return orjson.dumps(value)
-        return orjson.dumps(value, option=_INDENT).replace(b"\n", b"\n" + _LEVEL * depth)
+            return dumps(value)
+        return dumps(value, pretty=True).replace(b"\n", b"\n" + _LEVEL * depth)
 
     def error(self, error: dict[str, Any]) -> None:
         """The failure envelope {"error": ...}."""

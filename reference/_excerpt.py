@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Final
 
 from reference._text import ASCII_WHITESPACE, strip_white_space
 
 __all__ = ["EXCERPTS", "Excerpt", "excerpt_of", "tokens_for"]
+
+#: A surrogate code point (a lone one: json.loads joins a pair into one code point).
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 #: Builds an excerpt: (text, per-item tokens, the INT-05 strip) -> (excerpt, excerpt_tokens).
 Excerpt = Callable[[str, int, Callable[[str], str]], tuple[str, int]]
@@ -26,6 +30,8 @@ def excerpt_of(
     `per_item_tokens` is already min(per_item_max_excerpt_tokens, max_excerpt_tokens)
     (S6-TRUNC-04).
     """
+    if _SURROGATE.search(text):  # only INT-15/javascript-keep-lone-surrogates lets one in
+        return _lone_excerpt(strip(text), per_item_tokens)
     # S6-TRUNC-02: "strip leading/trailing whitespace" (White_Space, INT-05); nothing else.
     data = strip(text).encode("utf-8")
     # S6-TRUNC-05: "Determine max_bytes = per_item_max_excerpt_tokens * 4"
@@ -38,6 +44,20 @@ def excerpt_of(
         data = data[:cut]  # not stripped again (INT-31)
     # S6-TRUNC-03: empty after strip => excerpt "" and excerpt_tokens 0
     return data.decode("utf-8"), tokens_for(len(data))
+
+
+def _lone_excerpt(stripped: str, per_item_tokens: int) -> tuple[str, int]:
+    """INT-15/javascript-keep-lone-surrogates: a text holding a lone surrogate, as JavaScript's
+    Buffer.from / TextEncoder encode it (U+FFFD, 3 bytes): kept whole when it fits, otherwise
+    cut and decoded from those bytes (the surrogate is then U+FFFD)."""
+    data = _SURROGATE.sub("\ufffd", stripped).encode("utf-8")
+    if len(data) <= per_item_tokens * 4:
+        return stripped, tokens_for(len(data))
+    return excerpt_of(data.decode("utf-8"), per_item_tokens, _unstripped)
+
+
+def _unstripped(text: str) -> str:
+    return text
 
 
 def stripped_again(

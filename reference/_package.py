@@ -34,7 +34,7 @@ import orjson
 
 from reference._audit import AuditWriter, StoreIdentity
 from reference._candidates import scan_chunk
-from reference._canonical import FORMS, jcs_number
+from reference._canonical import FORMS, jcs_number, lone_escaped
 from reference._dropped import (
     SELECTED,
     ChunkParts,
@@ -111,6 +111,13 @@ _NO_MARKS: Final[Marks] = {}
 
 def _selected_bytes(item: dict[str, Any]) -> bytes:
     """One selected item in canonical form; keys in JCS order, score in JCS number form."""
+    try:
+        return _selected_jcs(item)
+    except orjson.JSONEncodeError:  # a lone surrogate (INT-15/javascript-keep-lone-surrogates)
+        return lone_escaped(item)
+
+
+def _selected_jcs(item: dict[str, Any]) -> bytes:
     dump = orjson.dumps
     return b"".join(
         (

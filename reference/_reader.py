@@ -324,13 +324,44 @@ def _failing_line(store: Store, head: bytes, overlong: Overlong) -> tuple[list[b
     raise _not_readable(store.where, store.path, f" has a line longer than {MAX_LINE_BYTES} bytes")
 
 
+#: INT-18/go-bufio-scanner: Go's bufio.Scanner holds a token of fewer than MaxScanTokenSize
+#: (64 KiB) bytes; the bytes before a line's LF (a CR included) count.
+GO_SCANNER_TOKEN_BYTES: Final = 64 << 10
+
+
+def _any_length(stores: list[Store]) -> None:
+    """The stores as they are: the limit is the reader's (``max_bytes``), line by line."""
+
+
+def _failing_scanner_token(stores: list[Store]) -> None:
+    """INT-18/go-bufio-scanner (an alternative, ``_readings.py``): the obvious Go reader
+    (``for scanner.Scan() {...}; if err := scanner.Err(); err != nil { return err }``) fails
+    the call at the first store, in read order, with a line of GO_SCANNER_TOKEN_BYTES or more
+    before its LF (a CR counts, a blank line too, and so does a last line without LF):
+    ``Scan()`` stops there with ``bufio.ErrTooLong``."""
+    for store in stores:
+        run = 0  # bytes since the last LF
+        for offset in range(0, store.size, BLOCK_BYTES):
+            pieces = _pread(store, min(BLOCK_BYTES, store.size - offset), offset).split(b"\n")
+            lengths = [run + len(pieces[0]), *map(len, pieces[1:])]
+            run = lengths[-1]
+            if max(lengths) >= GO_SCANNER_TOKEN_BYTES:
+                raise _not_readable(
+                    store.where,
+                    store.path,
+                    f" has a line of {GO_SCANNER_TOKEN_BYTES} bytes or more",
+                )
+
+
 @dataclass(frozen=True, slots=True)
 class LineLimit:
-    """INT-18: the longest line read as a line (bytes, without its terminator), and what a
-    longer non-blank line becomes (a blank one is skipped at any length, INT-14)."""
+    """INT-18: the longest line read as a line (bytes, without its terminator), what a
+    longer non-blank line becomes (a blank one is skipped at any length, INT-14), and a check
+    of the opened stores before they are read."""
 
     max_bytes: int = MAX_LINE_BYTES
     past: PastLimit = _invalid_line
+    check: Callable[[list[Store]], None] = _any_length
 
 
 #: INT-18: the line length limit (the pinned reading first; ``_readings.py``).  "none"
@@ -340,6 +371,7 @@ LINE_LIMITS: Final[dict[str, LineLimit]] = {
     "none": LineLimit(1 << 62),
     "1mib-truncate": LineLimit(MAX_LINE_BYTES, _truncated_line),
     "1mib-fail": LineLimit(MAX_LINE_BYTES, _failing_line),
+    "go-scanner": LineLimit(1 << 62, _invalid_line, _failing_scanner_token),
 }
 
 

@@ -116,7 +116,8 @@ class Readings:
     #: bytes end a line (a key of ``_reader.LINE_BREAKS``).
     line_ends: str = "skip-blank-drop-cr"
     line_breaks: str = "lf"
-    #: INT-15: which JSON texts a line may hold (a key of ``_records.JSON_TEXTS``).
+    #: INT-15: which JSON texts a line may hold (a key of ``_records.JSON_TEXTS``; also
+    #: INT-17/javascript-infinity-null's "infinity-null").
     json_text: str = "rfc8259"
     #: INT-16: a member name twice in one object (a key of ``_records.MEMBER_NAMES``).
     member_names: str = "last-wins"
@@ -512,6 +513,14 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"json_text": "go"},
         ),
         Alternative(
+            "INT-15/javascript-keep-lone-surrogates",
+            4,
+            "an escaped lone surrogate stays in its string (JavaScript's JSON.parse): the line "
+            "is a record; canonical JSON and the output write it as JSON.stringify does "
+            "(\\udxxx); its UTF-8 length is U+FFFD's, and a cut excerpt decodes it as U+FFFD",
+            {"json_text": "keep-surrogates", "record_form": "jcs-lone-escapes"},
+        ),
+        Alternative(
             "INT-16/first-occurrence-wins",
             0,
             "a member name that occurs twice in one object: the first occurrence wins",
@@ -530,6 +539,14 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             'object makes the line invalid_record_schema (memory_id ""); other duplicates: '
             "the last wins (serde_json into a struct)",
             {"member_names": "record-fields-unique"},
+        ),
+        Alternative(
+            "INT-17/javascript-infinity-null",
+            2,
+            "a number that rounds to infinity (1e400) is JSON.parse's Infinity, not an error: "
+            "JSON.stringify writes it null, so in refs it is hashed as null, and a record field "
+            "holding it has the wrong type",
+            {"json_text": "infinity-null"},
         ),
         Alternative(
             "INT-18/limit-implementation-defined-behaviour",
@@ -568,6 +585,16 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "a non-blank line longer than 1 MiB fails the call (store_not_readable at the "
             "store's /store_paths entry)",
             {"line_limit": "1mib-fail"},
+        ),
+        Alternative(
+            "INT-18/go-bufio-scanner",
+            6,
+            "a line of 65,536 bytes or more before its LF (a CR counted, a blank line too, a "
+            "last line without LF alike) fails the call: store_not_readable at the first such "
+            "store in read order (Go's bufio.Scanner stops with ErrTooLong and the obvious "
+            "program returns scanner.Err()); shorter lines are read at any length, and nested "
+            "up to 10000 deep (encoding/json's limit)",
+            {"line_limit": "go-scanner", "depth_limit": "10000"},
         ),
         Alternative(
             "INT-19/memory-id-record-hash",
@@ -631,6 +658,14 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "ts_utc and now_utc are valid when Java's Instant.parse reads them ('t'/'z', offsets "
             "up to 18:00 converted, 24:00:00, 23:59:60 as :59, 0-9 fraction digits)",
             {"timestamps": "java-instant-parse"},
+        ),
+        Alternative(
+            "INT-20/go-time-parse-rfc3339",
+            8,
+            "ts_utc and now_utc are valid when Go's time.Parse(time.RFC3339, s) reads them with "
+            "a zero offset ('-00:00' too, a one-digit hour, '.' or ',' and any number of "
+            "fraction digits cut to nanoseconds; no 't'/'z', second 60 or 24:00)",
+            {"timestamps": "go-time-parse-rfc3339"},
         ),
         Alternative(
             "INT-21/always-6-3-fraction",

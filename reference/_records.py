@@ -27,6 +27,7 @@ from reference._reader import LINE_LIMITS, LineLimit, is_blank
 from reference._text import strip_white_space
 from reference._timestamps import (
     Timestamp,
+    parse_go_rfc3339,
     parse_iso8601_utc,
     parse_java_instant,
     parse_lenient_utc,
@@ -89,6 +90,7 @@ RECORD_TIMESTAMPS: Final = {
     "accept-iso-8601-forms": parse_iso8601_utc,
     "python-fromisoformat": parse_python_isoformat,
     "java-instant-parse": parse_java_instant,
+    "go-time-parse-rfc3339": parse_go_rfc3339,
 }
 
 #: (memory_id, text, normalized tags, timestamp or None, record_hash)
@@ -474,6 +476,67 @@ def _load_replacing_surrogates(raw: bytes) -> Any:
     return value
 
 
+def _load_keeping_surrogates(raw: bytes) -> Any:
+    """INT-15/javascript-keep-lone-surrogates: an escaped lone surrogate stays in its string
+    as one code point (JavaScript's JSON.parse keeps the lone UTF-16 code unit), in member
+    names too and in overwritten members alike; every other rule stays as pinned."""
+    try:
+        return load_line(raw)
+    except NotJSON:
+        pass
+    lone: list[str] = []
+
+    def kept(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        names_and_values = [key for key, _ in pairs] + [item for _, item in pairs]
+        lone.extend(text for text in _strings(names_and_values) if _LONE.search(text))
+        return dict(pairs)  # INT-16: the last one wins
+
+    value = _python_json(raw, kept)
+    if not lone and not any(_LONE.search(text) for text in _strings(value)):
+        raise _not_json("not JSON")  # the pinned loader refused the line for another reason
+    return value
+
+
+def _load_infinity_as_null(raw: bytes) -> Any:
+    """INT-17/javascript-infinity-null: a number literal whose magnitude rounds to infinity is
+    JSON.parse's Infinity, which JSON.stringify (and so record_hash) writes null: read as null
+    here, which every record rule treats as Infinity would be (a wrong type for a record field,
+    null inside refs, ignored elsewhere); every other rule stays as pinned."""
+    try:
+        return load_line(raw)
+    except NotJSON:
+        pass
+    overflowed: list[str] = []
+
+    def number(text: str) -> float | None:
+        value = float(text)
+        if math.isinf(value):
+            overflowed.append(text)
+            return None
+        return value
+
+    def integer(digits: str) -> int | float | None:
+        try:
+            return _number_int(digits)
+        except OverflowError:  # beyond the largest double: Infinity
+            overflowed.append(digits)
+            return None
+
+    try:
+        value = json.loads(
+            raw.decode("utf-8"),
+            object_pairs_hook=_last_wins,
+            parse_int=integer,
+            parse_float=number,
+            parse_constant=_reject_constant,
+        )
+    except (ValueError, RecursionError) as exc:  # bad UTF-8, not JSON, a lone surrogate
+        raise _not_json(str(exc)) from None
+    if not overflowed:  # the pinned loader refused the line for another reason
+        raise _not_json("not JSON")
+    return value
+
+
 def _go_text(raw: bytes) -> str:
     """The line as Go's encoding/json sees its strings: each byte that does not start a valid
     UTF-8 sequence reads as one U+FFFD (utf8.DecodeRune's (RuneError, 1))."""
@@ -623,6 +686,8 @@ JSON_TEXTS: Final[dict[str, Callable[[bytes], Any]]] = {
     "nan-infinity": _load_with_constants,
     "replace-surrogates": _load_replacing_surrogates,
     "go": _load_like_go,
+    "keep-surrogates": _load_keeping_surrogates,
+    "infinity-null": _load_infinity_as_null,
 }
 #: INT-16: what a member name that occurs twice in one object does (the pinned reading first).
 MEMBER_NAMES: Final[dict[str, Callable[[bytes], Any]]] = {
@@ -638,6 +703,7 @@ DEPTH_LIMITS: Final[dict[str, int]] = {
     "none": 1 << 62,
     "1000": 1000,
     "127": 127,  # serde_json: its recursion limit of 128 fails at the 128th level
+    "10000": 10_000,  # Go's encoding/json: "exceeded max depth" past 10000
 }
 
 

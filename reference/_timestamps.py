@@ -21,6 +21,7 @@ __all__ = [
     "TS_KEYS",
     "RawTimestamp",
     "Timestamp",
+    "parse_go_rfc3339",
     "parse_iso8601_utc",
     "parse_java_instant",
     "parse_lenient_utc",
@@ -233,6 +234,32 @@ def parse_java_instant(text: str) -> Timestamp | None:
     return _normal_form(instant), instant
 
 
+_GO_RFC3339: Final = re.compile(
+    r"([0-9]{4}-[0-9]{2}-[0-9]{2})T([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?"
+    r"(?:Z|[+-]00:00)"
+)
+
+
+def parse_go_rfc3339(text: str) -> Timestamp | None:
+    """INT-20/go-time-parse-rfc3339: what Go's ``time.Parse(time.RFC3339, s)`` accepts (Go
+    1.19, probed in ``tools/runtimes/go``) with a zero UTC offset: upper-case 'T' and 'Z', an
+    hour of one or two digits, '.' or ',' and any number of fraction digits (the instant cut
+    to nanoseconds), 'Z', '+00:00' or '-00:00'; a real date in years 0001..9999, hh <= 23,
+    mm <= 59, ss <= 59.  The normalized string is INT-21's form of the instant."""
+    match = _GO_RFC3339.fullmatch(text)
+    if match is None:
+        return None
+    date, hour, minute, second, digits = match.groups()
+    day = _day_ns(date)
+    hh, mm, ss = int(hour), int(minute), int(second)
+    if day < 0 or hh > 23 or mm > 59 or ss > 59:
+        return None
+    fraction = (digits or "")[:9]
+    instant = day + (hh * 3_600 + mm * 60 + ss) * _NS_PER_SECOND
+    instant += int(fraction.ljust(9, "0")) if fraction else 0
+    return _normal_form(instant), instant
+
+
 def parse_python_isoformat(text: str) -> Timestamp | None:
     """INT-20/python-fromisoformat: what Python's ``datetime.fromisoformat`` accepts (3.11: ISO
     8601 basic and extended forms, any separator character, week dates, reduced precision,
@@ -301,4 +328,5 @@ PARSERS: Final = {
     "accept-iso-8601-forms": parse_iso8601_utc,
     "python-fromisoformat": parse_python_isoformat,
     "java-instant-parse": parse_java_instant,
+    "go-time-parse-rfc3339": parse_go_rfc3339,
 }

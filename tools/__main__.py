@@ -14,6 +14,7 @@
     python -m tools property-examples [--check]  the stored certification examples
     python -m tools readings [--check]       what each executable alternative changes
                              [--profile phase2-context]  (the Phase 2 corpus and register)
+    python -m tools runtimes [--entry INT-nn] what each runtime's obvious library calls do
     python -m tools docs [--out DIR]         the documentation site (MkDocs, strict)
 
 Each tool keeps its own options (``python -m tools TOOL --help``); this dispatcher only names
@@ -57,6 +58,10 @@ TOOLS: dict[str, tuple[str, str]] = {
     "property-examples": (
         "tools.property_examples",
         "record / check the property families' stored certification examples",
+    ),
+    "runtimes": (
+        "tools.runtimes",
+        "run the standard-library probes of each runtime (the register's runtimes facts)",
     ),
     "docs": ("tools.docs", "build the documentation site (MkDocs, strict) into reports/docs"),
 }

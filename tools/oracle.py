@@ -194,9 +194,11 @@ class Choices:
     bom: str = "reject"  # INT-15: a leading BOM
     constants: str = "reject"  # INT-15: NaN, Infinity, -Infinity
     surrogates: str = "reject"  # INT-15: an escaped lone surrogate
+    infinity: str = "reject"  # INT-17: a number that rounds to infinity: "reject" or "null"
     duplicates: str = "last"  # INT-16: a member name twice in one object
     max_depth: int | None = MAX_DEPTH  # INT-18: the nesting limit
-    long_lines: str = "invalid"  # INT-18: a line over 1 MiB: "invalid", "read", "cut", "fail"
+    long_lines: str = "invalid"  # INT-18: a line over 1 MiB: "invalid", "read", "cut", "fail";
+    # "go-scanner": a line of 64 KiB or more fails the call
     invalid_entries: str = "listed"  # INT-19: the dropped entries of invalid lines
 
     # -- records, timestamps, tags and recency age (INT-20..25, INT-35)
@@ -306,15 +308,19 @@ _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f":
 _GO_HTML = frozenset("<>&\u2028\u2029")
 
 
-def _string(text: str, ascii_only: bool, go: bool = False) -> str:
+def _string(text: str, ascii_only: bool, go: bool = False, lone: bool = False) -> str:
     """RFC 8785 section 3.2.2.2: '"', '\\' and U+0000..U+001F escaped (short forms where JSON
     has them); ``ascii_only`` (ensure_ascii=True) also escapes every character outside
-    U+0020..U+007E, a non-BMP one as its surrogate pair."""
-    require_unicode(text, "string")
+    U+0020..U+007E, a non-BMP one as its surrogate pair; ``lone``: a lone surrogate is written
+    as JSON.stringify writes it, the escape \\udxxx (otherwise it is an error)."""
+    if not lone:
+        require_unicode(text, "string")
     out = ['"']
     for char in text:
         point = ord(char)
-        if char in _SHORT:
+        if 0xD800 <= point <= 0xDFFF:  # only with ``lone``: lowercase hex, as JSON.stringify
+            out.append(f"\\u{point:04x}")
+        elif char in _SHORT:
             out.append(_SHORT[char])
         elif point < 0x20 or (ascii_only and point > 0x7E) or (go and char in _GO_HTML):
             out.extend(f"\\u{unit:04x}" for unit in _utf16(char))
@@ -324,18 +330,21 @@ def _string(text: str, ascii_only: bool, go: bool = False) -> str:
     return "".join(out)
 
 
-def _jcs_like(value: Any, names: Callable[[str], Any], ascii_only: bool, go: bool = False) -> str:
+def _jcs_like(
+    value: Any, names: Callable[[str], Any], ascii_only: bool, go: bool = False, lone: bool = False
+) -> str:
     """RFC 8785 with member names ordered by ``names``; integers written as their digits;
-    ``go``: Go's escapes, and -0 keeps its sign."""
+    ``go``: Go's escapes, and -0 keeps its sign; ``lone``: lone surrogates as \\udxxx."""
     if isinstance(value, dict):
         members = sorted(value, key=names)
-        parts = [_string(k, ascii_only, go) + ":" + _jcs_like(value[k], names, ascii_only, go)
-                 for k in members]  # fmt: skip
+        parts = [_string(k, ascii_only, go, lone) + ":"
+                 + _jcs_like(value[k], names, ascii_only, go, lone) for k in members]  # fmt: skip
         return "{" + ",".join(parts) + "}"
     if isinstance(value, list):
-        return "[" + ",".join(_jcs_like(item, names, ascii_only, go) for item in value) + "]"
+        items = (_jcs_like(item, names, ascii_only, go, lone) for item in value)
+        return "[" + ",".join(items) + "]"
     if isinstance(value, str):
-        return _string(value, ascii_only, go)
+        return _string(value, ascii_only, go, lone)
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, int):
@@ -355,8 +364,12 @@ def encode(value: Any, form: str = "jcs") -> bytes:
         text = json.dumps(value, sort_keys=True, separators=(",", ":"),
                           ensure_ascii=form == "python-json-ascii", allow_nan=False)  # fmt: skip
         return text.encode("utf-8")
-    names: Callable[[str], Any] = _utf16 if form in ("jcs", "ascii-escapes") else str
-    return _jcs_like(value, names, form == "ascii-escapes", form == "go-json").encode("utf-8")
+    names: Callable[[str], Any] = (
+        _utf16 if form in ("jcs", "ascii-escapes", "jcs-lone-escapes") else str
+    )
+    lone = form == "jcs-lone-escapes"  # INT-15/javascript-keep-lone-surrogates: JSON.stringify
+    written = _jcs_like(value, names, form == "ascii-escapes", form == "go-json", lone)
+    return written.encode("utf-8", "surrogatepass" if lone else "strict")
 
 
 def _exact(raw: bytes) -> Any:
@@ -529,6 +542,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # starts no valid sequence) and escaped lone surrogates read as U+FFFD, like Go's
     # encoding/json."
     "INT-15/go-replace-invalid-utf-8": {"utf8": "go", "surrogates": "replace"},
+    # INT-15 alternatives[4]: "JavaScript's JSON.parse: an escaped lone surrogate stays in the
+    # string ... canonical JSON (record_hash, package_hash) and the output write it as
+    # JSON.stringify does, the escape \\udxxx" (the excerpt: ``make_excerpt``).
+    "INT-15/javascript-keep-lone-surrogates": {"surrogates": "keep", "form": "jcs-lone-escapes"},
     # INT-16 alternatives[0]: "First occurrence wins."
     "INT-16/first-occurrence-wins": {"duplicates": "first"},
     # INT-16 alternatives[1]: "invalid_record_schema (I-JSON: names MUST be unique)."
@@ -537,6 +554,9 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # in the top-level object makes the line invalid_record_schema with memory_id ""; any
     # other duplicate: the last wins (serde_json deserializing into a struct)."
     "INT-16/duplicate-record-field-invalid": {"duplicates": "record-fields"},
+    # INT-17 alternatives[2]: "JavaScript's JSON.parse: a number literal whose magnitude rounds
+    # to infinity ... reads as Infinity ...; JSON.stringify ... writes it null".
+    "INT-17/javascript-infinity-null": {"infinity": "null"},
     # INT-18 alternatives[0]: "No limit (implementation-defined behaviour)."
     "INT-18/limit-implementation-defined-behaviour": {"max_depth": None},
     # INT-18 alternatives[1]: "Limit 1000 or 1024." (1000)
@@ -551,6 +571,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-18/line-past-length-limit": {"long_lines": "cut"},
     # INT-18 alternatives[5]: "A line past the length limit fails the call (store_not_readable)."
     "INT-18/overlong-line-fails-call": {"long_lines": "fail"},
+    # INT-18 alternatives[6]: "Go's bufio.Scanner with its default buffer: a line of 65,536
+    # bytes or more before its LF ... the call fails (store_not_readable) ...; a line nested
+    # deeper than 10,000 is invalid (encoding/json's limit)".
+    "INT-18/go-bufio-scanner": {"long_lines": "go-scanner", "max_depth": 10_000},
     # INT-19 alternatives[0]: "memory_id and record_hash null."
     "INT-19/memory-id-record-hash": {"invalid_entries": "null"},
     # INT-19 alternatives[1]: "Omit invalid lines from dropped (contradicts 'counted as
@@ -576,6 +600,9 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-20/python-fromisoformat": {"ts_grammar": "python-fromisoformat"},
     # INT-20 alternatives[6]: "Java's Instant.parse (JDK 17)"
     "INT-20/java-instant-parse": {"ts_grammar": "java-instant-parse"},
+    # INT-20 alternatives[8]: "Go's time.Parse(time.RFC3339, s) (Go 1.19) with a zero UTC
+    # offset ..." (the grammar in conformance/readings/_timestamps.py).
+    "INT-20/go-time-parse-rfc3339": {"ts_grammar": "go-time-parse-rfc3339"},
     # INT-21 alternatives[0]: "Always 6 (or 3) fraction digits." (six; the instant unchanged)
     "INT-21/always-6-3-fraction": {"ts_text": "six"},
     # INT-21 alternatives[1]: "Order by the raw string (then '...05.5Z' sorts before '...05Z')."
@@ -891,8 +918,15 @@ def make_excerpt(
     """
     if strip == "ascii":
         ws = "ascii"
-    data = strip_ws(text, ws).encode("utf-8")  # INT-31: White_Space strip only (INT-05: ws)
+    stripped = strip_ws(text, ws)  # INT-31: White_Space strip only (INT-05: ws)
+    # INT-15/javascript-keep-lone-surrogates: "its UTF-8 length, where one is taken (an excerpt
+    # and its tokens), is that of U+FFFD (Buffer.from, TextEncoder: 3 bytes), and an excerpt
+    # that is cut is decoded from those bytes ... while one that needs no cut keeps it".
+    fffd = "".join("\ufffd" if 0xD800 <= ord(char) <= 0xDFFF else char for char in stripped)
+    data = fffd.encode("utf-8")
     max_bytes = per_item * 4  # 'Determine max_bytes = per_item_max_excerpt_tokens * 4'
+    if len(data) <= max_bytes and fffd != stripped:
+        return stripped, -(-len(data) // 4)
     if len(data) > max_bytes:
         cut = max_bytes
         while cut > 0 and (data[cut] & 0xC0) == 0x80:  # 'cut back to last valid boundary'
@@ -989,7 +1023,9 @@ def read_record(
         record["tags"] = sorted(record["tags"], key=lambda tag: tag.encode("utf-16-be"))
     if "_instant" in record:
         record["_raw_ts"] = obj["ts_utc"]  # INT-21/order-raw-string-05 orders by it
-    record["record_hash"] = record_hash(record)
+    # INT-15/javascript-keep-lone-surrogates: RFC 8785 cannot write a lone surrogate; its
+    # record_hash is computed under its own form (``hash_record``, in read_candidates).
+    record["record_hash"] = "" if choices.surrogates == "keep" else record_hash(record)
     return record
 
 
@@ -1019,6 +1055,22 @@ def _fail_on_long_lines(
                 )
 
 
+#: INT-18/go-bufio-scanner: bufio.MaxScanTokenSize, the default buffer of Go's bufio.Scanner.
+GO_MAX_SCAN_TOKEN: Final = 65_536
+
+
+def _fail_on_scanner_tokens(stores: list[tuple[str, bytes]], store_paths: list[str]) -> None:
+    """INT-18/go-bufio-scanner: "a line of 65,536 bytes or more before its LF (a CR counted, a
+    blank line too, a last line without LF alike) ... the call fails (store_not_readable) at
+    the first such store in read order"."""
+    for store_path, data in stores:
+        if any(len(segment) >= GO_MAX_SCAN_TOKEN for segment in data.split(b"\n")):
+            index = [normalize_path(sp) for sp in store_paths].index(store_path)
+            raise RequestError(
+                "store_not_readable", f"/store_paths/{index}", f"{store_path!r}: token too long"
+            )
+
+
 def read_candidates(
     stores: list[tuple[str, bytes]],
     entries: list[dict[str, Any]] | None,
@@ -1036,6 +1088,7 @@ def read_candidates(
         constants=choices.constants,
         surrogates=choices.surrogates,
         duplicates=choices.duplicates,
+        infinity=choices.infinity,
         max_depth=choices.max_depth,
     )
     lines: list[dict[str, Any]] = []
@@ -1152,6 +1205,8 @@ def oracle_read(
             )
         if choices.long_lines == "fail":
             _fail_on_long_lines(stores, opts.store_paths, choices)  # INT-18
+        if choices.long_lines == "go-scanner":
+            _fail_on_scanner_tokens(stores, opts.store_paths)  # INT-18/go-bufio-scanner
     except RequestError as err:
         return err.envelope()
 

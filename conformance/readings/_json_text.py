@@ -38,7 +38,8 @@ class TextReading:
     INT-15: ``bom`` "reject" or "strip" (a leading UTF-8 BOM is removed first); ``constants``
     "reject" or "accept" (NaN, Infinity, -Infinity are numbers, as Python's json reads them;
     a record cannot hash one inside refs, so that line stays invalid); ``surrogates`` "reject"
-    or "replace" (an escaped lone surrogate becomes U+FFFD). INT-16: ``duplicates`` "last",
+    or "replace" (an escaped lone surrogate becomes U+FFFD) or "keep" (it stays, as JavaScript's
+    JSON.parse keeps the lone code unit). INT-16: ``duplicates`` "last",
     "first" (which occurrence of a member name wins) or "reject" (I-JSON). INT-18:
     ``max_depth``, None for no limit of the reading's own.
 
@@ -51,9 +52,10 @@ class TextReading:
     utf8: str = "strict"  # or "go"
     bom: str = "reject"  # or "strip"
     constants: str = "reject"  # or "accept"
-    surrogates: str = "reject"  # or "replace"
+    surrogates: str = "reject"  # or "replace", or "keep" (JavaScript's JSON.parse)
     duplicates: str = "last"  # "first", "reject", "record-fields"
     max_depth: int | None = MAX_DEPTH
+    infinity: str = "reject"  # INT-17: or "null" (JSON.parse's Infinity, JSON.stringify's null)
 
 
 PINNED_TEXT = TextReading()
@@ -74,6 +76,21 @@ def _parse_float(text: str) -> float:
     if math.isinf(f):  # INT-17: "a number whose magnitude rounds to infinity ... invalid"
         raise InvalidText("number out of range")
     return f
+
+
+def _float_or_null(text: str) -> float | None:
+    """INT-17/javascript-infinity-null: "a number literal whose magnitude rounds to infinity
+    ... reads as Infinity ... JSON.stringify ... writes it null"."""
+    f = float(text)
+    return None if math.isinf(f) else f
+
+
+def _int_or_null(digits: str) -> int | float | None:
+    """INT-17/javascript-infinity-null: an integer beyond the largest double is Infinity too."""
+    try:
+        return _parse_int(digits)
+    except OverflowError:
+        return None
 
 
 def _check_tree(value: object) -> None:
@@ -189,8 +206,8 @@ def parse_json_text(raw: bytes, reading: TextReading = PINNED_TEXT) -> Any:
             text,
             object_pairs_hook=_object(reading, repeated),
             parse_constant=float if reading.constants == "accept" else _reject_constant,
-            parse_int=_parse_int,
-            parse_float=_parse_float,
+            parse_int=_parse_int if reading.infinity == "reject" else _int_or_null,
+            parse_float=_parse_float if reading.infinity == "reject" else _float_or_null,
         )
     except (ValueError, RecursionError, OverflowError):
         raise InvalidText("not JSON") from None
@@ -199,7 +216,8 @@ def parse_json_text(raw: bytes, reading: TextReading = PINNED_TEXT) -> Any:
         raise InvalidText("a record field named twice (serde: duplicate field)")
     if reading.surrogates == "replace":
         value = _lone_to_fffd(value)
-    _check_tree(value)
+    if reading.surrogates != "keep":  # "keep": JavaScript's JSON.parse keeps them
+        _check_tree(value)
     if isinstance(value, dict) and _non_finite(value.get("refs")):
         raise InvalidText("a non-finite number in refs has no RFC 8785 form")
     if reading.max_depth is not None and _text_depth(text) > reading.max_depth:

@@ -22,6 +22,7 @@ TsGrammar = Literal[
     "accept-iso-8601-forms",
     "python-fromisoformat",
     "java-instant-parse",
+    "go-time-parse-rfc3339",
 ]
 
 # INT-20: YYYY-MM-DD 'T' hh:mm:ss [ '.' 1*9DIGIT ] ( 'Z' / '+00:00' ), ASCII digits only.
@@ -85,6 +86,8 @@ def parse_ts(value: str, grammar: TsGrammar = "profile") -> tuple[int, int, str]
         return _parse_python(value)
     if grammar == "java-instant-parse":
         return _parse_java(value)
+    if grammar == "go-time-parse-rfc3339":
+        return _parse_go(value)
     if grammar == "accept-iso-8601-forms":
         return _parse_wide(_TS_ISO_FORMS[0].fullmatch(value) or _TS_ISO_FORMS[1].fullmatch(value))
     m = _GRAMMARS[grammar].fullmatch(value)
@@ -204,4 +207,31 @@ def _parse_java(value: str) -> tuple[int, int, str] | None:
     if not 0 <= seconds < _days_before_year(10000) * 86_400:
         return None
     nanos = int(frac.ljust(9, "0"))
+    return seconds, nanos, _utc_form(seconds, nanos)
+
+
+# INT-20/go-time-parse-rfc3339: "Go's time.Parse(time.RFC3339, s) (Go 1.19) with a zero UTC
+# offset: YYYY-MM-DD, upper-case 'T', an hour of one or two digits, ':mm:ss', then optionally
+# '.' or ',' and one or more digits (any number; the instant cut to nanoseconds), then 'Z',
+# '+00:00' or '-00:00'".
+_TS_GO = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{1,2}):([0-9]{2}):([0-9]{2})"
+    r"(?:[.,]([0-9]+))?(?:Z|\+00:00|-00:00)"
+)
+
+
+def _parse_go(value: str) -> tuple[int, int, str] | None:
+    """INT-20/go-time-parse-rfc3339: "a real calendar date, hh <= 23, mm <= 59, ss <= 59 ...
+    year 0000 ... stays invalid here. The normalized string is INT-21's form of the instant"."""
+    m = _TS_GO.fullmatch(value)
+    if m is None:
+        return None
+    year, month, day, hh, mi, ss = (int(g) for g in m.groups()[:6])
+    if not (1 <= year <= 9999 and 1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
+        return None
+    if hh > 23 or mi > 59 or ss > 59:
+        return None
+    days = _days_before_year(year) + _days_before_month(year, month) + day - 1
+    seconds = days * 86_400 + hh * 3600 + mi * 60 + ss
+    nanos = int((m.group(7) or "")[:9].ljust(9, "0"))
     return seconds, nanos, _utc_form(seconds, nanos)

@@ -181,6 +181,102 @@ class TestAlternatives:
         assert other["package"]["selection"]["selected"][0]["score"] == 0.5**exponent
 
 
+class TestRuntimeReadings:
+    """Alternatives taken from what the runtimes probes (``tools/runtimes``) printed."""
+
+    @pytest.mark.parametrize(
+        ("line", "fails"),
+        [
+            (b"x" * 65_535 + b"\n", False),
+            (b"x" * 65_536 + b"\n", True),
+            (b"x" * 65_534 + b"\r\n", False),
+            (b"x" * 65_535 + b"\r\n", True),
+            (b" " * 65_536 + b"\n", True),
+            (b"x" * 65_536, True),
+        ],
+    )
+    def test_int18_go_bufio_scanner(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: bytes, fails: bool
+    ) -> None:
+        """INT-18/go-bufio-scanner: 65,536 bytes or more before the LF (a CR counted, a blank
+        line too, a last line without LF alike) fail the call, as Go's Scanner stops there."""
+        (tmp_path / "s.jsonl").write_bytes(b'{"memory_id":"m","text":"alpha"}\n' + line)
+        monkeypatch.chdir(tmp_path)
+        result = memory_read(REQUEST, readings=Readings.of(["INT-18/go-bufio-scanner"]))
+        if fails:
+            assert result["error"]["code"] == "store_not_readable"
+            assert result["error"]["path"] == "/store_paths/0"
+        else:
+            assert "package" in result
+
+    def test_int15_javascript_keeps_lone_surrogates(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """INT-15/javascript-keep-lone-surrogates: the line is a record, hashed over the
+        JSON.stringify escape (the SHA-256 Node.js 20 prints for this record), and the excerpt
+        is cut from the UTF-8 bytes in which the surrogate is U+FFFD (3 bytes)."""
+        (tmp_path / "s.jsonl").write_bytes(
+            b'{"memory_id":"a\\ud800","text":"alpha \\udc00x","tags":["t\\ud800"],'
+            b'"refs":[{"k\\udbff":"v\\ud800"}]}\n'
+        )
+        monkeypatch.chdir(tmp_path)
+        request = {
+            **REQUEST,
+            "budget": {"max_excerpt_tokens": 100, "per_item_max_excerpt_tokens": 2},
+        }
+        pinned = memory_read(request)["package"]["selection"]
+        assert pinned["selected"] == []
+        assert [entry["reason"] for entry in pinned["dropped"]] == ["invalid_record_schema"]
+        other = memory_read(
+            request, readings=Readings.of(["INT-15/javascript-keep-lone-surrogates"])
+        )
+        (item,) = other["package"]["selection"]["selected"]
+        assert item["memory_id"] == "a\ud800"
+        assert item["record_hash"] == (
+            "138da6a0c28944f282dacb5f0c2608e20c2899f121f7771cac6e680b2627d7c4"
+        )
+        # "alpha " + EF BF BD + "x" is 10 bytes; the cut at 8 splits U+FFFD: back to 6 bytes.
+        assert (item["excerpt"], item["excerpt_tokens"]) == ("alpha ", 2)
+
+    def test_int17_javascript_infinity_is_null(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """INT-17/javascript-infinity-null: 1e400 in refs is JSON.parse's Infinity, hashed as
+        JSON.stringify's null (the SHA-256 Node.js 20 prints for this record); pinned, the
+        line is invalid."""
+        (tmp_path / "s.jsonl").write_bytes(
+            b'{"memory_id":"m","text":"alpha","refs":[{"w":1e400}]}\n'
+        )
+        monkeypatch.chdir(tmp_path)
+        pinned = memory_read(REQUEST)["package"]["selection"]
+        assert [entry["reason"] for entry in pinned["dropped"]] == ["invalid_record_schema"]
+        other = memory_read(REQUEST, readings=Readings.of(["INT-17/javascript-infinity-null"]))
+        (item,) = other["package"]["selection"]["selected"]
+        assert item["record_hash"] == (
+            "2f3f1c07f0509817a556bae4b52b0c6482b41828cb38e2b90def0b4450a360cf"
+        )
+
+    @pytest.mark.parametrize(
+        ("stamp", "normalized"),
+        [
+            ("2024-01-02T3:04:05Z", "2024-01-02T03:04:05Z"),
+            ("2024-01-02T03:04:05,5Z", "2024-01-02T03:04:05.5Z"),
+            ("2024-01-02T03:04:05-00:00", "2024-01-02T03:04:05Z"),
+            ("2024-01-02T03:04:05.1234567891Z", "2024-01-02T03:04:05.123456789Z"),
+            ("2024-01-02t03:04:05Z", None),
+            ("2024-01-02T24:00:00Z", None),
+            ("2024-01-02T03:04:05+0000", None),
+        ],
+    )
+    def test_int20_go_time_parse(self, stamp: str, normalized: str | None) -> None:
+        """INT-20/go-time-parse-rfc3339: the strings Go 1.19's time.Parse(time.RFC3339, s)
+        accepted with a zero offset (the probe's output), in INT-21's normalized form."""
+        from reference._timestamps import PARSERS
+
+        parsed = PARSERS["go-time-parse-rfc3339"](stamp)
+        assert (parsed[0] if parsed else None) == normalized
+
+
 class TestRegister:
     """The interpretation register names the executable alternatives the reference runs."""
 

@@ -112,9 +112,11 @@ ENCODING: tuple[Row, ...] = (
 
 
 def _syntax_labels(slug: str) -> tuple[str, ...]:
-    """INT-18 for the nesting rows; INT-14 for a raw CR (a CR alone may end a line)."""
+    """INT-18 for the nesting rows; INT-17 for the overflow rows (JavaScript reads 1e400 as
+    Infinity); INT-14 for a raw CR (a CR alone may end a line)."""
     return (
         "INT-15",
+        *(("INT-17",) if slug.startswith("overflow") else ()),
         "INT-19",
         *(("INT-18",) if "depth" in slug else ()),
         *(("INT-14",) if slug == "raw-cr" else ()),

@@ -391,6 +391,43 @@ _h013 = vec(
     ),
 )
 
+# ---------------------------------------------------------------- reader-h014
+#: INT-18/go-bufio-scanner: Go's bufio.Scanner stops (ErrTooLong) on a line this long.
+_GO_TOKEN = 65_536
+_TEXT = "note " + "a" * (_GO_TOKEN - len(_HEAD) - len(_TAIL) - 5)
+_SCANNER = _HEAD + _TEXT + _TAIL
+assert len(_SCANNER.encode("utf-8")) == _GO_TOKEN
+_h014 = vec(
+    "reader-h014",
+    "A record line of 65,536 bytes, far below the 1 MiB limit, is an ordinary record.",
+    comment=(
+        "Line 2 is '{\"memory_id\":\"big\",\"text\":\"' (27 bytes) + 'note ' + 65,502 'a' + '\"}' (2 bytes) = 65,536 "
+        "bytes: under INT-18's 1,048,576 a valid record. m1 'note' and big 'note aaa...' -> score 1 each; tie -> "
+        "memory_id -> big, m1. per_item_max_excerpt_tokens 50: big's excerpt is the stripped text cut at 50 * 4 = 200 bytes = 'note ' + 195 'a', 50 tokens; "
+        "m1's 'note', 1 token; used 51, remaining 49. Go's bufio.Scanner (default buffer, MaxScanTokenSize 65,536) "
+        "stops on this line with ErrTooLong: the obvious Go reader returns scanner.Err(), store_not_readable at "
+        "/store_paths/0 (INT-18/go-bufio-scanner)."
+    ),
+    clauses=["S6-REC-11", "S6-READ-02"],
+    interpretations=["INT-18"],
+    request={
+        "query": "note",
+        "store_paths": [S],
+        "budget": {"max_excerpt_tokens": 100, "per_item_max_excerpt_tokens": 50},
+    },
+    files={S: lines(L(memory_id="m1", text="note"), _SCANNER)},
+    expect=ok(
+        package(
+            "note",
+            "note",
+            bud(100, 51, 49, 50, 50),
+            [sel(rec("big", _TEXT), S, 1, "note " + "a" * 195, 50), sel(_m1, S, 1, "note", 1)],
+            [],
+        ),
+        [S],
+    ),
+)
+
 VECTORS = [
     _h001,
     _h002,
@@ -405,4 +442,5 @@ VECTORS = [
     _h011,
     _h012,
     _h013,
+    _h014,
 ]
