@@ -33,6 +33,9 @@ WITH_EVIDENCE = {
 BUGS = ("round2", "excerpt1", "tagbonus")
 
 
+#: Every vector run once, no fresh-process sample: what these tests read (the attribution and
+#: the verdict) does not rest on the repeat, which the triage and one-reading runs keep.
+ONCE = ["--repeat", "1", "--fresh-every", "0"]
 #: run label -> (stranger argv, extra certify options): the runs the evidence tests read
 EVIDENCE_RUNS: dict[str, tuple[list[str], list[str]]] = {
     **{variant: ([variant], []) for variant in WITH_EVIDENCE},
@@ -66,7 +69,7 @@ def with_evidence(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[i
         options = [option for option in options if option != "--sections"]
         argv = [
             sys.executable, "-m", "conformance", "certify", "--adapter", stranger(*variant),
-            "--report-dir", str(report_dir), "-q", "-j", "1", *sections, *options,
+            "--report-dir", str(report_dir), "-q", "-j", "1", *ONCE, *sections, *options,
         ]  # fmt: skip
         running[label] = (argv, report_dir)
     return certify_all(running)
