@@ -23,6 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.registers import split_reading_id
+
 __all__ = [
     "CAPABILITIES",
     "CONTEXT_CAPABILITY",
@@ -36,6 +38,7 @@ __all__ = [
     "SPEC",
     "TABLES",
     "TRIMMED_QUERY",
+    "WARM_SUMMARIES",
     "WHITE_SPACE",
     "WHITE_SPACE_TABLES",
     "CheckReadings",
@@ -112,6 +115,10 @@ def estimate(text: str, white_space: frozenset[str] = WHITE_SPACE, how: str = ""
     return words if how == "words" else max(words, quarter)
 
 
+#: P2-INT-06/several(n=N): the summary layer holds the N latest summaries (a parameter).
+WARM_SUMMARIES: Final = "P2-INT-06/several"
+
+
 @dataclass(frozen=True)
 class CheckReadings:
     """The readings the property checks take from an implementation's reading profile; the
@@ -135,6 +142,8 @@ class CheckReadings:
     sources_drafted: bool = False
     #: P2-INT-03/concatenated: estimated_used is the estimate of the texts joined.
     joined: bool = False
+    #: P2-INT-06/several(n=N): how many summary blocks the context may hold (pinned: one).
+    summaries: int = 1
 
     @classmethod
     def of(cls, profile: Iterable[str], *, policy: str | None = None) -> CheckReadings:
@@ -154,6 +163,14 @@ class CheckReadings:
             last_value="P2-INT-15/last-value" in chosen,
             sources_drafted="P2-INT-18/before-trimming" in chosen,
             joined="P2-INT-03/concatenated" in chosen,
+            summaries=next(
+                (
+                    value
+                    for base, _, value in map(split_reading_id, chosen)
+                    if base == WARM_SUMMARIES and value is not None
+                ),
+                1,
+            ),
         )
 
     def estimate(self, text: str) -> int:

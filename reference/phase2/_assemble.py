@@ -73,7 +73,9 @@ def build_draft(
     readings: Readings = PINNED,
 ) -> Draft:
     """The untrimmed draft, layer by layer, in the spec's order."""
-    summaries = select_warm_summaries(store, user_id, chat_id, reading=readings.summary)
+    summaries = select_warm_summaries(
+        store, user_id, chat_id, reading=readings.summary, count=readings.warm_summaries
+    )
     hot = select_hot_turns(
         store, user_id, chat_id, config.hot_turns_limit, reading=readings.hot_turns
     )
@@ -94,7 +96,7 @@ def build_draft(
 
     return Draft(
         policy=block("policy", None, readings.policy),  # P2-INT-04
-        summary=block("summary", summaries[0].id, summaries[0].summary_text) if summaries else None,
+        summaries=tuple(block("summary", s.id, s.summary_text) for s in summaries),
         hot=tuple(block("hot_turn", turn.id, turn.text) for turn in hot),
         entities=tuple(
             block("entity", r.entity.id, entity_text(r.entity)) for r in related
@@ -130,7 +132,7 @@ def envelope(
         "budget": {"requested": requested, "applied": applied, "estimated_used": used},
         "sources": {  # P2-INT-18: what the returned context holds
             "hot_turns": len(counted.hot),
-            "summaries": 0 if counted.summary is None else 1,
+            "summaries": len(counted.summaries),
             "entities": len(counted.entities),
         },
         "context": [block.to_json() for block in draft.blocks()],

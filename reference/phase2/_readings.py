@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from reference._alternatives import Alternative, UnknownReading, applied, followed
+from reference._alternatives import Alternative, Parameter, UnknownReading, applied, followed
 
 __all__ = [
     "ALTERNATIVES",
@@ -71,6 +71,8 @@ class Readings:
     hot_order: str = "oldest-first"
     #: P2-INT-06: which summary is the layer (``_summaries.SUMMARY_READINGS``).
     summary: str = "latest"
+    #: P2-INT-06/several(n=N): how many of the latest summaries are the layer (None: the one).
+    warm_summaries: int | None = None
     #: P2-INT-07: which inbox items are hot turns (``_hot_turns.HOT_TURN_READINGS``).
     hot_turns: str = "user-latest"
     #: P2-INT-08: which entities are related to the query (``_entities.RELATEDNESS``).
@@ -270,6 +272,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 2,
                 "hot turns are listed newest first",
                 {"hot_order": "newest-first"},
+            ),
+            Alternative(
+                "P2-INT-06/several",
+                0,
+                "the summary layer holds the n latest summaries (n >= 2), listed oldest first "
+                "and trimmed oldest first, one per iteration; sources.summaries counts them",
+                parameter=Parameter("n", "warm_summaries", 2),
             ),
             Alternative(
                 "P2-INT-06/smallest-id",
