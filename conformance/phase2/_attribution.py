@@ -123,26 +123,19 @@ def _valued(
     candidates: Sequence[tuple[Phase2Vector, Json]],
     declared: Sequence[str],
 ) -> list[str]:
-    """The readings with a value to run: each declared one its parameter takes, else the
-    values the failing outputs suggest most (at most :data:`MAX_VALUES_TRIED` each)."""
+    """The readings with a value to run: each declared one its parameter takes, then the
+    values the failing outputs suggest most (at most :data:`MAX_VALUES_TRIED` each), so a
+    value followed but not declared is found too."""
     found: list[str] = []
     for alternative, parameter in parameters.items():
-        mine = [
-            reading
-            for reading in declared
-            if split_reading_id(reading)[0] == alternative
-            and _takes(reading, alternative, parameter)
-        ]
-        if mine:
-            found += mine
-            continue
+        found += [reading for reading in declared if _takes(reading, alternative, parameter)]
         votes: Counter[int] = Counter()
         infer = INFERENCES.get(alternative)
         for vector, actual in candidates:
             votes.update(v for v in (infer(vector, actual) if infer else ()) if parameter.takes(v))
         chosen = sorted(votes, key=lambda value: (-votes[value], value))[:MAX_VALUES_TRIED]
         found += [parameter.instance(alternative, value) for value in chosen]
-    return found
+    return list(dict.fromkeys(found))
 
 
 def _takes(reading: str, alternative: str, parameter: ReadingParameter) -> bool:
@@ -336,8 +329,15 @@ def attribute_phase2(
     contradictions = [
         f"declares {reading!r}, which is not an executable alternative of "
         "specs/phase2/interpretations.toml"
+        + (
+            f" without its value ({parameters[reading].instance(reading, parameters[reading].low)}"
+            " for example)"
+            if reading in parameters
+            else ""
+        )
         for reading in declared or ()
-        if reading not in tried and not any(_takes(reading, a, p) for a, p in parameters.items())
+        if (reading not in tried or reading in parameters)
+        and not any(_takes(reading, a, p) for a, p in parameters.items())
     ]
     if declared is not None:
         said = _declared_policy(declared, policy, texts)
