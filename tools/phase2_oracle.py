@@ -66,6 +66,7 @@ class _Reading:
     space: str = _WS
     entity_label: bool = True  # P2-INT-03: "kind: title" (False: the title)
     joined: bool = False  # P2-INT-03/concatenated: the draft estimated as one text
+    per_block: int = 0  # P2-INT-03/block-overhead(tokens=K): K more per counted block
     policy: str = _POLICY
     policy_counted: bool = True  # P2-INT-04
     newest_first: bool = False  # P2-INT-05: hot turns listed newest first
@@ -101,6 +102,8 @@ class _Reading:
 PARAMETERS: dict[str, tuple[str, str, int, int | None]] = {
     # "Several recent ('warm') summaries, e.g. the last N." (N = 1 is the pinned reading)
     "P2-INT-06/several": ("n", "warm", 2, None),
+    # "Count a fixed overhead per block" (of the draft's estimate; the blocks keep their tokens)
+    "P2-INT-03/block-overhead": ("tokens", "per_block", 1, None),
 }
 _VALUED = re.compile(r"(?P<base>[^()]+)\((?P<name>[a-z_]+)=(?P<value>0|[1-9][0-9]*)\)")
 
@@ -408,6 +411,7 @@ def _fit(
     then one last entity at a time, then the summary; or whole layers, or the summary first or
     never, as ``reading`` says); the first that fits, else the last. Policy and query stay."""
     fixed = query["tokens"] + (policy["tokens"] if reading.policy_counted else 0)
+    fixed += reading.per_block * (2 if reading.policy_counted else 1)  # P2-INT-03
     layers = {"last": "HES", "never": "HE", "first": "SHE"}[reading.summary_cut]
     visited = [(summary, hot, ents)]
     for layer in layers:
@@ -437,7 +441,7 @@ def _size(
     if reading.joined:
         text = "".join(b["text"] for b in [policy, *middle, query])
         return estimate(text, reading.space, reading.count)
-    return fixed + _tokens(middle)
+    return fixed + _tokens(middle) + reading.per_block * len(middle)
 
 
 def _context(
@@ -459,6 +463,7 @@ def _answer(
     policy = _block("policy", None, reading.policy, reading)
     query_block = _block("query", None, query, reading)
     floor = query_block["tokens"] + (policy["tokens"] if reading.policy_counted else 0)
+    floor += reading.per_block * (2 if reading.policy_counted else 1)  # P2-INT-03
     if floor > applied and reading.tight == "refuse":
         raise _Refused(422, "budget_too_small", "max_tokens")
     if floor > applied and reading.tight == "raise":
@@ -477,6 +482,7 @@ def _answer(
     used = _tokens(context) - (0 if reading.policy_counted else policy["tokens"])
     if reading.joined:
         used = estimate("".join(b["text"] for b in context), reading.space, reading.count)
+    used += reading.per_block * (len(context) - (0 if reading.policy_counted else 1))
     if requested is None and reading.absent == "cap":
         requested = _MAX_TOKENS_CAP
     return {

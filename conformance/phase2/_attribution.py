@@ -109,9 +109,26 @@ def _summary_blocks(vector: Phase2Vector, actual: Json) -> set[int]:
     return {count} if count else set()
 
 
+def _block_overhead(vector: Phase2Vector, actual: Json) -> set[int]:
+    """P2-INT-03/block-overhead(tokens=K): K read as estimated_used less the blocks' tokens,
+    per block, of a failing 200 context (when that divides evenly)."""
+    body = actual.get("body") if isinstance(actual, dict) and actual.get("status") == 200 else None
+    context = body.get("context") if isinstance(body, dict) else None
+    budget = body.get("budget") if isinstance(body, dict) else None
+    used = budget.get("estimated_used") if isinstance(budget, dict) else None
+    if not isinstance(context, list) or not context or type(used) is not int:
+        return set()
+    tokens = [block.get("tokens") if isinstance(block, dict) else None for block in context]
+    if not all(type(t) is int for t in tokens):
+        return set()
+    extra = used - sum(t for t in tokens if isinstance(t, int))
+    return {extra // len(context)} if extra > 0 and extra % len(context) == 0 else set()
+
+
 #: Parameterized alternative -> how the values it may have been run with are read from one
 #: failing vector and what the implementation returned on it (each candidate is then run).
 INFERENCES: dict[str, Callable[[Phase2Vector, Json], set[int]]] = {
+    "P2-INT-03/block-overhead": _block_overhead,
     "P2-INT-06/several": _summary_blocks,
 }
 #: How many values of one parameter are tried at most (those most failing vectors suggest).

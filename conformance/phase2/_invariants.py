@@ -133,6 +133,7 @@ def _context_failures(
     texts = [_member(block, "text") for block in blocks]
     if readings.joined and all(isinstance(text, str) for text in texts):  # P2-INT-03
         used = readings.estimate("".join(texts))
+    used += readings.overhead * (len(blocks) - (0 if readings.policy_counted else 1))
     budget = _member(body, "budget")
     estimated, applied = _int(_member(budget, "estimated_used")), _int(_member(budget, "applied"))
     if estimated != used:

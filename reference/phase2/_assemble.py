@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Final
 
-from reference.phase2._budget import Block, Draft, Layer, enforce_budget
+from reference.phase2._budget import COUNTED, Block, Draft, Layer, enforce_budget
 from reference.phase2._config import DEFAULTS, Config
 from reference.phase2._entities import select_related_entities
 from reference.phase2._errors import ParameterError
@@ -105,6 +105,15 @@ def build_draft(
     )
 
 
+def _overhead(draft: Draft, readings: Readings) -> int:
+    """P2-INT-03/block-overhead(tokens=K): K per block the budget counts (the policy's only
+    when it is counted, P2-INT-04)."""
+    if readings.block_overhead is None:
+        return 0
+    blocks = len(draft.blocks()) - (1 if readings.policy_budget == "outside" else 0)
+    return readings.block_overhead * blocks
+
+
 def concatenated_estimate(draft: Draft, readings: Readings = PINNED) -> int:
     """P2-INT-03/concatenated: the estimate of the draft's texts joined with nothing between
     (word runs merge across blocks)."""
@@ -126,6 +135,7 @@ def envelope(
     used = draft.total - (draft.policy.tokens if readings.policy_budget == "outside" else 0)
     if readings.draft_estimate == "concatenated":  # P2-INT-03/concatenated
         used = concatenated_estimate(draft, readings)
+    used += _overhead(draft, readings)  # P2-INT-03/block-overhead
     if HOT_ORDER[readings.hot_order]:  # P2-INT-05/newest-first
         draft = dataclasses.replace(draft, hot=draft.hot[::-1])
     return {
@@ -163,6 +173,8 @@ def assemble_context(
     fixed = drafted.policy.tokens + drafted.query.tokens
     if readings.policy_budget == "outside":  # P2-INT-04/outside-budget
         fixed -= drafted.policy.tokens
+    if readings.block_overhead is not None:  # P2-INT-03/block-overhead: policy and query
+        fixed += readings.block_overhead * (1 if readings.policy_budget == "outside" else 2)
     if fixed > applied and readings.small_budget == "refuse":  # P2-INT-12/refuse-4xx
         raise ParameterError(
             "budget_too_small", "max_tokens", f"policy + query need {fixed} tokens > {applied}"
@@ -178,6 +190,8 @@ def assemble_context(
         measure=(
             (lambda draft: concatenated_estimate(draft, readings))
             if readings.draft_estimate == "concatenated"
+            else (lambda draft: COUNTED[readings.policy_budget](draft) + _overhead(draft, readings))
+            if readings.block_overhead is not None
             else None
         ),
     )

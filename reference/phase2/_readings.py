@@ -63,6 +63,9 @@ class Readings:
     entity_text: str = "kind-title"
     #: P2-INT-03: the draft's estimate: the sum of the blocks' (pinned) or "concatenated".
     draft_estimate: str = "sum"
+    #: P2-INT-03/block-overhead(tokens=K): K more tokens per counted block in the draft's
+    #: estimate (None: none).
+    block_overhead: int | None = None
     #: P2-INT-04: the policy block's text.
     policy: str = POLICY_SNIPPET
     #: P2-INT-04: whether the budget counts the policy (``_budget.COUNTED``).
@@ -254,6 +257,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 "the draft's estimate (trimming and estimated_used) is the estimate of its "
                 "blocks' texts concatenated with no separator; each block keeps its own tokens",
                 {"draft_estimate": "concatenated"},
+            ),
+            Alternative(
+                "P2-INT-03/block-overhead",
+                1,
+                "the draft's estimate (trimming and estimated_used) counts K tokens more per "
+                "block it counts (K >= 1); each block keeps its own tokens",
+                parameter=Parameter("tokens", "block_overhead", 1),
             ),
             Alternative(
                 "P2-INT-03/entity-title",

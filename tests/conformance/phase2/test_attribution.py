@@ -17,7 +17,7 @@ from phase2_fakes import BUGS, READINGS
 
 from conformance.cli import main
 from conformance.phase2 import POLICY_SNIPPET, CheckReadings, property_failures, read_policy
-from conformance.phase2._attribution import Evidence, phase2_verdict
+from conformance.phase2._attribution import INFERENCES, Evidence, phase2_verdict
 from conformance.phase2._registers import executable_alternatives, reading_parameters
 from conformance.registers import split_reading_id
 from conformance.run import Attribution, Outcome, VectorResult, Verdict, VerdictValue
@@ -381,6 +381,35 @@ class TestSignatures:
         assert report["failure_signatures"][0]["reading"] == []
         markdown = (tmp_path / "report.md").read_text("utf-8")
         assert "no listed reading explains this" in markdown
+
+
+class TestInferences:
+    """A reading with a value is tried with the values the failing outputs suggest."""
+
+    @staticmethod
+    def _reply(tokens: list[int], layers: list[str], used: int) -> dict[str, Any]:
+        blocks = [
+            {"layer": la, "id": None, "text": "", "tokens": t}
+            for la, t in zip(layers, tokens, strict=True)
+        ]
+        return {"status": 200, "body": {"budget": {"estimated_used": used}, "context": blocks}}
+
+    def test_summary_blocks(self) -> None:
+        """P2-INT-06/several: n is the number of summary blocks (none: no value)."""
+        infer = INFERENCES["P2-INT-06/several"]
+        layers = ["policy", "summary", "summary", "summary", "query"]
+        assert infer(None, self._reply([1] * 5, layers, 5)) == {3}  # type: ignore[arg-type]
+        assert infer(None, self._reply([1, 1], ["policy", "query"], 2)) == set()  # type: ignore[arg-type]
+        assert infer(None, {"status": 400, "body": {}}) == set()  # type: ignore[arg-type]
+
+    def test_block_overhead(self) -> None:
+        """P2-INT-03/block-overhead: K is estimated_used less the blocks' tokens, per block,
+        when that divides evenly."""
+        infer = INFERENCES["P2-INT-03/block-overhead"]
+        layers = ["policy", "summary", "query"]
+        assert infer(None, self._reply([19, 1, 1], layers, 33)) == {4}  # type: ignore[arg-type]
+        assert infer(None, self._reply([19, 1, 1], layers, 22)) == set()  # type: ignore[arg-type]
+        assert infer(None, self._reply([19, 1, 1], layers, 21)) == set()  # type: ignore[arg-type]
 
 
 def test_register_names_the_fakes() -> None:

@@ -181,6 +181,22 @@ class TestWorked:
             )
             assert expected["body"] == _context(fixture, "hi", Readings.of([reading]))
 
+    def test_block_overhead(self) -> None:
+        """P2-INT-03/block-overhead(tokens=K): the draft's estimate counts K more per block
+        (estimated_used and trimming); each block keeps tokens = estimate(text). Policy 19,
+        summary "four" 1, query "hi" 1: 21 pinned, 21 + 3 * 4 = 33 with K = 4."""
+        fixture = {"memory_summaries": [_summary(4, "four", "2024-05-01T11:00:00Z")]}
+        four = Readings.of(["P2-INT-03/block-overhead(tokens=4)"])
+        assert _context(fixture, "hi", PINNED)["budget"]["estimated_used"] == 21
+        body = _context(fixture, "hi", four)
+        assert [block["tokens"] for block in body["context"]] == [19, 1, 1]
+        assert body["budget"]["estimated_used"] == 33
+        body = _context(fixture, "hi", four, max_tokens="32")  # 33 > 32: the summary goes
+        assert _layer(body, "summary") == []
+        assert (body["sources"]["summaries"], body["budget"]["estimated_used"]) == (0, 28)
+        with pytest.raises(UnknownReading, match="tokens"):
+            Readings.of(["P2-INT-03/block-overhead(tokens=0)"])
+
     def test_entities(self) -> None:
         """P2-INT-08: seed 1 ("passport") -> 2 -> 3 by links 1->2 and 3->2, entity 4 unlinked;
         the pinned walk reaches 1, 2, 3; one hop 1, 2; directed 1, 2; all by recency every
