@@ -23,7 +23,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-__all__ = ["ALTERNATIVES", "OracleError", "estimate", "oracle_expect", "query_terms"]
+__all__ = [
+    "ALTERNATIVES",
+    "PARAMETERS",
+    "OracleError",
+    "UnknownAlternative",
+    "estimate",
+    "oracle_expect",
+    "query_terms",
+]
 
 Json = Any
 
@@ -58,11 +66,13 @@ class _Reading:
     space: str = _WS
     entity_label: bool = True  # P2-INT-03: "kind: title" (False: the title)
     joined: bool = False  # P2-INT-03/concatenated: the draft estimated as one text
+    per_block: int = 0  # P2-INT-03/block-overhead(tokens=K): K more per counted block
     policy: str = _POLICY
     policy_counted: bool = True  # P2-INT-04
     newest_first: bool = False  # P2-INT-05: hot turns listed newest first
     summary_tie: str = "greatest"  # P2-INT-06: greatest | smallest (id wins a created_at tie)
     skip_empty_summary: bool = False  # P2-INT-06
+    warm: int = 1  # P2-INT-06/several(n=N): the N latest summaries, oldest first
     hot_users: str = "mine"  # P2-INT-07: mine | all
     hot_tie: str = "greatest"  # P2-INT-07: greatest | smallest
     related: str = "walk"  # P2-INT-08: walk | everything | one-hop | unicode | directed
@@ -86,6 +96,16 @@ class _Reading:
     log_empty_compaction: bool = True  # P2-INT-23
     sources: str = "uncovered"  # P2-INT-24: uncovered | all | after-latest
 
+
+#: The register's alternatives that leave a value free, as the oracle reads their words:
+#: ID -> (the value's name in the reading's ID, the ``_Reading`` field, lowest, highest).
+PARAMETERS: dict[str, tuple[str, str, int, int | None]] = {
+    # "Several recent ('warm') summaries, e.g. the last N." (N = 1 is the pinned reading)
+    "P2-INT-06/several": ("n", "warm", 2, None),
+    # "Count a fixed overhead per block" (of the draft's estimate; the blocks keep their tokens)
+    "P2-INT-03/block-overhead": ("tokens", "per_block", 1, None),
+}
+_VALUED = re.compile(r"(?P<base>[^()]+)\((?P<name>[a-z_]+)=(?P<value>0|[1-9][0-9]*)\)")
 
 #: The register's executable alternatives, as the oracle reads their words.
 ALTERNATIVES: dict[str, dict[str, Any]] = {
@@ -295,20 +315,18 @@ def _summary(
     state: Mapping[str, list[Json]], users: frozenset[str], chat: str, reading: _Reading
 ) -> list[dict[str, Json]]:
     """P2-INT-06: the one latest summary (created_at, then id), compared as strings: for the
-    P2-INT-19 form byte order is chronological order."""
+    P2-INT-19 form byte order is chronological order; or the ``warm`` latest, oldest first."""
     sign = -1 if reading.summary_tie == "smallest" else 1
-    best = None
-    for row in state["memory_summaries"]:
-        if row["user_id"] not in users or not _same_chat(row["chat_id"], chat, reading):
-            continue
-        if reading.skip_empty_summary and row["summary_text"] == "":
-            continue
-        if best is None or (row["created_at"], sign * row["id"]) > (
-            best["created_at"],
-            sign * best["id"],
-        ):
-            best = row
-    return [] if best is None else [_block("summary", best["id"], best["summary_text"], reading)]
+    mine = [
+        row
+        for row in state["memory_summaries"]
+        if row["user_id"] in users
+        and _same_chat(row["chat_id"], chat, reading)
+        and not (reading.skip_empty_summary and row["summary_text"] == "")
+    ]
+    mine.sort(key=lambda row: (row["created_at"], sign * row["id"]))
+    kept = mine[len(mine) - reading.warm :] if len(mine) > reading.warm else mine
+    return [_block("summary", row["id"], row["summary_text"], reading) for row in kept]
 
 
 def _hot(
@@ -393,6 +411,7 @@ def _fit(
     then one last entity at a time, then the summary; or whole layers, or the summary first or
     never, as ``reading`` says); the first that fits, else the last. Policy and query stay."""
     fixed = query["tokens"] + (policy["tokens"] if reading.policy_counted else 0)
+    fixed += reading.per_block * (2 if reading.policy_counted else 1)  # P2-INT-03
     layers = {"last": "HES", "never": "HE", "first": "SHE"}[reading.summary_cut]
     visited = [(summary, hot, ents)]
     for layer in layers:
@@ -405,8 +424,9 @@ def _fit(
                 [[]] if reading.whole_layers and e else [e[:n] for n in range(len(e) - 1, -1, -1)]
             )
             visited += [(s, h, kept) for kept in keeps]
-        elif s:
-            visited.append(([], h, e))
+        elif s:  # the oldest of several summaries first (P2-INT-06/several)
+            cuts = [[]] if reading.whole_layers else [s[n:] for n in range(1, len(s) + 1)]
+            visited += [(rest, h, e) for rest in cuts]
     for s, h, e in visited:
         if _size(policy, [*s, *h, *e], query, reading, fixed) <= budget:
             return s, h, e
@@ -421,7 +441,7 @@ def _size(
     if reading.joined:
         text = "".join(b["text"] for b in [policy, *middle, query])
         return estimate(text, reading.space, reading.count)
-    return fixed + _tokens(middle)
+    return fixed + _tokens(middle) + reading.per_block * len(middle)
 
 
 def _context(
@@ -443,6 +463,7 @@ def _answer(
     policy = _block("policy", None, reading.policy, reading)
     query_block = _block("query", None, query, reading)
     floor = query_block["tokens"] + (policy["tokens"] if reading.policy_counted else 0)
+    floor += reading.per_block * (2 if reading.policy_counted else 1)  # P2-INT-03
     if floor > applied and reading.tight == "refuse":
         raise _Refused(422, "budget_too_small", "max_tokens")
     if floor > applied and reading.tight == "raise":
@@ -461,6 +482,7 @@ def _answer(
     used = _tokens(context) - (0 if reading.policy_counted else policy["tokens"])
     if reading.joined:
         used = estimate("".join(b["text"] for b in context), reading.space, reading.count)
+    used += reading.per_block * (len(context) - (0 if reading.policy_counted else 1))
     if requested is None and reading.absent == "cap":
         requested = _MAX_TOKENS_CAP
     return {
@@ -598,6 +620,27 @@ def _summarize(
 # ------------------------------------------------------------------------ entry
 
 
+class UnknownAlternative(OracleError):
+    """An alternative the oracle does not run, or a value its parameter does not take."""
+
+
+def _values(alternative: str) -> dict[str, Any]:
+    """The ``_Reading`` fields an alternative's ID sets (``P2-INT-06/several(n=3)``: warm=3)."""
+    found = _VALUED.fullmatch(alternative)
+    if found is None:
+        if alternative not in ALTERNATIVES:
+            raise UnknownAlternative(f"not an executable alternative: {alternative!r}")
+        return ALTERNATIVES[alternative]
+    parameter = PARAMETERS.get(found["base"])
+    if parameter is None or parameter[0] != found["name"]:
+        raise UnknownAlternative(f"no alternative takes {alternative!r}")
+    name, field, low, high = parameter
+    value = int(found["value"])
+    if value < low or (high is not None and value > high):
+        raise UnknownAlternative(f"{alternative!r}: {name} must be at least {low}")
+    return {field: value}
+
+
 def oracle_expect(
     fixture: Mapping[str, Json],
     call: Mapping[str, Json],
@@ -609,7 +652,7 @@ def oracle_expect(
     and the policy text ``policy``, when given: the pinned readings otherwise)."""
     reading = _Reading() if policy is None else _Reading(policy=policy)
     for alternative in alternatives:
-        reading = replace(reading, **ALTERNATIVES[alternative])
+        reading = replace(reading, **_values(alternative))
     if not isinstance(fixture, Mapping) or set(fixture) - set(_TABLES):
         raise OracleError(f"not a fixture: {fixture!r}")
     state = {name: copy.deepcopy(list(fixture.get(name, []))) for name in _TABLES}

@@ -53,12 +53,13 @@ import os
 import sys
 import tempfile
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from conformance.corpus import Vector, load_corpus, materialize
+from conformance.phase2._attribution import INFERENCES as PHASE2_INFERENCES
 from conformance.registers import (
     NOT_EXECUTABLE_KINDS,
     RUNTIMES,
@@ -70,9 +71,11 @@ from conformance.registers import (
 from conformance.run import compare_result
 from conformance.run._attribution import INFERENCES
 from reference import ALTERNATIVES, Readings, memory_read
+from reference._alternatives import Alternative
 from reference.phase2 import ALTERNATIVES as PHASE2_ALTERNATIVES
 from tools.generate.phase2.build import ANOTHER_POLICY, alternative_changes, read_corpus
 from tools.oracle import PARAMETERS as ORACLE_PARAMETERS
+from tools.phase2_oracle import PARAMETERS as PHASE2_ORACLE_PARAMETERS
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "specs" / "readings-coverage.md"
@@ -273,7 +276,11 @@ def register_problems(
                 problems.append(
                     f"{alternative_id}: rejected must start with a clause ID, not {clause!r}"
                 )
-        problems += parameter_problems(entry, runs)
+        problems += (
+            parameter_problems(entry, runs, **_PHASE2_PARAMETER_TABLES)
+            if entry["id"].startswith("P2-")
+            else parameter_problems(entry, runs)
+        )
         hashes_only = {a for a, alt in ALTERNATIVES.items() if alt.hashes_only}
         differ = set(entry.get("hashes_only") or ()) ^ {
             a for a in hashes_only if a.split("/", 1)[0] == entry["id"]
@@ -294,12 +301,29 @@ def register_problems(
     return problems
 
 
-def parameter_problems(entry: dict[str, Any], runs: Any) -> list[str]:
+#: The Phase 2 profile's tables for :func:`parameter_problems` (reference/phase2/_readings.py,
+#: tools/phase2_oracle.py, conformance/phase2/_attribution.py).
+_PHASE2_PARAMETER_TABLES: Final[dict[str, Any]] = {
+    "reference": PHASE2_ALTERNATIVES,
+    "oracle": PHASE2_ORACLE_PARAMETERS,
+    "inferences": PHASE2_INFERENCES,
+}
+
+
+def parameter_problems(
+    entry: dict[str, Any],
+    runs: Any,
+    *,
+    reference: Mapping[str, Alternative] = ALTERNATIVES,
+    oracle: Mapping[str, tuple[str, str, int, int | None]] = ORACLE_PARAMETERS,
+    inferences: Mapping[str, Any] = INFERENCES,
+) -> list[str]:
     """What is wrong with an entry's ``parameters``: each names an executable alternative, as
     ``{ name, min, max?, check, means }``, the same parameter the reference (``Alternative
     .parameter``) and the oracle (``PARAMETERS``) take, with check values it takes and a way
     for the certifier to read the value from an output (``INFERENCES``); and every
-    parameterized alternative of the reference is declared."""
+    parameterized alternative of the reference is declared. The tables default to SPEC-006's
+    (the Phase 2 profile passes its own)."""
     problems = []
     raw = entry.get("parameters") or {}
     for alternative_id, table in raw.items():
@@ -310,7 +334,7 @@ def parameter_problems(entry: dict[str, Any], runs: Any) -> list[str]:
                 f"{alternative_id}: parameters must be {{ name, min, max?, check }}: {exc}"
             )
             continue
-        found = ALTERNATIVES.get(alternative_id)
+        found = reference.get(alternative_id)
         mine = found.parameter if found is not None else None
         if alternative_id not in runs or mine is None:
             problems.append(
@@ -323,8 +347,8 @@ def parameter_problems(entry: dict[str, Any], runs: Any) -> list[str]:
                 f"{alternative_id}: the register's parameter differs from reference/_readings.py's "
                 f"({mine.name}, {mine.low}..{mine.high})"
             )
-        oracle = ORACLE_PARAMETERS.get(alternative_id)
-        if oracle is None or (oracle[0], oracle[2], oracle[3]) != (
+        theirs = oracle.get(alternative_id)
+        if theirs is None or (theirs[0], theirs[2], theirs[3]) != (
             declared.name,
             declared.low,
             declared.high,
@@ -335,7 +359,7 @@ def parameter_problems(entry: dict[str, Any], runs: Any) -> list[str]:
             )
         if not declared.check or not all(declared.takes(v) for v in declared.check):
             problems.append(f"{alternative_id}: check must list values the parameter takes")
-        if alternative_id not in INFERENCES:
+        if alternative_id not in inferences:
             problems.append(
                 f"{alternative_id}: the certifier cannot read its value from an output "
                 "(conformance/run/_attribution.py INFERENCES)"
@@ -343,7 +367,7 @@ def parameter_problems(entry: dict[str, Any], runs: Any) -> list[str]:
     problems += [
         f"{alternative_id}: parameterized in reference/_readings.py, not in the register's "
         "parameters"
-        for alternative_id, alternative in ALTERNATIVES.items()
+        for alternative_id, alternative in reference.items()
         if alternative.entry == entry["id"]
         and alternative.parameter is not None
         and alternative_id not in raw
@@ -510,7 +534,7 @@ def phase2_render(found: dict[str, list[str]]) -> str:
     for alternative, ids in found.items():
         shown = ", ".join(f"`{i}`" for i in ids[:5])
         more = f" and {len(ids) - 5} more" if len(ids) > 5 else ""
-        summary = PHASE2_ALTERNATIVES[alternative].summary.replace("|", "\\|")
+        summary = PHASE2_ALTERNATIVES[_base(alternative)].summary.replace("|", "\\|")
         lines.append(f"| `{alternative}` | {summary} | {len(ids)} | {shown}{more} |")
     lines += _register_sections(_register(PHASE2_REGISTER), set(PHASE2_ALTERNATIVES), "PHASE2")
     return "\n".join(lines) + "\n"

@@ -15,6 +15,11 @@ adapter protocol (``python -m reference.phase2 serve-protocol --readings ID,ID
    other words fails only what else it does differently. The text is named in the profile as
    ``P2-INT-04/implementation-text``. Texts that differ between responses are no parameter
    (the snippet is "fixed"): the vectors and ``policy-query-present`` fail as they are.
+   An alternative that leaves a value free (``parameters`` in the register,
+   ``P2-INT-06/several``) is run with the values the failing outputs suggest
+   (:data:`INFERENCES`: the number of summary blocks a failing context holds), at most
+   ``MAX_VALUES_TRIED`` of them, most suggested first, each a reading of its own
+   (``P2-INT-06/several(n=3)``); a declared one with its declared value.
 1. Every vector still failing on a mismatch only (an error, nondeterminism or a broken
    protocol is never a reading) is run by the reference under every other executable
    alternative (``executable`` in specs/phase2/interpretations.toml), with the parameter. An
@@ -50,7 +55,7 @@ import shlex
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,8 +65,9 @@ from conformance.phase2._compare import compare, expect_from_observed
 from conformance.phase2._corpus import Phase2Vector
 from conformance.phase2._engines import Observation, open_process_engine
 from conformance.phase2._readings import POLICY_ALTERNATIVE, POLICY_SNIPPET
-from conformance.phase2._registers import executable_alternatives
+from conformance.phase2._registers import executable_alternatives, reading_parameters
 from conformance.phase2._runner import judge
+from conformance.registers import ReadingParameter, split_reading_id
 from conformance.run import (
     Attribution,
     FailureKind,
@@ -72,6 +78,8 @@ from conformance.run import (
 )
 
 __all__ = [
+    "INFERENCES",
+    "MAX_VALUES_TRIED",
     "Evidence",
     "attribute_phase2",
     "phase2_verdict",
@@ -86,6 +94,76 @@ _SHOWN_POLICY = 120
 _SAID_BY_SPEC006 = "failed in a way no listed reading reproduces"
 #: How a fault says the reference could not be started: no evidence then (not examined).
 _NOT_STARTED = "the reference did not start"
+
+
+def _summary_blocks(vector: Phase2Vector, actual: Json) -> set[int]:
+    """P2-INT-06/several(n=N): N read as the number of summary blocks of a failing 200
+    context (its layer holds the N latest summaries)."""
+    body = actual.get("body") if isinstance(actual, dict) and actual.get("status") == 200 else None
+    context = body.get("context") if isinstance(body, dict) else None
+    if not isinstance(context, list):
+        return set()
+    count = sum(
+        1 for block in context if isinstance(block, dict) and block.get("layer") == "summary"
+    )
+    return {count} if count else set()
+
+
+def _block_overhead(vector: Phase2Vector, actual: Json) -> set[int]:
+    """P2-INT-03/block-overhead(tokens=K): K read as estimated_used less the blocks' tokens,
+    per block, of a failing 200 context (when that divides evenly)."""
+    body = actual.get("body") if isinstance(actual, dict) and actual.get("status") == 200 else None
+    context = body.get("context") if isinstance(body, dict) else None
+    budget = body.get("budget") if isinstance(body, dict) else None
+    used = budget.get("estimated_used") if isinstance(budget, dict) else None
+    if not isinstance(context, list) or not context or type(used) is not int:
+        return set()
+    tokens = [block.get("tokens") if isinstance(block, dict) else None for block in context]
+    if not all(type(t) is int for t in tokens):
+        return set()
+    extra = used - sum(t for t in tokens if isinstance(t, int))
+    return {extra // len(context)} if extra > 0 and extra % len(context) == 0 else set()
+
+
+#: Parameterized alternative -> how the values it may have been run with are read from one
+#: failing vector and what the implementation returned on it (each candidate is then run).
+INFERENCES: dict[str, Callable[[Phase2Vector, Json], set[int]]] = {
+    "P2-INT-03/block-overhead": _block_overhead,
+    "P2-INT-06/several": _summary_blocks,
+}
+#: How many values of one parameter are tried at most (those most failing vectors suggest).
+MAX_VALUES_TRIED = 3
+
+
+def _valued(
+    parameters: Mapping[str, ReadingParameter],
+    candidates: Sequence[tuple[Phase2Vector, Json]],
+    declared: Sequence[str],
+) -> list[str]:
+    """The readings with a value to run: each declared one its parameter takes, then the
+    values the failing outputs suggest most (at most :data:`MAX_VALUES_TRIED` each), so a
+    value followed but not declared is found too."""
+    found: list[str] = []
+    for alternative, parameter in parameters.items():
+        found += [reading for reading in declared if _takes(reading, alternative, parameter)]
+        votes: Counter[int] = Counter()
+        infer = INFERENCES.get(alternative)
+        for vector, actual in candidates:
+            votes.update(v for v in (infer(vector, actual) if infer else ()) if parameter.takes(v))
+        chosen = sorted(votes, key=lambda value: (-votes[value], value))[:MAX_VALUES_TRIED]
+        found += [parameter.instance(alternative, value) for value in chosen]
+    return list(dict.fromkeys(found))
+
+
+def _takes(reading: str, alternative: str, parameter: ReadingParameter) -> bool:
+    """Whether ``reading`` is ``alternative`` with a value ``parameter`` takes."""
+    base, name, value = split_reading_id(reading)
+    return (
+        base == alternative
+        and name == parameter.name
+        and value is not None
+        and (parameter.takes(value))
+    )
 
 
 def reading_engine_spec(alternatives: Sequence[str], policy: str | None = None) -> str:
@@ -259,6 +337,7 @@ def attribute_phase2(
     profile)."""
     results = list(results)
     tried = tuple(alternatives if alternatives is not None else executable_alternatives())
+    parameters = {a: p for a, p in reading_parameters().items() if a in tried}
     policy, texts = read_policy(
         observation.outcomes[0] for observation in observed.values() if observation.outcomes
     )
@@ -267,15 +346,23 @@ def attribute_phase2(
     contradictions = [
         f"declares {reading!r}, which is not an executable alternative of "
         "specs/phase2/interpretations.toml"
+        + (
+            f" without its value ({parameters[reading].instance(reading, parameters[reading].low)}"
+            " for example)"
+            if reading in parameters
+            else ""
+        )
         for reading in declared or ()
-        if reading not in tried
+        if (reading not in tried or reading in parameters)
+        and not any(_takes(reading, a, p) for a, p in parameters.items())
     ]
     if declared is not None:
         said = _declared_policy(declared, policy, texts)
         contradictions += [said] if said is not None else []
     failing = [r for r in results if not r.ok and r.outcome in (Outcome.FAILED, Outcome.ERRORED)]
+    runnable = tuple(a for a in tried if a not in parameters)
     if not failing and declared is None:
-        return Evidence(Attribution(tried=tried, examined=True))
+        return Evidence(Attribution(tried=runnable, examined=True))
     faults: list[str] = []
     rejudged: dict[str, VectorResult] = {}
     if policy is not None:  # 0. the policy text is the implementation's
@@ -288,6 +375,8 @@ def attribute_phase2(
         for r in failing
         if _attributable(r, observed.get(r.id))
     ]
+    # the readings with a value: declared, or read from the failing outputs
+    tried = (*runnable, *_valued(parameters, candidates, declared or ()))
     # 1. every alternative alone (the parameter is not a choice: it is always applied)
     single: dict[str, set[str]] = {}
     if candidates:

@@ -16,7 +16,8 @@ cannot read it (with the reason), never raises.
 
 What each property rests on (:data:`PROPERTY_READINGS`): ``policy-query-present`` on the policy
 text (P2-INT-04, a parameter read from the implementation's output) and the query block's text
-(P2-INT-17), ``sources-match-context`` on the estimator's whitespace (P2-INT-02); the others on
+(P2-INT-17), ``sources-match-context`` on the estimator's whitespace (P2-INT-02),
+``layer-order`` on how many summaries the layer holds (P2-INT-06/several(n=N)); the others on
 no reading that has an executable alternative. Each check takes those values from
 :class:`~conformance.phase2._readings.CheckReadings` (the implementation's reading profile; the
 default is the pinned readings), never from a constant.
@@ -56,6 +57,7 @@ PROPERTY_READINGS: Final = {
     "policy-query-present": ("P2-INT-01", "P2-INT-02", "P2-INT-04", "P2-INT-15", "P2-INT-17"),
     "sources-match-context": ("P2-INT-01", "P2-INT-02", "P2-INT-03", "P2-INT-04", "P2-INT-18"),
     "trim-order": ("P2-INT-05",),
+    "layer-order": ("P2-INT-06",),
 }
 _PINNED: Final = CheckReadings()
 
@@ -109,7 +111,7 @@ def _context_failures(
         failures.append(("policy-query-present", f"policy/query blocks: {layers}"))
     # layer-order (P2-ASM-01, P2-ASM-10)
     ranks = [LAYER_RANK.get(layer, -1) if isinstance(layer, str) else -1 for layer in layers]
-    if ranks != sorted(ranks) or layers.count("summary") > 1 or -1 in ranks:
+    if ranks != sorted(ranks) or layers.count("summary") > readings.summaries or -1 in ranks:
         failures.append(("layer-order", f"layers out of order: {layers}"))
     # sources-match-context (P2-API-08, P2-TOK-01)
     sources = _member(body, "sources")
@@ -131,6 +133,7 @@ def _context_failures(
     texts = [_member(block, "text") for block in blocks]
     if readings.joined and all(isinstance(text, str) for text in texts):  # P2-INT-03
         used = readings.estimate("".join(texts))
+    used += readings.overhead * (len(blocks) - (0 if readings.policy_counted else 1))
     budget = _member(body, "budget")
     estimated, applied = _int(_member(budget, "estimated_used")), _int(_member(budget, "applied"))
     if estimated != used:

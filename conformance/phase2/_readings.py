@@ -23,7 +23,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
+from conformance.registers import split_reading_id
+
 __all__ = [
+    "BLOCK_OVERHEAD",
     "CAPABILITIES",
     "CONTEXT_CAPABILITY",
     "CONTRACT",
@@ -36,6 +39,7 @@ __all__ = [
     "SPEC",
     "TABLES",
     "TRIMMED_QUERY",
+    "WARM_SUMMARIES",
     "WHITE_SPACE",
     "WHITE_SPACE_TABLES",
     "CheckReadings",
@@ -112,6 +116,24 @@ def estimate(text: str, white_space: frozenset[str] = WHITE_SPACE, how: str = ""
     return words if how == "words" else max(words, quarter)
 
 
+#: P2-INT-06/several(n=N): the summary layer holds the N latest summaries (a parameter).
+WARM_SUMMARIES: Final = "P2-INT-06/several"
+#: P2-INT-03/block-overhead(tokens=K): K tokens more per counted block (a parameter).
+BLOCK_OVERHEAD: Final = "P2-INT-03/block-overhead"
+
+
+def _value(chosen: Iterable[str], alternative: str, pinned: int) -> int:
+    """The value of ``alternative`` among the readings ``chosen`` (``pinned``: not chosen)."""
+    return next(
+        (
+            value
+            for base, _, value in map(split_reading_id, chosen)
+            if base == alternative and value is not None
+        ),
+        pinned,
+    )
+
+
 @dataclass(frozen=True)
 class CheckReadings:
     """The readings the property checks take from an implementation's reading profile; the
@@ -135,6 +157,10 @@ class CheckReadings:
     sources_drafted: bool = False
     #: P2-INT-03/concatenated: estimated_used is the estimate of the texts joined.
     joined: bool = False
+    #: P2-INT-06/several(n=N): how many summary blocks the context may hold (pinned: one).
+    summaries: int = 1
+    #: P2-INT-03/block-overhead(tokens=K): estimated_used counts K more per counted block.
+    overhead: int = 0
 
     @classmethod
     def of(cls, profile: Iterable[str], *, policy: str | None = None) -> CheckReadings:
@@ -154,6 +180,8 @@ class CheckReadings:
             last_value="P2-INT-15/last-value" in chosen,
             sources_drafted="P2-INT-18/before-trimming" in chosen,
             joined="P2-INT-03/concatenated" in chosen,
+            summaries=_value(chosen, WARM_SUMMARIES, 1),
+            overhead=_value(chosen, BLOCK_OVERHEAD, 0),
         )
 
     def estimate(self, text: str) -> int:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from conformance._errors import RegisterError
 from conformance._kit import specs_dir
-from conformance.registers import read_register
+from conformance.registers import ReadingParameter, parse_parameter, read_register
 
-__all__ = ["Property", "executable_alternatives", "load_properties"]
+__all__ = ["Property", "executable_alternatives", "load_properties", "reading_parameters"]
 
 
 @dataclass(frozen=True)
@@ -58,3 +58,18 @@ def executable_alternatives(path: Path | str | None = None) -> tuple[str, ...]:
         )
     except (AttributeError, TypeError) as exc:
         raise RegisterError(f"malformed entry: {exc!r}", path=str(path)) from exc
+
+
+def reading_parameters(path: Path | str | None = None) -> dict[str, ReadingParameter]:
+    """Executable alternative that leaves a value free -> its parameter (the register's
+    ``parameters``: ``P2-INT-06/several`` runs as ``P2-INT-06/several(n=3)``)."""
+    path = Path(path) if path is not None else specs_dir() / "phase2" / "interpretations.toml"
+    document = read_register(path, "phase2-interpretations/1")
+    try:
+        return {
+            str(alternative): parse_parameter(table)
+            for raw in document.get("entry", [])
+            for alternative, table in (raw.get("parameters") or {}).items()
+        }
+    except (AttributeError, KeyError, TypeError) as exc:
+        raise RegisterError(f"malformed parameters: {exc!r}", path=str(path)) from exc

@@ -18,7 +18,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Final
 
-from reference.phase2._budget import Block, Draft, Layer, enforce_budget
+from reference.phase2._budget import COUNTED, Block, Draft, Layer, enforce_budget
 from reference.phase2._config import DEFAULTS, Config
 from reference.phase2._entities import select_related_entities
 from reference.phase2._errors import ParameterError
@@ -73,7 +73,9 @@ def build_draft(
     readings: Readings = PINNED,
 ) -> Draft:
     """The untrimmed draft, layer by layer, in the spec's order."""
-    summaries = select_warm_summaries(store, user_id, chat_id, reading=readings.summary)
+    summaries = select_warm_summaries(
+        store, user_id, chat_id, reading=readings.summary, count=readings.warm_summaries
+    )
     hot = select_hot_turns(
         store, user_id, chat_id, config.hot_turns_limit, reading=readings.hot_turns
     )
@@ -94,13 +96,22 @@ def build_draft(
 
     return Draft(
         policy=block("policy", None, readings.policy),  # P2-INT-04
-        summary=block("summary", summaries[0].id, summaries[0].summary_text) if summaries else None,
+        summaries=tuple(block("summary", s.id, s.summary_text) for s in summaries),
         hot=tuple(block("hot_turn", turn.id, turn.text) for turn in hot),
         entities=tuple(
             block("entity", r.entity.id, entity_text(r.entity)) for r in related
         ),  # P2-INT-03: an entity reads "kind: title"
         query=block("query", None, query),
     )
+
+
+def _overhead(draft: Draft, readings: Readings) -> int:
+    """P2-INT-03/block-overhead(tokens=K): K per block the budget counts (the policy's only
+    when it is counted, P2-INT-04)."""
+    if readings.block_overhead is None:
+        return 0
+    blocks = len(draft.blocks()) - (1 if readings.policy_budget == "outside" else 0)
+    return readings.block_overhead * blocks
 
 
 def concatenated_estimate(draft: Draft, readings: Readings = PINNED) -> int:
@@ -124,13 +135,14 @@ def envelope(
     used = draft.total - (draft.policy.tokens if readings.policy_budget == "outside" else 0)
     if readings.draft_estimate == "concatenated":  # P2-INT-03/concatenated
         used = concatenated_estimate(draft, readings)
+    used += _overhead(draft, readings)  # P2-INT-03/block-overhead
     if HOT_ORDER[readings.hot_order]:  # P2-INT-05/newest-first
         draft = dataclasses.replace(draft, hot=draft.hot[::-1])
     return {
         "budget": {"requested": requested, "applied": applied, "estimated_used": used},
         "sources": {  # P2-INT-18: what the returned context holds
             "hot_turns": len(counted.hot),
-            "summaries": 0 if counted.summary is None else 1,
+            "summaries": len(counted.summaries),
             "entities": len(counted.entities),
         },
         "context": [block.to_json() for block in draft.blocks()],
@@ -161,6 +173,8 @@ def assemble_context(
     fixed = drafted.policy.tokens + drafted.query.tokens
     if readings.policy_budget == "outside":  # P2-INT-04/outside-budget
         fixed -= drafted.policy.tokens
+    if readings.block_overhead is not None:  # P2-INT-03/block-overhead: policy and query
+        fixed += readings.block_overhead * (1 if readings.policy_budget == "outside" else 2)
     if fixed > applied and readings.small_budget == "refuse":  # P2-INT-12/refuse-4xx
         raise ParameterError(
             "budget_too_small", "max_tokens", f"policy + query need {fixed} tokens > {applied}"
@@ -176,6 +190,8 @@ def assemble_context(
         measure=(
             (lambda draft: concatenated_estimate(draft, readings))
             if readings.draft_estimate == "concatenated"
+            else (lambda draft: COUNTED[readings.policy_budget](draft) + _overhead(draft, readings))
+            if readings.block_overhead is not None
             else None
         ),
     )

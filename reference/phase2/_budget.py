@@ -58,15 +58,14 @@ class Draft:
     entities most relevant first."""
 
     policy: Block
-    summary: Block | None
+    summaries: tuple[Block, ...]  # at most one, but P2-INT-06/several: oldest first
     hot: tuple[Block, ...]
     entities: tuple[Block, ...]
     query: Block
 
     def blocks(self) -> list[Block]:
         """The blocks in layer order (P2-ASM-01)."""
-        summary = [self.summary] if self.summary is not None else []
-        return [self.policy, *summary, *self.hot, *self.entities, self.query]
+        return [self.policy, *self.summaries, *self.hot, *self.entities, self.query]
 
     @property
     def total(self) -> int:
@@ -91,12 +90,12 @@ TRIM_ORDERS: Final[dict[str, tuple[str, ...]]] = {
 
 def _one_block(draft: Draft, layer: str) -> Draft:
     """P2-INT-10: remove one block of ``layer``: the oldest hot turn, the last entity, the
-    summary."""
+    summary (the oldest of several, P2-INT-06/several)."""
     if layer == "hot":  # P2-BUD-07: "trim hot oldest-first"
         return dataclasses.replace(draft, hot=draft.hot[1:])
     if layer == "entities":  # P2-BUD-08: "trim entities lowest-relevance-first"
         return dataclasses.replace(draft, entities=draft.entities[:-1])
-    return dataclasses.replace(draft, summary=None)
+    return dataclasses.replace(draft, summaries=draft.summaries[1:])
 
 
 def _whole_layer(draft: Draft, layer: str) -> Draft:
@@ -105,7 +104,7 @@ def _whole_layer(draft: Draft, layer: str) -> Draft:
         return dataclasses.replace(draft, hot=())
     if layer == "entities":
         return dataclasses.replace(draft, entities=())
-    return dataclasses.replace(draft, summary=None)
+    return dataclasses.replace(draft, summaries=())
 
 
 #: P2-INT-10 (``Readings.trim_step``) -> what one iteration removes from a layer.
@@ -120,7 +119,7 @@ def _holds(draft: Draft, layer: str) -> bool:
         return bool(draft.hot)
     if layer == "entities":
         return bool(draft.entities)
-    return draft.summary is not None
+    return bool(draft.summaries)
 
 
 def enforce_budget(

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from reference._alternatives import Alternative, UnknownReading, applied, followed
+from reference._alternatives import Alternative, Parameter, UnknownReading, applied, followed
 
 __all__ = [
     "ALTERNATIVES",
@@ -63,6 +63,9 @@ class Readings:
     entity_text: str = "kind-title"
     #: P2-INT-03: the draft's estimate: the sum of the blocks' (pinned) or "concatenated".
     draft_estimate: str = "sum"
+    #: P2-INT-03/block-overhead(tokens=K): K more tokens per counted block in the draft's
+    #: estimate (None: none).
+    block_overhead: int | None = None
     #: P2-INT-04: the policy block's text.
     policy: str = POLICY_SNIPPET
     #: P2-INT-04: whether the budget counts the policy (``_budget.COUNTED``).
@@ -71,6 +74,8 @@ class Readings:
     hot_order: str = "oldest-first"
     #: P2-INT-06: which summary is the layer (``_summaries.SUMMARY_READINGS``).
     summary: str = "latest"
+    #: P2-INT-06/several(n=N): how many of the latest summaries are the layer (None: the one).
+    warm_summaries: int | None = None
     #: P2-INT-07: which inbox items are hot turns (``_hot_turns.HOT_TURN_READINGS``).
     hot_turns: str = "user-latest"
     #: P2-INT-08: which entities are related to the query (``_entities.RELATEDNESS``).
@@ -254,6 +259,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 {"draft_estimate": "concatenated"},
             ),
             Alternative(
+                "P2-INT-03/block-overhead",
+                1,
+                "the draft's estimate (trimming and estimated_used) counts K tokens more per "
+                "block it counts (K >= 1); each block keeps its own tokens",
+                parameter=Parameter("tokens", "block_overhead", 1),
+            ),
+            Alternative(
                 "P2-INT-03/entity-title",
                 2,
                 "an entity block's text is its title alone",
@@ -270,6 +282,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 2,
                 "hot turns are listed newest first",
                 {"hot_order": "newest-first"},
+            ),
+            Alternative(
+                "P2-INT-06/several",
+                0,
+                "the summary layer holds the n latest summaries (n >= 2), listed oldest first "
+                "and trimmed oldest first, one per iteration; sources.summaries counts them",
+                parameter=Parameter("n", "warm_summaries", 2),
             ),
             Alternative(
                 "P2-INT-06/smallest-id",

@@ -4,7 +4,8 @@ P2-ASM-03: "Most recent session summary for `user_id + chat_id`."
 P2-ASM-07: "summary = latest_summary(user_id, chat_id)"
 
 One summary at most (erratum P2-INT-06: the function's plural name against the spec's singular
-"Most recent session summary"): the latest by created_at, then id.
+"Most recent session summary"): the latest by created_at, then id. P2-INT-06/several(n=N)
+reads the plural name: the N latest, listed oldest first (as the hot turns, P2-INT-05).
 """
 
 from __future__ import annotations
@@ -33,13 +34,14 @@ SUMMARY_READINGS: Final[dict[str, Callable[[list[Summary]], list[Summary]]]] = {
 
 
 def select_warm_summaries(
-    store: Store, user_id: Key, chat_id: Key, *, reading: str = "latest"
+    store: Store, user_id: Key, chat_id: Key, *, reading: str = "latest", count: int | None = None
 ) -> tuple[Summary, ...]:
     """The summary layer: ``()`` or the one most recent summary of ``user_id`` in ``chat_id``
-    (``reading``: a key of :data:`SUMMARY_READINGS`)."""
+    (``reading``: a key of :data:`SUMMARY_READINGS`); with ``count`` (P2-INT-06/several), the
+    ``count`` most recent, oldest first."""
     rows = store.rows("memory_summaries", {"user_id": user_id, "chat_id": chat_id})
     ranked = SUMMARY_READINGS[reading]([Summary.from_row(row) for row in rows])
-    return tuple(ranked[:1])
+    return tuple(ranked[:1] if count is None else ranked[:count][::-1])
 
 
 def latest_summary(store: Store, user_id: str, chat_id: str) -> Summary | None:

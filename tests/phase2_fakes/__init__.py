@@ -34,5 +34,6 @@ READINGS = {
     "user_from_latest_turn": "P2-INT-16/latest-inbox-owner",
     "trims_query": "P2-INT-17/trim",
     "splits_like_python": "P2-INT-02/python",
+    "keeps_warm_summaries": "P2-INT-06/several(n=3)",
 }
 CONTROLS = ("observes_once",)

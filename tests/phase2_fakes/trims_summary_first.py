@@ -15,8 +15,8 @@ BREAKS = "P2-BUD-02"
 
 def _enforce_budget(draft: Draft, budget: int, **readings: str) -> Draft:
     while draft.total > budget:
-        if draft.summary is not None:
-            draft = dataclasses.replace(draft, summary=None)
+        if draft.summaries:
+            draft = dataclasses.replace(draft, summaries=())
         elif draft.hot:
             draft = dataclasses.replace(draft, hot=draft.hot[1:])
         elif draft.entities:

@@ -17,8 +17,9 @@ from phase2_fakes import BUGS, READINGS
 
 from conformance.cli import main
 from conformance.phase2 import POLICY_SNIPPET, CheckReadings, property_failures, read_policy
-from conformance.phase2._attribution import Evidence, phase2_verdict
-from conformance.phase2._registers import executable_alternatives
+from conformance.phase2._attribution import INFERENCES, Evidence, phase2_verdict
+from conformance.phase2._registers import executable_alternatives, reading_parameters
+from conformance.registers import split_reading_id
 from conformance.run import Attribution, Outcome, VectorResult, Verdict, VerdictValue
 
 OTHER = "Answer from the memory below. When facts conflict, trust the newest one."
@@ -29,6 +30,7 @@ SELECTIONS = {
     "user_from_latest_turn": ("id:p2-hot-turns-g00*", "id:p2-layers-h*", "id:p2-params-g03*"),
     "trims_query": ("id:p2-params-g0[02]*", "id:p2-tokens-*"),
     "splits_like_python": ("id:p2-tokens-*",),
+    "keeps_warm_summaries": ("id:p2-summaries-*", "id:p2-layers-h*"),
     "hot_turns_one_short": ("id:p2-hot-turns-g00*", "id:p2-layers-h*"),
 }
 
@@ -304,6 +306,35 @@ class TestDeclared:
             "declares P2-INT-04/implementation-text, but its policy block holds the register's text"
         ]
 
+    @pytest.mark.parametrize(
+        ("declared", "code"),
+        [("P2-INT-06/several(n=3)", 4), ("P2-INT-06/several(n=2)", 1), ("P2-INT-06/several", 1)],
+    )
+    def test_declared_value(self, tmp_path: Path, declared: str, code: int) -> None:
+        """A reading with a value is declared with it: the fake's own value is its profile;
+        another value, or none, explains nothing it did."""
+        fake = "keeps_warm_summaries"
+        got, out, report = certify(
+            fake, tmp_path / "r", *selected(fake), "--no-sections", *declare(tmp_path, declared)
+        )
+        attribution = report["footer"]["attribution"]
+        assert got == code, out
+        assert attribution["declared"] == [declared]
+        if code == 4:
+            assert attribution["profile"] == [declared]
+            assert attribution["contradictions"] == []
+        elif "(" not in declared:
+            assert attribution["contradictions"][0] == (
+                "declares 'P2-INT-06/several', which is not an executable alternative of "
+                "specs/phase2/interpretations.toml without its value (P2-INT-06/several(n=2) "
+                "for example)"
+            )
+        else:
+            assert any(
+                c.startswith("follows P2-INT-06/several(n=3) on ")
+                for c in attribution["contradictions"]
+            ), attribution["contradictions"]
+
     def test_unknown_reading(self, tmp_path: Path) -> None:
         """A declared ID that is not an executable Phase 2 alternative is a contradiction."""
         _, _, report = certify(
@@ -352,6 +383,38 @@ class TestSignatures:
         assert "no listed reading explains this" in markdown
 
 
+class TestInferences:
+    """A reading with a value is tried with the values the failing outputs suggest."""
+
+    @staticmethod
+    def _reply(tokens: list[int], layers: list[str], used: int) -> dict[str, Any]:
+        blocks = [
+            {"layer": la, "id": None, "text": "", "tokens": t}
+            for la, t in zip(layers, tokens, strict=True)
+        ]
+        return {"status": 200, "body": {"budget": {"estimated_used": used}, "context": blocks}}
+
+    def test_summary_blocks(self) -> None:
+        """P2-INT-06/several: n is the number of summary blocks (none: no value)."""
+        infer = INFERENCES["P2-INT-06/several"]
+        layers = ["policy", "summary", "summary", "summary", "query"]
+        assert infer(None, self._reply([1] * 5, layers, 5)) == {3}  # type: ignore[arg-type]
+        assert infer(None, self._reply([1, 1], ["policy", "query"], 2)) == set()  # type: ignore[arg-type]
+        assert infer(None, {"status": 400, "body": {}}) == set()  # type: ignore[arg-type]
+
+    def test_block_overhead(self) -> None:
+        """P2-INT-03/block-overhead: K is estimated_used less the blocks' tokens, per block,
+        when that divides evenly."""
+        infer = INFERENCES["P2-INT-03/block-overhead"]
+        layers = ["policy", "summary", "query"]
+        assert infer(None, self._reply([19, 1, 1], layers, 33)) == {4}  # type: ignore[arg-type]
+        assert infer(None, self._reply([19, 1, 1], layers, 22)) == set()  # type: ignore[arg-type]
+        assert infer(None, self._reply([19, 1, 1], layers, 21)) == set()  # type: ignore[arg-type]
+
+
 def test_register_names_the_fakes() -> None:
-    """Each fake follows an alternative the register lists as executable."""
-    assert set(READINGS.values()) <= set(executable_alternatives())
+    """Each fake follows an alternative the register lists as executable (one with a value:
+    the alternative, its parameter declared in the register)."""
+    bases = {split_reading_id(reading)[0] for reading in READINGS.values()}
+    assert bases <= set(executable_alternatives())
+    assert "P2-INT-06/several" in reading_parameters()

@@ -151,7 +151,7 @@ class TestBudget:
     def _draft(self) -> Draft:
         return Draft(
             policy=Block("policy", None, "p", 10),
-            summary=Block("summary", 1, "s", 5),
+            summaries=(Block("summary", 1, "s", 5),),
             hot=(Block("hot_turn", 1, "h1", 3), Block("hot_turn", 2, "h2", 1)),
             entities=(Block("entity", 1, "e1", 4), Block("entity", 2, "e2", 2)),
             query=Block("query", None, "q", 2),
@@ -177,7 +177,7 @@ class TestBudget:
         trimmed = enforce_budget(self._draft(), budget)
         assert [b.id for b in trimmed.hot] == hot
         assert [b.id for b in trimmed.entities] == entities
-        assert (trimmed.summary is not None) == summary
+        assert bool(trimmed.summaries) == summary
         assert trimmed.total == total
 
     def test_custom_config(self, db_url: str) -> None:

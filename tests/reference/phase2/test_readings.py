@@ -68,6 +68,30 @@ def _layer(body: Any, layer: str) -> list[Any]:
     return [(block["id"], block["text"]) for block in body["context"] if block["layer"] == layer]
 
 
+#: Every reading the checks run: each executable alternative, one with a value (the register's
+#: ``parameters``) once per value of its ``check`` (``P2-INT-06/several(n=3)``).
+READINGS = sorted(
+    f"{alt}({entry['parameters'][alt]['name']}={value})"
+    if alt in (entry.get("parameters") or {})
+    else alt
+    for entry in REGISTER["entry"]
+    for alt in entry.get("executable", [])
+    for value in (entry.get("parameters") or {}).get(alt, {}).get("check", [None])
+)
+
+
+def _summary(row_id: int, text: str, at: str, user: str = "u1") -> dict[str, Any]:
+    return {
+        "id": row_id,
+        "user_id": user,
+        "chat_id": "c1",
+        "summary_text": text,
+        "facts_json": [],
+        "source_event_ids": [],
+        "created_at": at,
+    }
+
+
 class TestValues:
     """Readings() is the pinned readings; Readings.of switches alternatives on by ID."""
 
@@ -77,7 +101,7 @@ class TestValues:
         assert PINNED.ids == ()
         assert PINNED.policy == POLICY_SNIPPET
 
-    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    @pytest.mark.parametrize("alternative", READINGS)
     def test_round_trip(self, alternative: str) -> None:
         """Readings.of([ID]).ids is (ID,) for every executable alternative."""
         policy = OTHER_POLICY if alternative == POLICY_ALTERNATIVE else None
@@ -91,6 +115,9 @@ class TestValues:
             Readings.of(["P2-INT-08/one-hop", "P2-INT-08/directed"])
         with pytest.raises(ValueError, match="policy text"):
             Readings.of([POLICY_ALTERNATIVE])
+        for without in ("P2-INT-06/several", "P2-INT-06/several(n=1)", "P2-INT-06/several(k=3)"):
+            with pytest.raises(UnknownReading, match="P2-INT-06/several"):
+                Readings.of([without])
 
     def test_policy_alone_implies_its_alternative(self) -> None:
         """A policy text given alone is P2-INT-04/implementation-text."""
@@ -118,6 +145,57 @@ class TestRegister:
 
 class TestWorked:
     """What each alternative changes, on fixtures worked by hand from the register's text."""
+
+    def test_several_summaries(self) -> None:
+        """P2-INT-06/several(n=N): the N latest summaries of the user in the chat, oldest first,
+        counted in sources.summaries; trimming removes the oldest first, one per iteration
+        (P2-INT-10), after the hot turns and entities (P2-INT-11). Tokens by P2-INT-01:
+        "one", "two", "four" 1 each, "three" 2; policy 19 and query "hi" 1."""
+        fixture = {
+            "memory_summaries": [
+                _summary(1, "one", "2024-05-01T08:00:00Z"),
+                _summary(2, "two", "2024-05-01T09:00:00Z"),
+                _summary(3, "three", "2024-05-01T10:00:00Z"),
+                _summary(4, "four", "2024-05-01T11:00:00Z"),
+                _summary(5, "other user", "2024-05-01T12:00:00Z", user="u2"),
+            ]
+        }
+        three = Readings.of(["P2-INT-06/several(n=3)"])
+        assert _layer(_context(fixture, "hi", PINNED), "summary") == [(4, "four")]
+        body = _context(fixture, "hi", three)
+        assert _layer(body, "summary") == [(2, "two"), (3, "three"), (4, "four")]
+        assert body["sources"]["summaries"] == 3
+        assert body["budget"]["estimated_used"] == 19 + 1 + 2 + 1 + 1
+        every = _context(fixture, "hi", Readings.of(["P2-INT-06/several(n=9)"]))
+        assert [row_id for row_id, _ in _layer(every, "summary")] == [1, 2, 3, 4]
+        body = _context(fixture, "hi", three, max_tokens="23")  # 24 > 23: "two" goes
+        assert _layer(body, "summary") == [(3, "three"), (4, "four")]
+        assert (body["sources"]["summaries"], body["budget"]["estimated_used"]) == (2, 23)
+        body = _context(fixture, "hi", three, max_tokens="22")  # 23 > 22: "three" goes too
+        assert _layer(body, "summary") == [(4, "four")]
+        assert (body["sources"]["summaries"], body["budget"]["estimated_used"]) == (1, 21)
+        for reading in ("P2-INT-06/several(n=3)", "P2-INT-06/several(n=9)"):
+            params = [["chat_id", "c1"], ["user_id", "u1"], ["query", "hi"]]
+            expected = oracle_expect(
+                fixture, {"op": "context", "params": params}, alternatives=[reading]
+            )
+            assert expected["body"] == _context(fixture, "hi", Readings.of([reading]))
+
+    def test_block_overhead(self) -> None:
+        """P2-INT-03/block-overhead(tokens=K): the draft's estimate counts K more per block
+        (estimated_used and trimming); each block keeps tokens = estimate(text). Policy 19,
+        summary "four" 1, query "hi" 1: 21 pinned, 21 + 3 * 4 = 33 with K = 4."""
+        fixture = {"memory_summaries": [_summary(4, "four", "2024-05-01T11:00:00Z")]}
+        four = Readings.of(["P2-INT-03/block-overhead(tokens=4)"])
+        assert _context(fixture, "hi", PINNED)["budget"]["estimated_used"] == 21
+        body = _context(fixture, "hi", four)
+        assert [block["tokens"] for block in body["context"]] == [19, 1, 1]
+        assert body["budget"]["estimated_used"] == 33
+        body = _context(fixture, "hi", four, max_tokens="32")  # 33 > 32: the summary goes
+        assert _layer(body, "summary") == []
+        assert (body["sources"]["summaries"], body["budget"]["estimated_used"]) == (0, 28)
+        with pytest.raises(UnknownReading, match="tokens"):
+            Readings.of(["P2-INT-03/block-overhead(tokens=0)"])
 
     def test_entities(self) -> None:
         """P2-INT-08: seed 1 ("passport") -> 2 -> 3 by links 1->2 and 3->2, entity 4 unlinked;
@@ -242,19 +320,13 @@ def changes() -> dict[str, list[str]]:
 class TestCoverage:
     """Every executable alternative can be told from the pinned reading by some vector."""
 
-    @pytest.mark.parametrize(
-        "alternative",
-        [alt for entry in REGISTER["entry"] for alt in entry.get("executable", [])],
-    )
+    @pytest.mark.parametrize("alternative", READINGS)
     def test_changes_a_vector(self, changes: dict[str, list[str]], alternative: str) -> None:
         """The reference under the alternative expects something else on at least one vector
         (else no certification could tell it from the pinned reading)."""
         assert changes[alternative], f"{alternative} changes no vector's expected output"
 
-    @pytest.mark.parametrize(
-        "alternative",
-        [alt for entry in REGISTER["entry"] for alt in entry.get("executable", [])],
-    )
+    @pytest.mark.parametrize("alternative", READINGS)
     def test_changed_vectors_name_the_entry(
         self, changes: dict[str, list[str]], alternative: str
     ) -> None:
@@ -284,7 +356,7 @@ class TestCoverage:
 class TestOracle:
     """The independent oracle implements the same alternatives (from the register's words)."""
 
-    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    @pytest.mark.parametrize("alternative", READINGS)
     def test_agrees_with_the_reference(
         self, changes: dict[str, list[str]], alternative: str
     ) -> None:
@@ -350,7 +422,7 @@ class TestPropertiesTakeTheProfile:
     follow that alternative, and one a check reads breaks only the properties that say so
     (PROPERTY_READINGS) when the checks keep the pinned readings."""
 
-    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    @pytest.mark.parametrize("alternative", READINGS)
     def test_under_the_profile(self, alternative: str) -> None:
         """The checks under the profile [alternative] find nothing on the whole corpus, but a
         rejected alternative breaks the properties of the clause it contradicts (and only
@@ -358,7 +430,7 @@ class TestPropertiesTakeTheProfile:
         broken = _broken_properties(alternative, profile=True)
         assert [name for name in broken if name not in _contradicted(alternative)] == []
 
-    @pytest.mark.parametrize("alternative", sorted(ALTERNATIVES))
+    @pytest.mark.parametrize("alternative", READINGS)
     def test_pinned_checks_break_only_what_reads_it(self, alternative: str) -> None:
         """Under the pinned checks, an alternative breaks only properties whose check reads its
         entry (PROPERTY_READINGS), or, rejected, those of the clause it contradicts: any other
@@ -383,7 +455,7 @@ class TestPropertiesTakeTheProfile:
         (P2-INT-02 reaches policy-query-present only with P2-INT-17/trim: what the trimmed
         query loses; no single alternative shows it.)"""
         shown: dict[str, set[str]] = {}
-        for alternative in ALTERNATIVES:
+        for alternative in READINGS:
             if alternative in _REJECTED:
                 continue
             for name in _broken_properties(alternative, profile=False):

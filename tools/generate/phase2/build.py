@@ -154,13 +154,25 @@ def _check_names(vector: Json, clauses: Mapping[str, Json], entries: Mapping[str
 
 def alternative_readings() -> dict[str, Readings]:
     """Executable alternative ID (register order) -> the readings the reference runs it with
-    (the parameter P2-INT-04/implementation-text with :data:`ANOTHER_POLICY`)."""
+    (the parameter P2-INT-04/implementation-text with :data:`ANOTHER_POLICY`; an alternative
+    with a value, ``parameters`` in the register, once per value of its ``check``:
+    ``P2-INT-06/several(n=2)``)."""
     _, entries = load_registers()
     return {
-        alt: Readings.of([alt], policy=ANOTHER_POLICY if alt == POLICY_ALTERNATIVE else None)
+        reading: Readings.of(
+            [reading], policy=ANOTHER_POLICY if reading == POLICY_ALTERNATIVE else None
+        )
         for entry in entries.values()
         for alt in entry.get("executable", [])
+        for reading in _with_values(alt, (entry.get("parameters") or {}).get(alt))
     }
+
+
+def _with_values(alternative: str, parameter: Json) -> list[str]:
+    """``[alternative]``, or one reading ID per ``check`` value of its register parameter."""
+    if parameter is None:
+        return [alternative]
+    return [f"{alternative}({parameter['name']}={value})" for value in parameter["check"]]
 
 
 def changing_alternatives(vector: Json, readings: Mapping[str, Readings]) -> list[str]:
