@@ -97,8 +97,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM before a run could keep a partial result
         sys.stderr.write(
-            "phase6: interrupted before any result could be kept (while loading the corpus "
-            "or starting the implementation): nothing certified, no report written\n"
+            "phase6: interrupted before any result could be kept: nothing was written (a "
+            "certification interrupted while it runs keeps a partial report instead)\n"
         )
         return EXIT_USAGE
     return code

@@ -100,6 +100,28 @@ class TestScoreDecimals:
         assert _score_decimals(_vector(_package(selected, [])), _package(selected, [])) == set()
 
 
+#: Replies a stranger may send that are legal JSON but not the package's shapes.
+ODD_REPLIES = [
+    None, [], "package", {"package": []}, {"package": {"selection": "x"}},
+    {"package": {"selection": {"selected": {"a": 1}, "dropped": "m0"}}},
+    {"package": {"selection": {"selected": [1, None, "a"], "dropped": [1, None, "m0"]}}},
+    {"package": {"selection": {"selected": [{"memory_id": "a", "score": True}],
+                               "dropped": [{"memory_id": ["m0"]}]}}},
+    {"package": {"selection": {"selected": [{"memory_id": "a", "score": "1.79"}],
+                               "dropped": []}}, "error": "not an object"},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("reply", ODD_REPLIES, ids=lambda r: type(r).__name__)
+def test_odd_but_legal_json_suggests_no_value(reply: Any) -> None:
+    """Whatever shape a stranger's reply has, neither inference raises; none suggests a value
+    from parts that are not a dropped list of entries or a numeric score."""
+    vector = _vector(_package([{"memory_id": "a", "score": 1.7937005259840998}], FIVE_DROPS))
+    assert _score_decimals(vector, reply) == set()
+    drops = _first_drops(vector, reply)
+    assert drops <= {0}  # an empty dropped list is a cut to zero; nothing else is read
+
+
 class TestValues:
     """The values tried: those most failing vectors suggest, a few at most, as reading IDs."""
 
