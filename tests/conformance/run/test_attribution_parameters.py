@@ -101,7 +101,7 @@ class TestScoreDecimals:
 
 
 #: Replies a stranger may send that are legal JSON but not the package's shapes.
-ODD_REPLIES = [
+ODD_REPLIES: list[Any] = [
     None, [], "package", {"package": []}, {"package": {"selection": "x"}},
     {"package": {"selection": {"selected": {"a": 1}, "dropped": "m0"}}},
     {"package": {"selection": {"selected": [1, None, "a"], "dropped": [1, None, "m0"]}}},
