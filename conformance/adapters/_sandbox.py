@@ -173,15 +173,19 @@ class Sandbox:
             "/tmp",  # the sandbox's private /tmp
         ]
         # The private /tmp hides the host's: the working directory, the files the command line
-        # names there (a script, its data), and the kit's own Python (its environment and its
-        # source, when a checkout or a CI clone lives under /tmp) are bound back, read-only.
-        # A path inside one already bound is not bound again (bwrap cannot mount onto a
-        # symlink inside a read-only bind: a venv's bin/python is one).
+        # names there (a script, its data) with the directory holding each file (a script's
+        # own modules sit beside it: `node /tmp/project/adapter.js` requires ./src/...), and
+        # the kit's own Python (its environment and its source, when a checkout or a CI clone
+        # lives under /tmp) are bound back, read-only. A path inside one already bound is not
+        # bound again (bwrap cannot mount onto a symlink inside a read-only bind: a venv's
+        # bin/python is one).
+        named = [word for word in argv if os.path.isabs(word)]
         shown = [
             where,
             sys.prefix,
             str(Path(__file__).resolve().parents[2]),
-            *(word for word in argv if os.path.isabs(word)),
+            *named,
+            *(os.path.dirname(word) for word in named if os.path.isfile(word)),
         ]
         bound: list[str] = []
         for path in sorted({os.path.normpath(p) for p in shown}, key=len):  # outermost first

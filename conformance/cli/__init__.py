@@ -8,6 +8,7 @@
     phase6 report      re-render md/html/junit/badge from a report.json
     phase6 compare     several reports side by side
     phase6 site        collect reports; build the static interoperability site
+    phase6 ci          the CI recipes' script: certify, job summary, verdict policy
     phase6 vectors     list, show and check the corpus; write the coverage table
     phase6 store       SPEC-005 store check
     phase6 audit       SPEC-003 assembly records: verify one, replaying its read
@@ -35,6 +36,7 @@ from conformance._kit import kit_version, terminal_safe
 from conformance.cli import (
     _audit,
     _certify,
+    _ci,
     _probes,
     _properties,
     _reports,
@@ -56,6 +58,7 @@ COMMANDS = (
     _probes,
     _reports,
     _site,
+    _ci,
     _vectors,
     _store,
     _audit,

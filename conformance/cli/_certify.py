@@ -336,6 +336,17 @@ def _report_dir(args: argparse.Namespace) -> Path | None:
 
 #: Section items listed per section under "what to fix first".
 _ITEMS = 5
+#: Lines of an errored example's stderr shown under its signature, from each end (the report
+#: keeps its last 4000 characters): the error is the first line of a Node.js, Go or Java
+#: trace and the last of a Python traceback.
+_STDERR_LINES = 6
+
+
+def _ends(lines: list[str], each: int) -> list[str]:
+    """The first and the last ``each`` of ``lines``, with a line saying how many are left out."""
+    if len(lines) <= 2 * each + 1:
+        return lines
+    return [*lines[:each], f"... ({len(lines) - 2 * each} lines)", *lines[-each:]]
 
 
 def _tally(section: Section) -> str:
@@ -400,6 +411,7 @@ def _print_fix_first(result: Certification, out: TextIO) -> None:
         )
         + ":\n"
     )
+    by_id = {r.id: r for r in result.results}
     for rank, signature in enumerate(top, 1):
         levels = ", ".join(f"{n} {level}" for level, n in signature.by_level.items())
         out.write(
@@ -417,6 +429,11 @@ def _print_fix_first(result: Certification, out: TextIO) -> None:
         out.write(
             f"     example {signature.example}: {one_line(signature.example_message)[:240]}\n"
         )
+        stderr = by_id[signature.example].error if signature.example in by_id else None
+        if stderr is not None and stderr.stderr_tail.strip():  # why it crashed, in its words
+            out.write("     its stderr (the end the report keeps):\n")
+            for line in _ends(stderr.stderr_tail.strip("\n").splitlines(), _STDERR_LINES):
+                out.write(f"       | {one_line(line)[:240]}\n")
         if signature.reproduce:
             out.write(f"     reproduce: {one_line(signature.reproduce)}\n")
     for section, items in failing:

@@ -57,6 +57,7 @@ import shlex
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -355,6 +356,28 @@ def _outputs(
     return found
 
 
+def _outputs_each(
+    options: Sequence[Sequence[str]],
+    vectors: Sequence[Vector],
+    timeout: float,
+    faults: list[str],
+    jobs: int,
+) -> list[dict[str, Any]]:
+    """:func:`_outputs` under each of ``options`` (sets of alternatives), ``jobs`` reference
+    processes at a time (threads waiting on them); results and faults in the order of
+    ``options``, whatever the timing."""
+
+    def one(option: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
+        found: list[str] = []
+        return _outputs(option, vectors, timeout, found), found
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        done = list(pool.map(one, options))
+    for _, found in done:
+        faults.extend(found)
+    return [outputs for outputs, _ in done]
+
+
 def _same(vector: Vector, output: Any, actual: Any) -> bool:
     """Whether ``actual`` is what the reference gave (``output``), compared as the vector is."""
     return compare_result(_projected(vector.expect, output), actual) is None
@@ -392,9 +415,11 @@ def attribute(
     alternatives: Sequence[str] | None = None,
     declared: Sequence[str] | None = None,
     timeout: float = 30.0,
+    jobs: int = 1,
 ) -> Attribution:
     """Steps 1-5 of the module docstring for one run's results (``declared``: the readings
-    the implementation says it follows, which then are its profile)."""
+    the implementation says it follows, which then are its profile; ``jobs``: how many
+    reference processes run at once)."""
     vectors = list(vectors)
     results = list(results)
     by_id = {vector.id: vector for vector in vectors}
@@ -470,14 +495,24 @@ def attribute(
     single: dict[str, set[str]] = {}
     predicted: dict[str, set[str]] = {}
     if candidates:
-        for alternative in tried:
+
+        def alone(alternative: str) -> tuple[set[str], set[str], list[str]]:
+            """What ``alternative`` alone reproduces and changes among the failures (its own
+            reference process: the alternatives are tried ``jobs`` at a time, in threads that
+            wait on those processes)."""
             bearing = [(v, actual) for v, actual in candidates if bears_on(alternative, v)]
-            predicted[alternative] = set()
-            single[alternative] = (
-                _reproduced([alternative], bearing, timeout, faults, predicted[alternative])
-                if bearing
-                else set()
-            )
+            changed: set[str] = set()
+            found: list[str] = []
+            if not bearing:
+                return set(), changed, found
+            return _reproduced([alternative], bearing, timeout, found, changed), changed, found
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            for alternative, (reproduced, changes_alone, faults_alone) in zip(
+                tried, pool.map(alone, tried), strict=True
+            ):  # in the order tried: the faults, and so the report, do not depend on timing
+                single[alternative], predicted[alternative] = reproduced, changes_alone
+                faults.extend(faults_alone)
         # A reading the implementation follows reproduces every failure it alone predicts (a
         # failing vector it changes and no other alternative does; the others may need a
         # combination, step 3): one that matches some by coincidence (a rounding bug equal to a
@@ -628,8 +663,10 @@ def explain_section(
     *,
     alternatives: Sequence[str] | None = None,
     timeout: float = 30.0,
+    jobs: int = 1,
 ) -> Section:
-    """Decide, by evidence, what each failed item with counterexample vectors rests on.
+    """Decide, by evidence, what each failed item with counterexample vectors rests on
+    (``jobs``: how many reference processes run at once).
 
     A failed property is shrunk to counterexample vectors (their inputs, the pinned
     reference's output as ``expect``). The implementation runs them again; when the reference
@@ -664,9 +701,13 @@ def explain_section(
         options.append(tuple(attribution.profile))
     options.extend((alternative,) for alternative in tried if (alternative,) not in options)
     faults: list[str] = []
-    outputs = {
-        option: _outputs(option, list(vectors.values()), timeout, faults) for option in options
-    }
+    outputs = dict(
+        zip(
+            options,
+            _outputs_each(options, list(vectors.values()), timeout, faults, jobs),
+            strict=True,
+        )
+    )
     items = []
     for item in section.items:
         if item not in failed:

@@ -396,7 +396,9 @@ def certify(
                 if declared_readings is not None
                 else (handshake.readings if broken is None else None)
             )
-            attribution = attribute(chosen, results, declared=declared, timeout=max(timeout, 30.0))
+            attribution = attribute(
+                chosen, results, declared=declared, timeout=max(timeout, 30.0), jobs=config.jobs
+            )
         except Exception as exc:  # a fault of the kit: no evidence, said so
             faults.append(_fault("attributing failures to readings", exc))
         if attribution.profile:
@@ -412,7 +414,7 @@ def certify(
             ):
                 try:
                     done_sections[name] = explain_section(
-                        section, spec, attribution, timeout=max(timeout, 30.0)
+                        section, spec, attribution, timeout=max(timeout, 30.0), jobs=config.jobs
                     )
                 except Exception as exc:  # a fault of the kit: the section stays as it was
                     faults.append(_fault(f"attributing the {name} section", exc))

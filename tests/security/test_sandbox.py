@@ -444,3 +444,30 @@ class TestCheckoutUnderTmp:
             done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == "inside"
+
+    def test_script_under_tmp_finds_its_own_modules(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """A script named by its absolute path in another directory under /tmp (``node
+        /tmp/project/adapter.js``) sees the directory it sits in: its own modules beside it
+        load; a sibling directory of that project stays hidden."""
+        project, other = tmp_path / "project", tmp_path / "elsewhere"
+        (project / "src").mkdir(parents=True)
+        other.mkdir()
+        (project / "src" / "helper.py").write_text("WORD = 'beside'\n", "utf-8")
+        script = project / "adapter.py"
+        script.write_text(
+            "import os, sys\n"
+            "sys.path.insert(0, os.path.join(os.path.dirname(__file__), 'src'))\n"
+            "import helper\n"
+            f"print(helper.WORD, os.path.exists({str(tmp_path / 'secret')!r}))\n",
+            "utf-8",
+        )
+        (tmp_path / "secret").write_text("not for the adapter", "utf-8")
+        monkeypatch.chdir(other)
+        with sandbox_run("require") as status:
+            assert status.sandbox is not None, status.reason
+            argv = status.sandbox.command([sys.executable, str(script)], cwd=str(other))
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == ["beside", "False"]

@@ -15,6 +15,7 @@ from harness_corpus import FAKES, fake_spec, write_corpus
 from conformance import Outcome, VectorResult
 from conformance._kit import repo_root
 from conformance.cli import main
+from conformance.cli._certify import _ends
 from conformance.run._progress import BarProgress, LineProgress, make_progress
 from tools.bench.harness import main as bench_main
 
@@ -109,6 +110,23 @@ class TestCertify:
         code, out = cli(*certify_args(paths, "crash_on_start", tmp_path))
         assert code == 1
         assert "adapter broken" in out
+
+    def test_broken_adapter_shows_its_stderr(
+        self, paths: tuple[Path, Path], tmp_path: Path
+    ) -> None:
+        """The console shows what a crashing adapter wrote to stderr under the signature's
+        example (a stranger's first question: why did it not start?), not only the report."""
+        _, out = cli(*certify_args(paths, "crash_on_start", tmp_path))
+        lines = out.splitlines()
+        at = lines.index("     its stderr (the end the report keeps):")
+        assert lines[at + 1] == "       | boom: cannot initialise the controller"
+
+    def test_long_stderr_shows_both_ends(self) -> None:
+        """A long stderr shows its first and last lines (the error opens a Node.js or Go
+        trace and closes a Python one) and how many lines are left out between."""
+        lines = [f"line {n}" for n in range(20)]
+        assert _ends(lines, 6) == [*lines[:6], "... (8 lines)", *lines[-6:]]
+        assert _ends(lines[:13], 6) == lines[:13]
 
     @pytest.mark.usefixtures("published")
     def test_expected_failures_make_a_clean_run_exit_0(

@@ -18,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from ci_runners import GitLabRunner, extends
 from paths import REPO
 
 yaml = pytest.importorskip("yaml", reason="PyYAML (via the docs dependency group) is not installed")
@@ -138,100 +139,55 @@ class TestSkeletonCertified:
         assert (tmp_path / "report" / "report.md").is_file()
 
 
+def _shell(recipe: dict[str, Any]) -> list[str]:
+    """The shell a recipe runs: the action's ``run:`` steps, the template's scripts."""
+    if "runs" in recipe:
+        return [step["run"] for step in recipe["runs"]["steps"] if "run" in step]
+    jobs = [job for job in recipe.values() if isinstance(job, dict)]
+    return [line for job in jobs for line in job.get("script", ())]
+
+
 class TestRecipes:
-    """The GitHub action and the GitLab template call `phase6 certify` (and `phase6 site`) with
-    real options."""
+    """The GitHub action and the GitLab template only install the kit and call its CI script,
+    `phase6 ci`, with options it has."""
 
     @pytest.mark.parametrize("recipe", RECIPES, ids=lambda p: p.name)
-    def test_certify_options_exist(self, recipe: Path, tmp_path: Path) -> None:
-        """Every --option a recipe passes is one `certify --help` or `site collect|build --help`
+    def test_ci_options_exist(self, recipe: Path, tmp_path: Path) -> None:
+        """Every --option a recipe passes is one `phase6 ci --help` or `site build --help`
         lists."""
         usage = "".join(
             _kit(*command, "--help", cwd=tmp_path).stdout
-            for command in (("certify",), ("site", "collect"), ("site", "build"))
+            for command in (("ci",), ("site", "build"))
         )
         text = recipe.read_text("utf-8")
         pip_options = {"--upgrade"}
         options = set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", text)) - pip_options
-        assert options >= {"--adapter", "--report-dir", "--expected-failures"}
+        assert options >= {"--adapter", "--report-dir", "--expected-failures", "--policy"}
         assert sorted(o for o in options if o not in usage) == []
 
     @pytest.mark.parametrize("recipe", RECIPES, ids=lambda p: p.name)
-    def test_reports_what_certify_writes(self, recipe: Path) -> None:
-        """The files a recipe publishes (report.md, junit.xml) are among the report files."""
-        text = recipe.read_text("utf-8")
-        assert "report.md" in text
-        assert "python -m conformance certify" in text
+    def test_the_logic_is_the_kits_script(self, recipe: Path) -> None:
+        """A recipe's shell is installing the kit and calling `phase6 ci` (the GitLab site job:
+        `phase6 site build`): no certify call, summary or verdict logic of its own."""
+        shell = "\n".join(_shell(yaml.safe_load(recipe.read_text("utf-8"))))
+        assert "python -m conformance ci " in shell
+        assert "python -m conformance certify" not in shell
+        assert not re.search(r"GITHUB_STEP_SUMMARY|GITHUB_OUTPUT|\bexit\b|\bif\b|\bcat\b", shell)
 
     def test_recipes_parse(self) -> None:
         """Both recipes are YAML; each has its publish-to-the-site step: the action's
-        site-collection input, the template's collect and build hidden jobs."""
+        site-collection input, the template's collect and build hidden jobs; the action's
+        policy input defaults to the template's."""
         action = yaml.safe_load(GITHUB.read_text("utf-8"))
-        assert "site-collection" in action["inputs"]
+        assert {"site-collection", "policy"} <= set(action["inputs"])
         template = yaml.safe_load(GITLAB.read_text("utf-8"))
         assert {".phase6-certify", ".phase6-site-collect", ".phase6-site"} <= set(template)
         for name in (".phase6-certify", ".phase6-site"):
             script = template[name]["script"]
             assert script
             assert all(isinstance(line, str) for line in script)
-
-
-def _extends(template: dict[str, Any], *names: str, **variables: str) -> dict[str, Any]:
-    """A job extending the hidden jobs ``names`` in order, with its own ``variables``, merged as
-    GitLab merges ``extends:`` (hashes deeply, a later value, list included, over an earlier)."""
-
-    def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-        merged = dict(base)
-        for key, value in over.items():
-            if isinstance(value, dict) and isinstance(merged.get(key), dict):
-                merged[key] = merge(merged[key], value)
-            else:
-                merged[key] = value
-        return merged
-
-    job: dict[str, Any] = {}
-    for name in names:
-        job = merge(job, template[name])
-    return merge(job, {"variables": variables})
-
-
-class GitLabRunner:
-    """Runs a job's ``script`` as a GitLab runner's bash does (one shell, ``set -eo
-    pipefail``, the job's variables in a clean environment) in a project directory. ``python``
-    is a shim: ``python -m pip ...`` is only recorded (the test installs nothing: the kit is
-    importable from the checkout), every other call is this interpreter."""
-
-    def __init__(self, root: Path) -> None:
-        self.root, self.pip_log = root, root / "pip.log"
-        shims = root / "bin"
-        shims.mkdir()
-        shim = shims / "python"
-        shim.write_text(
-            "#!/bin/sh\n"
-            'if [ "$1" = -m ] && [ "$2" = pip ]; then echo "$*" >> "$SHIM_PIP_LOG"; exit 0; fi\n'
-            f'exec "{sys.executable}" "$@"\n',
-            "utf-8",
-        )
-        shim.chmod(0o755)
-        self.path = f"{shims}:/usr/local/bin:/usr/bin:/bin"
-
-    def run(self, job: dict[str, Any], project: Path) -> subprocess.CompletedProcess[str]:
-        """Run ``job``'s script in ``project``; its exit status and output."""
-        bash = shutil.which("bash")
-        assert bash is not None
-        script = project.parent / f"{project.name}.sh"
-        script.write_text("set -eo pipefail\n" + "\n".join(job["script"]) + "\n", "utf-8")
-        env = {
-            "PATH": self.path,
-            "HOME": str(self.root),
-            "PYTHONPATH": str(REPO),
-            "SHIM_PIP_LOG": str(self.pip_log),
-            **{k: str(v) for k, v in job["variables"].items()},
-        }
-        return subprocess.run(
-            [bash, str(script)],
-            cwd=project, env=env, capture_output=True, text=True, timeout=600, check=False,
-        )  # fmt: skip
+        policy = template[".phase6-certify"]["variables"]["PHASE6_POLICY"]
+        assert action["inputs"]["policy"]["default"] == policy == "compliant"
 
 
 def _artifacts(job: dict[str, Any], project: Path) -> list[Path]:
@@ -254,7 +210,7 @@ class TestGitLabPublishToSite:
         site from that collection, the partial run said as such."""
         template = yaml.safe_load(GITLAB.read_text("utf-8"))
         runner = GitLabRunner(tmp_path)
-        certify = _extends(
+        certify = extends(
             template, ".phase6-certify", ".phase6-site-collect",
             PHASE6_ADAPTER="python:reference:memory_read", PHASE6_KIT="./phase6-kit",
             PHASE6_ARGS="--select area:package --no-sections -q -j 1 --sandbox off",
@@ -290,7 +246,7 @@ class TestGitLabPublishToSite:
         earlier = {**report, "header": {**report["header"], "started": "2000-01-01T00:00:00Z"}}
         (pages / "phase6-site" / "earlier").mkdir()
         (pages / "phase6-site" / "earlier" / "report.json").write_text(json.dumps(earlier))
-        site = _extends(template, ".phase6-site")
+        site = extends(template, ".phase6-site")
         built = runner.run(site, pages)
         assert built.returncode == 0, built.stdout + built.stderr
         aside = sorted(line for line in built.stdout.splitlines() if line.startswith("set aside"))
@@ -319,7 +275,7 @@ class TestGitLabPublishToSite:
         """When certify writes no report (a usage error), the job says there is nothing to
         collect and ends with certify's status (2)."""
         template = yaml.safe_load(GITLAB.read_text("utf-8"))
-        certify = _extends(
+        certify = extends(
             template, ".phase6-certify", ".phase6-site-collect",
             PHASE6_ADAPTER="python:reference:memory_read", PHASE6_ARGS="--no-such-option",
         )  # fmt: skip
@@ -327,7 +283,7 @@ class TestGitLabPublishToSite:
         job.mkdir()
         done = GitLabRunner(tmp_path).run(certify, job)
         assert done.returncode == 2, done.stdout + done.stderr
-        assert "no report.json: nothing to collect for the site" in done.stdout
+        assert "phase6 ci: site: no report.json, nothing to collect" in done.stdout
         assert not (job / "phase6-site").exists()
 
     def test_certify_alone_collects_nothing(self) -> None:
@@ -335,9 +291,9 @@ class TestGitLabPublishToSite:
         directory (no artifact path of an empty variable, which a runner reads as the whole
         project)."""
         template = yaml.safe_load(GITLAB.read_text("utf-8"))
-        certify = _extends(template, ".phase6-certify")
+        certify = extends(template, ".phase6-certify")
         assert certify["variables"]["PHASE6_SITE_COLLECTION"] == ""
         assert certify["artifacts"]["paths"] == ["$PHASE6_REPORT_DIR/"]
-        collect = _extends(template, ".phase6-certify", ".phase6-site-collect")
+        collect = extends(template, ".phase6-certify", ".phase6-site-collect")
         assert collect["artifacts"]["reports"] == certify["artifacts"]["reports"]
         assert collect["artifacts"]["when"] == "always"
