@@ -77,6 +77,20 @@ SUMMARY_LIMIT = 1_000_000
 _OWN = {"adapter": "--adapter", "report_dir": "--report-dir", "no_report": "--no-report"}
 
 
+#: The report files this command reads (only when this run wrote them).
+_READ = ("report.json", "report.md")
+
+
+def _stamp(path: Path) -> tuple[int, int, int, int] | None:
+    """What tells one version of a file from another (device, inode, mtime, size); ``None``
+    when there is no file."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
+
+
 def _given(text: str) -> str | None:
     """An argparse type: an empty value (an unset CI variable passed through) is not given."""
     return text if text.strip() else None
@@ -250,8 +264,11 @@ def _last_line(status: int, policy: str, problems: Sequence[str]) -> str:
     return f"{line}: this job passes"
 
 
-def _summary(report_dir: Path, status: int, last: str) -> str:
+def _summary(report_dir: Path | None, status: int, last: str) -> str:
+    """report.md of ``report_dir`` (``None``: none written by this run) and the last line."""
     try:
+        if report_dir is None:
+            raise FileNotFoundError("report.md")
         markdown = read_bounded(report_dir / "report.md", 1 << 30).decode("utf-8", "replace")
     except OSError:
         markdown = (
@@ -290,6 +307,7 @@ def _ci(args: argparse.Namespace, out: TextIO) -> int:
     report_dir = Path(args.report_dir or "phase6-report")
     summary = args.summary or environ.get("GITHUB_STEP_SUMMARY") or "-"
     outputs = args.outputs or environ.get("GITHUB_OUTPUT") or None
+    before = {name: _stamp(report_dir / name) for name in _READ}
     try:
         argv = _certify_argv(args, str(report_dir))
     except UsageError as exc:  # said in the summary too: the job page shows why nothing ran
@@ -297,11 +315,24 @@ def _ci(args: argparse.Namespace, out: TextIO) -> int:
         status = EXIT_USAGE
     else:
         status = _run_certify(argv, out)
+    # A report file this run did not write (one committed, or left by an earlier step) is
+    # not this run's: it is never summarized, collected or read for the outputs.
+    stale = [
+        name
+        for name in _READ
+        if before[name] is not None and _stamp(report_dir / name) == before[name]
+    ]
+    for name in stale:
+        out.write(
+            f"phase6 ci: {one_line(report_dir / name)} was there before and this run did not "
+            "write it: not used\n"
+        )
+    fresh = {name: name not in stale and (report_dir / name).is_file() for name in _READ}
 
     said: list[str] = []
     problems: list[str] = []
     if args.site_collection is not None:
-        if (report_dir / "report.json").is_file():
+        if fresh["report.json"]:
             with _noted(problems):
                 collected = collect_report(report_dir, Path(args.site_collection))
                 said.append(
@@ -313,7 +344,7 @@ def _ci(args: argparse.Namespace, out: TextIO) -> int:
             said.append("site: no report.json, nothing to collect")
     passed = status in POLICIES[args.policy] and not problems
     last = _last_line(status, args.policy, problems)
-    text = _summary(report_dir, status, last)
+    text = _summary(report_dir if fresh["report.md"] else None, status, last)
     if summary == "-":
         out.write("\n" + text)
     else:
@@ -321,7 +352,7 @@ def _ci(args: argparse.Namespace, out: TextIO) -> int:
             _append(summary, text, "job summary")
             said.append(f"summary appended to {one_line(summary)}")
     if outputs is not None:
-        verdict, partial = _verdict(report_dir)
+        verdict, partial = _verdict(report_dir) if fresh["report.json"] else ("none", "none")
         values = {
             "exit-code": str(status),
             "verdict": verdict,

@@ -301,3 +301,27 @@ class TestSiteCollection:
         code, _ = _ci_run("--adapter", "cmd:x", "--site-collection", "site", "--summary", "s")
         assert code == EXIT_USAGE
         assert "this job fails with exit status 2" in (tmp_path / "s").read_text()
+
+
+class TestStaleReport:
+    """A report already in the report directory (committed, or left by an earlier step) that
+    this run did not write is never taken for this run's."""
+
+    def test_not_summarized_collected_or_read(
+        self, real_report: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Certify stops before writing (exit 2): the old report.md is not the summary, the
+        outputs say no verdict, nothing is collected, and the log says why."""
+        monkeypatch.chdir(tmp_path)
+        shutil.copytree(real_report, tmp_path / "phase6-report")
+        _certify_exits(monkeypatch, EXIT_USAGE, None)
+        code, out = _ci_run(
+            "--adapter", "cmd:x", "--policy", "report", "--summary", "s", "--outputs", "o",
+            "--site-collection", "site",
+        )  # fmt: skip
+        assert code == EXIT_USAGE
+        assert "phase6 certify wrote no report.md (exit 2" in (tmp_path / "s").read_text()
+        assert "verdict=none" in (tmp_path / "o").read_text().splitlines()
+        assert not (tmp_path / "site").exists()
+        assert "phase6-report/report.json was there before and this run did not write it" in out
+        assert (tmp_path / "phase6-report" / "report.json").is_file()  # nothing is lost
