@@ -174,6 +174,13 @@ class TestRecipes:
         assert "python -m conformance certify" not in shell
         assert not re.search(r"GITHUB_STEP_SUMMARY|GITHUB_OUTPUT|\bexit\b|\bif\b|\bcat\b", shell)
 
+    def test_no_expression_in_the_action_shell(self) -> None:
+        """The action's inputs reach its shell only through env (no ``${{ }}`` inside a
+        ``run:``, where an input holding a quote would become shell code: GitHub's script
+        injection)."""
+        action = yaml.safe_load(GITHUB.read_text("utf-8"))
+        assert [s for s in _shell(action) if "${{" in s] == []
+
     def test_recipes_parse(self) -> None:
         """Both recipes are YAML; each has its publish-to-the-site step: the action's
         site-collection input, the template's collect and build hidden jobs; the action's
