@@ -29,6 +29,24 @@ GITLAB = REPO / "conformance" / "ci" / "gitlab" / "phase6.gitlab-ci.yml"
 RECIPES = (GITHUB, GITLAB)
 #: The skeleton wrapped around the reference, as an implementer would wire their own function.
 ADAPTER = f"cmd:{sys.executable} {SKELETON} reference:memory_read"
+NODE = shutil.which("node")
+#: The JavaScript skeleton wrapped around the JavaScript example's memoryRead (an
+#: implementation `nox -s certify_examples` certifies compliant).
+JS_ADAPTER = (
+    f"cmd:{NODE} {SKELETON.with_suffix('.js')} "
+    f"{REPO / 'conformance' / 'examples' / 'javascript' / 'src' / 'memoryRead.js'} memoryRead"
+)
+SKELETONS = [
+    pytest.param(ADAPTER, id="python"),
+    pytest.param(
+        JS_ADAPTER,
+        id="javascript",
+        marks=pytest.mark.skipif(
+            NODE is None,
+            reason="node (Node.js >= 20) is not on PATH: the JavaScript skeleton cannot run",
+        ),
+    ),
+]
 
 
 def _skeleton() -> ModuleType:
@@ -115,21 +133,24 @@ class TestSkeletonProtocol:
         assert replies[0]["ok"] is False
 
 
+@pytest.mark.parametrize("adapter", SKELETONS)
 class TestSkeletonCertified:
-    """The skeleton around the reference, through the kit's own command line."""
+    """Each skeleton around a compliant implementation (Python: the reference; JavaScript:
+    the JavaScript example), through the kit's own command line."""
 
-    def test_smoke(self, tmp_path: Path) -> None:
+    def test_smoke(self, adapter: str, tmp_path: Path) -> None:
         """`smoke` finds the handshake and a few vectors passing."""
-        done = _kit("smoke", "--adapter", ADAPTER, cwd=tmp_path)
+        done = _kit("smoke", "--adapter", adapter, cwd=tmp_path)
         assert done.returncode == 0, done.stdout + done.stderr
         assert "smoke ok" in done.stdout
 
     @pytest.mark.slow
-    def test_certify_selection(self, tmp_path: Path) -> None:
+    def test_certify_selection(self, adapter: str, tmp_path: Path) -> None:
         """A certify selection passes every vector (exit 3: a partial run, nothing failed)."""
         done = _kit(
-            "certify", "--adapter", ADAPTER, "--select", "area:package", "--select", "area:errors",
-            "--no-sections", "-q", "--report-dir", str(tmp_path / "report"),
+            "certify", "--adapter", adapter, "--select", "area:package", "--select", "area:errors",
+            "--select", "area:truncation", "--no-sections", "-q",
+            "--report-dir", str(tmp_path / "report"),
             cwd=tmp_path,
         )  # fmt: skip
         assert done.returncode == 3, done.stdout + done.stderr
