@@ -1,0 +1,173 @@
+"""The template environments the renderings use: escaping is the default, never a call site's.
+
+Each format has one :class:`jinja2.Environment` over the templates shipped in
+``conformance/report/templates/``, with ``StrictUndefined`` (a misspelt name fails the
+rendering instead of printing nothing) and a ``finalize`` that every ``{{ value }}`` passes
+through on its way out:
+
+- HTML (``*.html.j2``): the value cut to :data:`SHOWN` characters with a note, control
+  characters and lone surrogates as visible escapes, then HTML-escaped (text and attribute
+  values alike). Autoescaping is on as well; the finalize returns :class:`markupsafe.Markup` so
+  nothing is escaped twice. It escapes with :func:`html.escape` (``'`` as ``&#x27;``), the
+  escaping the reports have always had, so a report renders byte for byte as it did.
+- Markdown (``*.md.j2``): the value as one line of Markdown prose (:func:`md_cell`): no table
+  break, no HTML, no image. A value already rendered as Markdown (a code span, a fence: the
+  ``code`` and ``fence`` filters) is a :class:`MarkdownText` and passes as it is.
+
+Only a :class:`~markupsafe.Markup` (HTML) or a :class:`MarkdownText` (Markdown) reaches the
+output unescaped, and only the filters below and template macros make them; a template that
+writes ``|safe`` must say why in a comment (``tests/conformance/report/test_templates.py`` holds
+every one to an allow-list).
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+__all__ = [
+    "SHOWN",
+    "MarkdownText",
+    "cap",
+    "code_span",
+    "fence",
+    "html_environment",
+    "markdown_environment",
+    "md_cell",
+    "md_line",
+    "printable",
+]
+
+#: Longest string shown in a rendering (report.json keeps every character).
+SHOWN = 20_000
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """Control characters (but newline, tab and CR) and lone surrogates as visible escapes."""
+
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+    return _UNPRINTABLE.sub(escape, text)
+
+
+def cap(value: Any, limit: int = SHOWN) -> str:
+    """``value`` as text, cut to ``limit`` characters with a note saying how many more."""
+    text = str(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit} more characters in report.json)"
+
+
+# ------------------------------------------------------------------------------ html
+
+
+def _html_finalize(value: Any) -> Markup:
+    """Every ``{{ value }}`` of an HTML template: capped, printable, escaped (a
+    :class:`Markup`, a macro's output, passes as it is)."""
+    if isinstance(value, Markup):
+        return value
+    return Markup(html.escape(printable(cap(value)), quote=True))
+
+
+@functools.cache
+def html_environment() -> jinja2.Environment:
+    """The HTML templates' environment (autoescaping, strict, capped and printable values)."""
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("conformance.report", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=_html_finalize,
+    )
+    environment.filters["cap"] = cap
+    return environment
+
+
+# ------------------------------------------------------------------------------ markdown
+
+
+class MarkdownText(str):
+    """Text already rendered as Markdown (a code span, a fence): the Markdown templates' one
+    way past :func:`md_cell`, made only by :func:`code_span` and :func:`fence`."""
+
+    __slots__ = ()
+
+
+def md_line(text: Any, limit: int) -> str:
+    """``text`` cut to ``limit`` on one line that cannot break a table row (the raw characters,
+    for a code span, where Markdown shows everything literally)."""
+    return cap(text, limit).replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+
+
+#: What Markdown would turn into markup from plain text: the HTML specials (a raw ``<script>``
+#: or ``<img onerror>`` in an implementation's name is HTML to GitHub and to most renderers),
+#: and ``![`` (an image the reader's browser would load). Each becomes an entity or an escape
+#: that renders as the character itself.
+_MD_MARKUP = re.compile(r"[&<>]|!\[")
+_MD_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "![": "!\\["}
+
+
+def md_cell(text: Any, limit: int = 300) -> str:
+    """``text`` as one line of Markdown prose: no table break, no HTML, no image."""
+    return _MD_MARKUP.sub(lambda m: _MD_ESCAPES[m.group()], md_line(text, limit))
+
+
+def code_span(text: Any, limit: int = 300) -> MarkdownText:
+    """An inline code span that survives backticks in ``text`` (a code span shows HTML as
+    text, so nothing in it is escaped but the table's ``|``)."""
+    body = md_line(text, limit)
+    ticks = "`"
+    while ticks in body:
+        ticks += "`"
+    pad = " " if body.startswith("`") or body.endswith("`") else ""
+    return MarkdownText(f"{ticks}{pad}{body}{pad}{ticks}")
+
+
+def fence(text: Any, lang: str = "") -> MarkdownText:
+    """A fenced block longer than any run of backticks in ``text`` (shown literally)."""
+    body = str(text)
+    ticks = "```"
+    while ticks in body:
+        ticks += "`"
+    return MarkdownText(f"{ticks}{lang}\n{body}\n{ticks}")
+
+
+def _md_finalize(value: Any) -> str:
+    """Every ``{{ value }}`` of a Markdown template: one line of escaped prose, cut at 300
+    characters (``|cell(n)`` says otherwise); a :class:`MarkdownText` passes as it is."""
+    if isinstance(value, MarkdownText):
+        return value
+    return md_cell(value)
+
+
+def _cell(value: Any, limit: int = 300) -> MarkdownText:
+    """``value`` as escaped prose cut to ``limit`` (the finalize's escaping, another limit)."""
+    return MarkdownText(md_cell(value, limit))
+
+
+@functools.cache
+def markdown_environment() -> jinja2.Environment:
+    """The Markdown templates' environment (every value escaped as prose, strict)."""
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("conformance.report", "templates"),
+        autoescape=False,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=_md_finalize,
+    )
+    environment.filters["cell"] = _cell
+    environment.filters["code"] = code_span
+    environment.filters["fence"] = fence
+    return environment
