@@ -26,7 +26,15 @@ from importlib import resources
 from typing import Any
 
 from conformance.registers import load_clauses, load_interpretations
-from conformance.report._templates import html_environment
+from conformance.report._templates import (
+    SHOWN,
+    cap,
+    code_span,
+    html_environment,
+    markdown_environment,
+    md_cell,
+    printable,
+)
 from conformance.run import Outcome
 
 __all__ = [
@@ -45,8 +53,7 @@ _MAX_LISTED = 200
 _FIX_FIRST = 5
 _NAMED = 30
 #: Longest string shown in a rendering (report.json keeps every character).
-_SHOWN = 20_000
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_SHOWN = SHOWN
 _VERDICT_COLOURS = {
     "compliant": "#2e8540",
     "compliant-required-only": "#b58105",
@@ -65,22 +72,10 @@ _OUTCOME_COLOURS = {
 }
 
 
-def _printable(text: str) -> str:
-    """Control characters (but newline, tab and CR) and lone surrogates as visible escapes."""
-
-    def escape(match: re.Match[str]) -> str:
-        code = ord(match.group())
-        return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
-
-    return _UNPRINTABLE.sub(escape, text)
-
-
-def _cap(value: Any, limit: int = _SHOWN) -> str:
-    """``value`` as text, cut to ``limit`` characters with a note saying how many more."""
-    text = str(value)
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text) - limit} more characters in report.json)"
+_printable = printable
+_cap = cap
+_md_cell = md_cell
+_code = code_span
 
 
 def _implementation(report: Mapping[str, Any]) -> tuple[str, str, str]:
@@ -193,95 +188,7 @@ def _clause_status(counts: Mapping[str, int]) -> str:
     return "passed"
 
 
-def _md_line(text: Any, limit: int) -> str:
-    """``text`` cut to ``limit`` on one line that cannot break a table row (the raw characters,
-    for a code span, where Markdown shows everything literally)."""
-    return _cap(text, limit).replace("|", "\\|").replace("\n", " ").replace("\r", " ")
-
-
-#: What Markdown would turn into markup from plain text: the HTML specials (a raw ``<script>``
-#: or ``<img onerror>`` in an implementation's name is HTML to GitHub and to most renderers),
-#: and ``![`` (an image the reader's browser would load). Each becomes an entity or an escape
-#: that renders as the character itself.
-_MD_MARKUP = re.compile(r"[&<>]|!\[")
-_MD_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "![": "!\\["}
-
-
-def _md_cell(text: Any, limit: int = 300) -> str:
-    """``text`` as one line of Markdown prose: no table break, no HTML, no image."""
-    return _MD_MARKUP.sub(lambda m: _MD_ESCAPES[m.group()], _md_line(text, limit))
-
-
-def _code(text: Any, limit: int = 300) -> str:
-    """An inline code span that survives backticks in ``text`` (a code span shows HTML as
-    text, so nothing in it is escaped but the table's ``|``)."""
-    body = _md_line(text, limit)
-    ticks = "`"
-    while ticks in body:
-        ticks += "`"
-    pad = " " if body.startswith("`") or body.endswith("`") else ""
-    return f"{ticks}{pad}{body}{pad}{ticks}"
-
-
-def _fence(text: str, lang: str = "") -> str:
-    ticks = "```"
-    while ticks in text:
-        ticks += "`"
-    return f"{ticks}{lang}\n{text}\n{ticks}"
-
-
 # ------------------------------------------------------------------------------ markdown
-
-
-def _md_failing_items(report: Mapping[str, Any]) -> list[str]:
-    """The probes and properties that failed, by name."""
-    failing = failing_section_items(report)
-    if not failing:
-        return []
-    out = [f"{len(failing)} check(s) of the probes and properties failed:", ""]
-    out += [
-        f"- {_md_cell(name)} {_code(item['id'])}: {_md_cell(item['outcome'])} "
-        f"({_md_cell(_item_level(item))}): {_md_cell(item.get('message', ''), 300)}"
-        for name, item in failing
-    ]
-    return [*out, ""]
-
-
-def _md_fix_first(report: Mapping[str, Any]) -> list[str]:
-    top = _fix_first(report)
-    if not top:
-        items = _md_failing_items(report)
-        return ["## What to fix first", "", *items] if items else []
-    signatures = report.get("failure_signatures") or []
-    bad = _bad_count(report)
-    covered = sum(s["count"] for s in top)
-    out = [
-        "## What to fix first",
-        "",
-        f"{bad} vector(s) failed or errored, in {len(signatures)} signature(s); the "
-        f"{len(top)} below cover {covered}. One signature is usually one bug: fix its example, "
-        "then certify again.",
-        "",
-        *_md_failing_items(report),
-    ]
-    for rank, signature in enumerate(top, 1):
-        levels = ", ".join(f"{n} {level}" for level, n in signature["by_level"].items())
-        out += [
-            f"{rank}. **{signature['count']} vector(s)** ({levels}): "
-            f"{_code(signature['signature'], 400)}",
-            f"   - example (smallest): {_code(signature['example'])} — "
-            f"{_md_cell(signature.get('example_message', ''), 300)}",
-        ]
-        if _reading_note(signature):
-            out.append(f"   - {_reading_note(signature)}")
-        if signature.get("clauses"):
-            out.append(f"   - every one checks {', '.join(signature['clauses'][:12])}")
-        if signature.get("interpretations"):
-            out.append(f"   - every one depends on {', '.join(signature['interpretations'][:12])}")
-        if signature.get("reproduce"):
-            out.append(f"   - reproduce: {_code(signature['reproduce'], 1000)}")
-    out.append("")
-    return out
 
 
 def _readings(report: Mapping[str, Any]) -> tuple[list[str], list[str]]:
@@ -298,144 +205,51 @@ def _readings(report: Mapping[str, Any]) -> tuple[list[str], list[str]]:
     return lines, list(attribution.get("contradictions") or [])
 
 
-def _md_readings(report: Mapping[str, Any]) -> list[str]:
-    lines, contradictions = _readings(report)
-    if not lines and not contradictions:
-        return []
-    out = [
-        "## Reading profile",
-        "",
-        "Each alternative reading below was run by the reference on the failing vectors and "
-        "gave exactly what the implementation returned (`specs/interpretations.md` says what "
-        "each one means).",
-        "",
-    ]
-    out += [f"- `{_md_cell(line, 300)}`" for line in lines]
-    out += [f"- **contradiction:** {_md_cell(c, 500)}" for c in contradictions]
-    return [*out, ""]
-
-
 def render_markdown(report: Mapping[str, Any]) -> str:
-    """A Markdown summary fit for a pull-request comment."""
-    return _printable(_markdown(report))
+    """A Markdown summary fit for a pull-request comment (``templates/report.md.j2``)."""
+    text = markdown_environment().get_template("report.md.j2").render(_markdown(report))
+    return _printable(text.rstrip() + "\n")
 
 
-def _markdown(report: Mapping[str, Any]) -> str:
+def _markdown(report: Mapping[str, Any]) -> dict[str, Any]:
+    """What the Markdown summary shows, as plain data: the template only lays it out."""
     header, footer = report["header"], report["footer"]
     name, version, language = _implementation(report)
     verdict = footer["verdict"]
-    totals = footer["totals"]
     partial = partial_reasons(report)
-    out = [f"# {_contract(report)} compliance: {_md_cell(name)} {_md_cell(version)}", ""]
-    if partial:
-        out += [
-            f"**Partial run, no verdict** ({_md_cell('; '.join(partial), 2000)}). On what ran: "
-            f"`{verdict['value']}` — {_md_cell(verdict_text(verdict), 2000)}",
-            "",
-        ]
-    else:
-        out += [f"**Verdict: `{verdict['value']}`** — {_md_cell(verdict_text(verdict), 2000)}", ""]
-    out += [f"What it means: {_md_cell(verdict_meaning(report), 2000)}", ""]
-    if verdict.get("skipped"):
-        out += [
-            "Skipped on this machine: " + _md_cell("; ".join(verdict["skipped"]), 2000),
-            "",
-            f"How to enable: {_md_cell(enable_hint(list(verdict['skipped'])), 2000)}.",
-            "",
-        ]
-    for fault in footer.get("harness_faults") or []:
-        out += ["**Harness fault** (exit 2; what ran is kept):", "", _fence(_cap(fault)), ""]
-    out += _md_fix_first(report)
-    out += _md_readings(report)
-    out += [
-        "| | |",
-        "|---|---|",
-        f"| Implementation | {_md_cell(name)} {_md_cell(version)} ({_md_cell(language)}) |",
-        f"| Adapter | {_code(header['adapter']['spec'], 500)} |",
-        f"| Kit | {header['kit']['name']} {header['kit']['version']} |",
-        f"| Corpus | `{header['corpus']['digest'][:19]}…` ({header['corpus']['vectors']} vectors, "
-        f"{header['selection']['selected']} run) |",
-        f"| Run | {header['started']} → {footer['finished']} ({footer.get('duration_s', 0)} s) |",
-    ]
-    if "sandbox" in header:
-        out.append(f"| Sandbox | {_md_cell(_sandbox_line(header['sandbox']), 2000)} |")
-    if header["selection"]["patterns"]:
-        patterns = ", ".join(_code(p) for p in header["selection"]["patterns"])
-        out.append(f"| Selection | {patterns} (partial run) |")
-    if partial:
-        out.append(f"| Partial | {_md_cell('; '.join(partial), 2000)} |")
-    if not footer["complete"]:
-        out.append("| Complete | **no: the run was interrupted** |")
-    out += [
-        "",
-        "## Totals",
-        "",
-        "| passed | failed | errored | skipped | expected failure | unexpected pass | compliance |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {totals['passed']} | {totals['failed']} | {totals['errored']} | {totals['skipped']} "
-        f"| {totals['expected-failure']} | {totals['unexpected_pass']} "
-        f"| {totals['compliance'] * 100:.2f} % |",
-        "",
-    ]
-    for title, key in (("By level", "by_level"), ("By area", "by_area")):
-        out += [
-            f"## {title}",
-            "",
-            "| | passed | failed | errored | skipped | expected failure | total |",
-            "|---|---:|---:|---:|---:|---:|---:|",
-        ]
-        for group, counts in footer[key].items():
-            cells = " | ".join(str(counts[o]) for o in _OUTCOMES)
-            out.append(f"| {_md_cell(group)} | {cells} | {counts['total']} |")
-        out.append("")
-    bad_clauses = {c: n for c, n in footer["by_clause"].items() if _clause_status(n) != "passed"}
-    if bad_clauses:
-        out += ["## Clauses not fully passed", "", "| clause | status | failed | errored | total |"]
-        out.append("|---|---|---:|---:|---:|")
-        for clause, counts in bad_clauses.items():
-            out.append(
-                f"| {_md_cell(clause)} | {_clause_status(counts)} | {counts['failed']} | "
-                f"{counts['errored']} | {counts['total']} |"
-            )
-        out.append("")
-    if footer.get("unexpected_passes") or footer.get("stale_expected_failures"):
-        out += ["## Expected-failures list", ""]
-        for vector_id in footer.get("unexpected_passes", []):
-            out.append(f"- **unexpected pass**: {_code(vector_id)} is listed but passed")
-        for entry in footer.get("stale_expected_failures", []):
-            out.append(
-                f"- **stale entry** (line {entry['line']}): {_code(entry['entry'])} "
-                "matches no vector"
-            )
-        out.append("")
-    bad = _listed_in_order(report)
-    if bad:
-        out += [f"## Vectors not passed ({len(bad)}), most common signature first", ""]
-        for result in bad[:_MAX_LISTED]:
-            out += _md_result(result)
-        if len(bad) > _MAX_LISTED:
-            out.append(f"... and {len(bad) - _MAX_LISTED} more (see report.json)")
-            out.append("")
-    for section_name, section in report.get("sections", {}).items():
-        out += [
-            f"## {_md_cell(section['title'])} ({_code(section_name)}): {section['status']}",
-            "",
-        ]
-        if section.get("summary"):
-            out += [_md_cell(section["summary"], 4000), ""]
-        items = section.get("items", [])
-        if items:
-            out += ["| item | outcome | level | clauses | message |", "|---|---|---|---|---|"]
-            for item in items[:_MAX_LISTED]:
-                clauses = ", ".join(item.get("clauses", []))
-                level = _item_level(item)
-                message = _md_cell(item.get("message", ""), 200)
-                out.append(
-                    f"| {_md_cell(item['id'])} | {_md_cell(item['outcome'])} | {level} | "
-                    f"{_md_cell(clauses)} | {message} |"
-                )
-            out.append("")
-    return "\n".join(out).rstrip() + "\n"
+    top = _fix_first(report)
+    readings, contradictions = _readings(report)
+    return {
+        "report": report,
+        "contract": _contract(report),
+        "name": name,
+        "version": version,
+        "language": language,
+        "partial": partial,
+        "partial_text": "; ".join(partial),
+        "verdict_text": verdict_text(verdict),
+        "meaning": verdict_meaning(report),
+        "hint": enable_hint(list(verdict["skipped"])) if verdict.get("skipped") else "",
+        "failing": failing_section_items(report),
+        "fix_first": top,
+        "bad_count": _bad_count(report),
+        "signature_count": len(report.get("failure_signatures") or []),
+        "covered": sum(s["count"] for s in top),
+        "readings": readings,
+        "contradictions": contradictions,
+        "sandbox_line": _sandbox_line(header["sandbox"]) if "sandbox" in header else "",
+        "compliance": f"{footer['totals']['compliance'] * 100:.2f}",
+        "bad_clauses": [
+            (clause, _clause_status(counts), counts)
+            for clause, counts in footer["by_clause"].items()
+            if _clause_status(counts) != "passed"
+        ],
+        "not_passed": _listed_in_order(report),
+        "outcomes": _OUTCOMES,
+        "max_listed": _MAX_LISTED,
+        "item_level": _item_level,
+        "reading_note": _reading_note,
+    }
 
 
 def _item_level(item: Mapping[str, Any]) -> str:
@@ -451,49 +265,6 @@ def _listed_in_order(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     rank = {s["signature"]: i for i, s in enumerate(_fix_first(report, limit=10**9))}
     bad = _not_passed(report)
     return sorted(bad, key=lambda r: (rank.get(str(r.get("signature")), len(rank)), r["id"]))
-
-
-def _md_result(result: Mapping[str, Any]) -> list[str]:
-    label = "unexpected pass" if result.get("unexpected_pass") else result["outcome"]
-    out = [
-        f"### {_code(result['id'])} — {label}",
-        "",
-        f"{_md_cell(result['area'])} · {result['level']} · clauses "
-        f"{_md_cell(', '.join(result['clauses']))}"
-        + (
-            f" · {_md_cell(', '.join(result['interpretations']))}"
-            if result["interpretations"]
-            else ""
-        ),
-        "",
-    ]
-    if result.get("signature"):
-        out += [f"Signature: {_code(result['signature'], 400)}", ""]
-    if result.get("expected_failure_reason"):
-        out += [f"Expected failure: {_md_cell(result['expected_failure_reason'])}", ""]
-    if result.get("skip_reason"):
-        out += [f"Skipped: {_md_cell(result['skip_reason'])}", ""]
-    error = result.get("error")
-    if error:
-        out += [f"**{error['kind']}**: {_md_cell(error['message'], 2000)}", ""]
-        if error.get("exit_status") is not None:
-            out += [f"exit status {error['exit_status']}", ""]
-        if error.get("stderr_tail"):
-            out += ["stderr (tail):", "", _fence(str(error["stderr_tail"])[-1500:]), ""]
-    for failure in result.get("failures", []):
-        out += [f"**{failure['kind']}**: {_md_cell(failure['message'], 2000)}", ""]
-        if failure.get("path") is not None:
-            out += [
-                f"- at {_code(failure['path'] or '/')}",
-                f"- expected: {_code(failure.get('expected'))}",
-                f"- actual: {_code(failure.get('actual'))}",
-                "",
-            ]
-        if failure.get("diff"):
-            out += [_fence(_cap(failure["diff"]), "diff"), ""]
-    if result.get("reproduce"):
-        out += [f"Reproduce: {_code(result['reproduce'], 2000)}", ""]
-    return out
 
 
 # ------------------------------------------------------------------------------ html

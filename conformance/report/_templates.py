@@ -167,6 +167,7 @@ def markdown_environment() -> jinja2.Environment:
         lstrip_blocks=True,
         finalize=_md_finalize,
     )
+    environment.filters["cap"] = cap
     environment.filters["cell"] = _cell
     environment.filters["code"] = code_span
     environment.filters["fence"] = fence
