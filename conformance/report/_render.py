@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import html
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from importlib import resources
 from typing import Any
@@ -34,6 +33,8 @@ from conformance.report._templates import (
     markdown_environment,
     md_cell,
     printable,
+    xml_environment,
+    xml_legal,
 )
 from conformance.run import Outcome
 
@@ -663,56 +664,54 @@ def _html(report: Mapping[str, Any]) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------ junit
 
-_XML_INVALID = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-#: Longest text put into one JUnit element or attribute.
-_JUNIT_TEXT = 64_000
+_x = xml_legal
 
 
-def _x(text: Any, limit: int = _JUNIT_TEXT) -> str:
-    """Text XML 1.0 can carry: illegal characters (NUL, most C0 controls, lone surrogates,
-    U+FFFE/U+FFFF) as visible escapes; cut to ``limit``."""
-
-    def escape(match: re.Match[str]) -> str:
-        code = ord(match.group())
-        return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
-
-    return _XML_INVALID.sub(escape, _cap(text, limit))
+def _element(tag: str, text: str | None = None, **attributes: str) -> dict[str, Any]:
+    """One element of a testcase (failure, error, skipped, system-err) as plain data."""
+    return {"tag": tag, "attributes": list(attributes.items()), "text": text}
 
 
-def _junit_vectors(root: ET.Element, report: Mapping[str, Any]) -> None:
+def _suite(name: str, tests: int) -> dict[str, Any]:
+    return {"attributes": [("name", _x(name)), ("tests", str(tests))], "cases": []}
+
+
+def _case(suite: dict[str, Any], *children: dict[str, Any], **attributes: str) -> None:
+    suite["cases"].append({"attributes": list(attributes.items()), "children": list(children)})
+
+
+def _junit_vectors(report: Mapping[str, Any]) -> list[dict[str, Any]]:
     by_area: dict[str, list[Mapping[str, Any]]] = {}
     for result in report["results"]:
         by_area.setdefault(str(result["area"]), []).append(result)
+    suites = []
     for area, results in sorted(by_area.items()):
-        suite = ET.SubElement(root, "testsuite", name=_x(area), tests=str(len(results)))
+        suite = _suite(area, len(results))
         counts = {"failures": 0, "errors": 0, "skipped": 0}
         elapsed = 0.0
         for result in results:
             elapsed += result.get("duration_ms", 0) / 1000
-            case = ET.SubElement(
-                suite,
-                "testcase",
-                classname=_x(f"{_JUNIT_PREFIXES[_contract(report)]}.{area}"),
-                name=_x(result["id"]),
-                time=f"{result.get('duration_ms', 0) / 1000:.4f}",
-            )
+            case = {
+                "classname": _x(f"{_JUNIT_PREFIXES[_contract(report)]}.{area}"),
+                "name": _x(result["id"]),
+                "time": f"{result.get('duration_ms', 0) / 1000:.4f}",
+            }
             outcome = result["outcome"]
+            children = []
             if result.get("unexpected_pass"):
                 counts["failures"] += 1
-                element = ET.SubElement(
-                    case,
-                    "failure",
-                    type="unexpected-pass",
-                    message="listed as expected failure but passed",
+                children.append(
+                    _element(
+                        "failure",
+                        _x(result.get("expected_failure_reason") or ""),
+                        type="unexpected-pass",
+                        message="listed as expected failure but passed",
+                    )
                 )
-                element.text = _x(result.get("expected_failure_reason") or "")
             elif outcome == "failed":
                 counts["failures"] += 1
                 first = result["failures"][0]
-                element = ET.SubElement(
-                    case, "failure", type=_x(first["kind"]), message=_x(first["message"], 500)
-                )
-                element.text = _x(
+                text = (
                     f"signature: {result.get('signature', '')}\n\n"
                     + "\n\n".join(
                         f"{f['kind']}: {f['message']}\n{f.get('diff') or ''}"
@@ -720,40 +719,51 @@ def _junit_vectors(root: ET.Element, report: Mapping[str, Any]) -> None:
                     )
                     + f"\n\nreproduce: {result.get('reproduce')}"
                 )
+                children.append(
+                    _element(
+                        "failure",
+                        _x(text),
+                        type=_x(first["kind"]),
+                        message=_x(first["message"], 500),
+                    )
+                )
             elif outcome == "errored":
                 counts["errors"] += 1
                 error = result["error"]
-                element = ET.SubElement(
-                    case, "error", type=_x(error["kind"]), message=_x(error["message"], 500)
-                )
-                element.text = _x(
+                text = (
                     f"signature: {result.get('signature', '')}\n{error.get('detail') or ''}"
                     f"\n\nreproduce: {result.get('reproduce')}"
                 )
+                children.append(
+                    _element(
+                        "error", _x(text), type=_x(error["kind"]), message=_x(error["message"], 500)
+                    )
+                )
                 if error.get("stderr_tail"):
-                    ET.SubElement(case, "system-err").text = _x(error["stderr_tail"])
+                    children.append(_element("system-err", _x(error["stderr_tail"])))
             elif outcome in ("skipped", "expected-failure"):
                 counts["skipped"] += 1
                 reason = result.get("skip_reason") or (
                     f"expected failure: {result.get('expected_failure_reason')}"
                 )
-                ET.SubElement(case, "skipped", message=_x(reason, 2000))
-        for key, value in counts.items():
-            suite.set(key, str(value))
-        suite.set("time", f"{elapsed:.3f}")
+                children.append(_element("skipped", message=_x(reason, 2000)))
+            _case(suite, *children, **case)
+        suite["attributes"] += [(key, str(value)) for key, value in counts.items()]
+        suite["attributes"].append(("time", f"{elapsed:.3f}"))
+        suites.append(suite)
+    return suites
 
 
-def _junit_sections(root: ET.Element, report: Mapping[str, Any]) -> tuple[int, int, int, int]:
+def _junit_sections(report: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """One testsuite per section, one testcase per item (a property family, a probe check):
     failed, errored or skipped (with the reason) as they were; in a section that does not
     affect the verdict (suite strength), a failure is skipped with its message, since it says
-    something about the kit, not the implementation. Returns the added counts."""
-    added = failures = errors = skipped = 0
+    something about the kit, not the implementation. Returns the suites and the added counts."""
+    suites = []
+    added = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for name, section in (report.get("sections") or {}).items():
         items = section.get("items") or []
-        suite = ET.SubElement(
-            root, "testsuite", name=_x(f"section.{name}"), tests=str(max(1, len(items)))
-        )
+        suite = _suite(f"section.{name}", max(1, len(items)))
         counts = {"failures": 0, "errors": 0, "skipped": 0}
         if not items:  # a section with no items (a provider that failed) is one testcase
             items = [
@@ -765,71 +775,70 @@ def _junit_sections(root: ET.Element, report: Mapping[str, Any]) -> tuple[int, i
             ]
         informational = section.get("affects_verdict") is False
         for item in items:
-            case = ET.SubElement(
-                suite,
-                "testcase",
-                classname=_x(f"{_JUNIT_PREFIXES[_contract(report)]}.section.{name}"),
-                name=_x(item["id"]),
-            )
             outcome = str(item.get("outcome"))
             message = str(item.get("message", ""))
             level = _item_level(item)
+            children = []
             if informational and outcome in ("failed", "errored"):
                 # about the kit (e.g. a mutant the corpus misses), not the implementation
                 counts["skipped"] += 1
                 reason = f"{outcome}, does not affect the verdict: {message}"
-                ET.SubElement(case, "skipped", message=_x(reason, 2000))
+                children.append(_element("skipped", message=_x(reason, 2000)))
             elif outcome == "failed":
                 counts["failures"] += 1
-                element = ET.SubElement(case, "failure", type=_x(level), message=_x(message, 500))
-                element.text = _x(
-                    f"{level}: {message}\nclauses: {', '.join(item.get('clauses', []))}"
+                text = f"{level}: {message}\nclauses: {', '.join(item.get('clauses', []))}"
+                children.append(
+                    _element("failure", _x(text), type=_x(level), message=_x(message, 500))
                 )
             elif outcome == "errored":
                 counts["errors"] += 1
-                element = ET.SubElement(case, "error", type="errored", message=_x(message, 500))
-                element.text = _x(message)
+                children.append(
+                    _element("error", _x(message), type="errored", message=_x(message, 500))
+                )
             elif outcome != "passed":
                 counts["skipped"] += 1
-                ET.SubElement(case, "skipped", message=_x(message or outcome, 2000))
+                children.append(_element("skipped", message=_x(message or outcome, 2000)))
+            _case(
+                suite,
+                *children,
+                classname=_x(f"{_JUNIT_PREFIXES[_contract(report)]}.section.{name}"),
+                name=_x(item["id"]),
+            )
+        suite["attributes"] += [(key, str(value)) for key, value in counts.items()]
+        suites.append(suite)
+        added["tests"] += len(items)
         for key, value in counts.items():
-            suite.set(key, str(value))
-        added += len(items)
-        failures += counts["failures"]
-        errors += counts["errors"]
-        skipped += counts["skipped"]
-    return added, failures, errors, skipped
+            added[key] += value
+    return suites, added
 
 
-def _junit_verdict(root: ET.Element, report: Mapping[str, Any]) -> tuple[int, int]:
+def _junit_verdict(report: Mapping[str, Any]) -> tuple[dict[str, Any], int, int]:
     """A testcase for the verdict itself: failed unless compliant, skipped for a partial run.
 
-    Returns (failures, skipped) added."""
+    Returns the suite and the (failures, skipped) added."""
     verdict = report["footer"]["verdict"]
     partial = partial_reasons(report)
     verdict_name = f"{_JUNIT_PREFIXES[_contract(report)]}.verdict"
-    suite = ET.SubElement(root, "testsuite", name=verdict_name, tests="1")
-    case = ET.SubElement(suite, "testcase", classname=verdict_name, name="certification")
+    suite = _suite(verdict_name, 1)
+    case = {"classname": verdict_name, "name": "certification"}
     if partial:
-        skipped = ET.SubElement(
-            case,
-            "skipped",
-            message=_x(
-                f"partial run, no verdict: {'; '.join(partial)}; on what ran: {verdict['value']}",
-                2000,
-            ),
-        )
-        skipped.text = _junit_details(report)
-        suite.set("skipped", "1")
-        return 0, 1
+        message = f"partial run, no verdict: {'; '.join(partial)}; on what ran: {verdict['value']}"
+        skipped = _element("skipped", _junit_details(report), message=_x(message, 2000))
+        _case(suite, skipped, **case)
+        suite["attributes"].append(("skipped", "1"))
+        return suite, 0, 1
     if verdict["value"] != "compliant":
-        element = ET.SubElement(
-            case, "failure", type=_x(verdict["value"]), message=_x(verdict["text"], 500)
+        failure = _element(
+            "failure",
+            _junit_details(report),
+            type=_x(verdict["value"]),
+            message=_x(verdict["text"], 500),
         )
-        element.text = _junit_details(report)
-        suite.set("failures", "1")
-        return 1, 0
-    return 0, 0
+        _case(suite, failure, **case)
+        suite["attributes"].append(("failures", "1"))
+        return suite, 1, 0
+    _case(suite, **case)
+    return suite, 0, 0
 
 
 def _junit_details(report: Mapping[str, Any]) -> str:
@@ -850,26 +859,25 @@ def _junit_details(report: Mapping[str, Any]) -> str:
 
 
 def render_junit(report: Mapping[str, Any]) -> str:
-    """JUnit XML: one testsuite per area (a testcase per vector), one per section (a testcase
-    per property family and per probe check), and the verdict as a testcase of its own."""
+    """JUnit XML (``templates/junit.xml.j2``): one testsuite per area (a testcase per vector),
+    one per section (a testcase per property family and per probe check), and the verdict as a
+    testcase of its own."""
     name, version, _ = _implementation(report)
     totals = report["footer"]["totals"]
-    root = ET.Element("testsuites", name=_x(f"{_contract(report)} {name} {version}"))
-    _junit_vectors(root, report)
-    tests, failures, errors, skipped = _junit_sections(root, report)
-    verdict_failures, verdict_skipped = _junit_verdict(root, report)
-    root.set("tests", str(totals["total"] + tests + 1))
-    root.set(
-        "failures",
-        str(totals["failed"] + totals["unexpected_pass"] + failures + verdict_failures),
-    )
-    root.set("errors", str(totals["errored"] + errors))
-    root.set(
-        "skipped", str(totals["skipped"] + totals["expected-failure"] + skipped + verdict_skipped)
-    )
-    root.set("time", f"{report['footer'].get('duration_s', 0):.3f}")
-    ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    sections, added = _junit_sections(report)
+    verdict, verdict_failures, verdict_skipped = _junit_verdict(report)
+    failures = totals["failed"] + totals["unexpected_pass"] + added["failures"] + verdict_failures
+    skipped = totals["skipped"] + totals["expected-failure"] + added["skipped"] + verdict_skipped
+    root = [
+        ("name", _x(f"{_contract(report)} {name} {version}")),
+        ("tests", str(totals["total"] + added["tests"] + 1)),
+        ("failures", str(failures)),
+        ("errors", str(totals["errored"] + added["errors"])),
+        ("skipped", str(skipped)),
+        ("time", f"{report['footer'].get('duration_s', 0):.3f}"),
+    ]
+    suites = [*_junit_vectors(report), *sections, verdict]
+    return xml_environment().get_template("junit.xml.j2").render(root=root, suites=suites)
 
 
 # ------------------------------------------------------------------------------ badge

@@ -14,7 +14,12 @@ through on its way out:
   break, no HTML, no image. A value already rendered as Markdown (a code span, a fence: the
   ``code`` and ``fence`` filters) is a :class:`MarkdownText` and passes as it is.
 
-Only a :class:`~markupsafe.Markup` (HTML) or a :class:`MarkdownText` (Markdown) reaches the
+- JUnit XML (``*.xml.j2``): the value cut to :data:`JUNIT_TEXT` characters, the characters XML
+  1.0 cannot carry as visible escapes (:func:`xml_legal`), then escaped for an attribute value
+  (the stricter of XML's two contexts: quotes and line breaks too); an element's text takes the
+  ``text`` filter, which escapes it as character data, as :mod:`xml.etree.ElementTree` does.
+
+Only a :class:`~markupsafe.Markup` (HTML, XML) or a :class:`MarkdownText` (Markdown) reaches the
 output unescaped, and only the filters below and template macros make them; a template that
 writes ``|safe`` must say why in a comment (``tests/conformance/report/test_templates.py`` holds
 every one to an allow-list).
@@ -41,6 +46,8 @@ __all__ = [
     "md_cell",
     "md_line",
     "printable",
+    "xml_environment",
+    "xml_legal",
 ]
 
 #: Longest string shown in a rendering (report.json keeps every character).
@@ -171,4 +178,62 @@ def markdown_environment() -> jinja2.Environment:
     environment.filters["cell"] = _cell
     environment.filters["code"] = code_span
     environment.filters["fence"] = fence
+    return environment
+
+
+# ------------------------------------------------------------------------------ xml
+
+_XML_INVALID = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: Longest text put into one JUnit element or attribute.
+JUNIT_TEXT = 64_000
+
+
+def xml_legal(text: Any, limit: int = JUNIT_TEXT) -> str:
+    """Text XML 1.0 can carry: illegal characters (NUL, most C0 controls, lone surrogates,
+    U+FFFE/U+FFFF) as visible escapes; cut to ``limit``."""
+
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match.group())
+        return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+    return _XML_INVALID.sub(escape, cap(text, limit))
+
+
+#: XML's escapes, as ElementTree writes them: character data, then attribute values.
+_XML_TEXT = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
+_XML_ATTRIBUTE = (*_XML_TEXT, ('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;"))
+
+
+def _xml_escape(text: str, escapes: tuple[tuple[str, str], ...]) -> Markup:
+    for character, entity in escapes:
+        text = text.replace(character, entity)
+    return Markup(text)
+
+
+def _xml_finalize(value: Any) -> Markup:
+    """Every ``{{ value }}`` of an XML template: legal XML, escaped for an attribute value (a
+    :class:`Markup`, the ``text`` filter's output, passes as it is)."""
+    if isinstance(value, Markup):
+        return value
+    return _xml_escape(xml_legal(value), _XML_ATTRIBUTE)
+
+
+def _xml_text(value: Any) -> Markup:
+    """``value`` as an element's character data: legal XML, ``&``, ``<`` and ``>`` escaped."""
+    return _xml_escape(xml_legal(value), _XML_TEXT)
+
+
+@functools.cache
+def xml_environment() -> jinja2.Environment:
+    """The XML templates' environment (autoescaping, strict, legal and escaped values)."""
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("conformance.report", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=_xml_finalize,
+    )
+    environment.filters["text"] = _xml_text
     return environment
