@@ -111,17 +111,27 @@ class MarkdownText(str):
 
 
 def md_line(text: Any, limit: int) -> str:
-    """``text`` cut to ``limit`` on one line that cannot break a table row (the raw characters,
-    for a code span, where Markdown shows everything literally)."""
-    return cap(text, limit).replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+    """``text`` cut to ``limit`` on one line that cannot break a table row, control characters
+    as escapes (otherwise the raw characters, for a code span, where Markdown shows everything
+    literally)."""
+    line = cap(text, limit).replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+    return printable(line)
 
 
 #: What Markdown would turn into markup from plain text: the HTML specials (a raw ``<script>``
 #: or ``<img onerror>`` in an implementation's name is HTML to GitHub and to most renderers),
-#: and ``![`` (an image the reader's browser would load). Each becomes an entity or an escape
-#: that renders as the character itself.
-_MD_MARKUP = re.compile(r"[&<>]|!\[")
-_MD_ESCAPES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "![": "!\\["}
+#: ``![`` (an image the reader's browser would load), and ``](`` / ``][`` (a link, inline or by
+#: reference: ``[docs](javascript:...)`` is a link a reader would click). Each becomes an
+#: entity or an escape that renders as the character itself.
+_MD_MARKUP = re.compile(r"[&<>]|!\[|\]\(|\]\[")
+_MD_ESCAPES = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    "![": "!\\[",
+    "](": "]\\(",
+    "][": "]\\[",
+}
 
 
 def md_cell(text: Any, limit: int = 300) -> str:
@@ -141,8 +151,9 @@ def code_span(text: Any, limit: int = 300) -> MarkdownText:
 
 
 def fence(text: Any, lang: str = "") -> MarkdownText:
-    """A fenced block longer than any run of backticks in ``text`` (shown literally)."""
-    body = str(text)
+    """A fenced block longer than any run of backticks in ``text`` (shown literally, control
+    characters as escapes)."""
+    body = printable(str(text))
     ticks = "```"
     while ticks in body:
         ticks += "`"
