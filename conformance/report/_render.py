@@ -6,6 +6,10 @@ clause and interpretation text the HTML shows on hover and in-page (no link leav
 it reads offline), so ``phase6 report`` re-renders them from ``report.json`` alone. Sections
 added by others are rendered generically (title, status, summary, items table).
 
+The markup lives in templates (``templates/*.j2``, :mod:`conformance.report._templates`): this
+module prepares what each rendering shows as plain data, and the templates' environment
+escapes every value for its format, so no call site escapes by hand.
+
 Markdown and HTML open with the verdict and "What to fix first" (the top failure signatures,
 required ones first) before any table. Whatever an implementation sent is shown, escaped for
 the format: control characters and lone surrogates as visible ``\\xNN`` / ``\\udNNN``
@@ -332,7 +336,7 @@ def _links(identifiers: Any) -> list[dict[str, str]]:
 
 def escape_html(value: Any, limit: int = _SHOWN) -> str:
     """``value`` as HTML text or attribute value: escaped, cut to ``limit`` characters with a
-    note (every page built from reports escapes this way, the site's too)."""
+    note (as the templates' environment escapes every value; for HTML built outside them)."""
     return _e(value, limit)
 
 
@@ -906,17 +910,17 @@ def badge_fields(report: Mapping[str, Any]) -> tuple[str, str, str]:
 
 def render_badge(report: Mapping[str, Any]) -> str:
     """A flat SVG badge: ``<contract> | <verdict>`` (``phase6-v1 | compliant``,
-    ``phase2-context/1 | compliant``); a partial run never shows a verdict."""
+    ``phase2-context/1 | compliant``); a partial run never shows a verdict
+    (``templates/badge.svg.j2``)."""
     label, value, colour = badge_fields(report)
-    left, right = _text_width(label), _text_width(value)
-    width = left + right
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="20" role="img" '
-        f'aria-label="{_e(label)}: {_e(value)}"><title>{_e(label)}: {_e(value)}</title>'
-        f'<rect width="{left}" height="20" fill="#555"/>'
-        f'<rect x="{left}" width="{right}" height="20" fill="{colour}"/>'
-        '<g fill="#fff" text-anchor="middle" '
-        'font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">'
-        f'<text x="{left / 2:.1f}" y="14">{_e(label)}</text>'
-        f'<text x="{left + right / 2:.1f}" y="14">{_e(value)}</text></g></svg>\n'
+        html_environment()
+        .get_template("badge.svg.j2")
+        .render(
+            label=label,
+            value=value,
+            colour=colour,
+            left=_text_width(label),
+            right=_text_width(value),
+        )
     )

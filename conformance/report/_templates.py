@@ -42,6 +42,7 @@ __all__ = [
     "code_span",
     "fence",
     "html_environment",
+    "join_text",
     "markdown_environment",
     "md_cell",
     "md_line",
@@ -85,10 +86,15 @@ def _html_finalize(value: Any) -> Markup:
 
 
 @functools.cache
-def html_environment() -> jinja2.Environment:
-    """The HTML templates' environment (autoescaping, strict, capped and printable values)."""
+def html_environment(package: str = "conformance.report") -> jinja2.Environment:
+    """The HTML templates' environment (autoescaping, strict, capped and printable values):
+    ``package``'s ``templates`` folder, then the report's (whose macros any page may import;
+    the site's pages are built this way, :mod:`conformance.site`)."""
+    loaders = [jinja2.PackageLoader(package, "templates")]
+    if package != "conformance.report":
+        loaders.append(jinja2.PackageLoader("conformance.report", "templates"))
     environment = jinja2.Environment(
-        loader=jinja2.PackageLoader("conformance.report", "templates"),
+        loader=jinja2.ChoiceLoader(loaders),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
@@ -97,7 +103,14 @@ def html_environment() -> jinja2.Environment:
         finalize=_html_finalize,
     )
     environment.filters["cap"] = cap
+    environment.filters["join_text"] = join_text
     return environment
+
+
+def join_text(items: Any, separator: str) -> str:
+    """``items`` joined as plain text, escaped afterwards like any value (Jinja2's ``join``
+    escapes each item on its own and returns markup, which the finalize would not cap)."""
+    return separator.join(str(item) for item in items)
 
 
 # ------------------------------------------------------------------------------ markdown

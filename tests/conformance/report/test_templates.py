@@ -27,6 +27,12 @@ from conformance.report._templates import (
 )
 
 TEMPLATES = Path(_templates.__file__).parent / "templates"
+#: Template folders -> the package whose HTML environment loads them (the site's pages come
+#: from the report's environment, its macros beside theirs).
+FOLDERS = {
+    TEMPLATES: "conformance.report",
+    TEMPLATES.parents[1] / "site" / "templates": "conformance.site",
+}
 #: Each ``|safe`` a template may write (template name -> how many), with the reason the value is
 #: already safe. None today: fragments are macros (their output is escaped inside them).
 SAFE_ALLOWED: dict[str, tuple[int, str]] = {}
@@ -50,38 +56,40 @@ HOSTILE = {
 }
 
 
-def _template_names() -> list[str]:
-    return sorted(p.name for p in TEMPLATES.iterdir() if p.suffix == ".j2")
+def _templates_found() -> list[Path]:
+    return sorted(p for folder in FOLDERS for p in folder.iterdir() if p.suffix == ".j2")
 
 
 class TestNoEscapeHatch:
     def test_templates_exist_for_every_format(self) -> None:
         """HTML, Markdown and JUnit each have their template (and nothing else renders them)."""
-        assert {"report.html.j2", "report.md.j2", "junit.xml.j2"} <= set(_template_names())
+        names = {path.name for path in _templates_found()}
+        assert {"report.html.j2", "report.md.j2", "junit.xml.j2", "badge.svg.j2"} <= names
+        assert {"index.html.j2", "history.html.j2"} <= names  # the site's pages
 
-    @pytest.mark.parametrize("name", _template_names())
-    def test_safe_only_where_allowed(self, name: str) -> None:
+    @pytest.mark.parametrize("path", _templates_found(), ids=lambda path: path.name)
+    def test_safe_only_where_allowed(self, path: Path) -> None:
         """A template marks a value safe (``|safe``, ``autoescape false``) only as often as
         the allow-list says, with its reason."""
-        source = COMMENT.sub("", (TEMPLATES / name).read_text("utf-8"))
+        source = COMMENT.sub("", path.read_text("utf-8"))
         found = len(ESCAPE_HATCHES.findall(source))
-        assert found == SAFE_ALLOWED.get(name, (0, ""))[0], f"{name}: {found} escape hatch(es)"
+        allowed = SAFE_ALLOWED.get(path.name, (0, ""))[0]
+        assert found == allowed, f"{path.name}: {found} escape hatch(es)"
 
-    @pytest.mark.parametrize("name", _template_names())
-    def test_each_template_has_an_escaping_environment(self, name: str) -> None:
-        """Every template is named for a format whose environment escapes: HTML and XML
-        autoescape, Markdown escapes in its finalize."""
-        suffix = name.removesuffix(".j2").rsplit(".", 1)[-1]
-        assert suffix in ("html", "md", "xml")
-        environment = {
-            "html": html_environment,
-            "md": markdown_environment,
-            "xml": xml_environment,
-        }[suffix]()
+    @pytest.mark.parametrize("path", _templates_found(), ids=lambda path: path.name)
+    def test_each_template_has_an_escaping_environment(self, path: Path) -> None:
+        """Every template is named for a format whose environment escapes: HTML (and SVG) and
+        XML autoescape, Markdown escapes in its finalize."""
+        suffix = path.name.removesuffix(".j2").rsplit(".", 1)[-1]
+        assert suffix in ("html", "svg", "md", "xml")
+        if suffix in ("html", "svg"):
+            environment = html_environment(FOLDERS[path.parent])
+        else:
+            environment = {"md": markdown_environment, "xml": xml_environment}[suffix]()
         assert environment.finalize is not None
         if suffix != "md":
             assert environment.autoescape is True
-        environment.get_template(name)  # it parses
+        environment.get_template(path.name)  # it parses
 
     def test_style_sheet_is_static(self) -> None:
         """The style sheet the HTML template includes holds no template syntax (it is text)."""
