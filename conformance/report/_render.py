@@ -25,7 +25,6 @@ import functools
 import html
 import re
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any
 
 from conformance.registers import load_clauses, load_interpretations
@@ -273,9 +272,6 @@ def _listed_in_order(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 # ------------------------------------------------------------------------------ html
-
-#: The report's style sheet (``templates/report.css``; ``compare.html`` uses it too).
-_CSS = (resources.files("conformance.report") / "templates" / "report.css").read_text("utf-8")
 
 
 def _e(value: Any, limit: int = _SHOWN) -> str:
