@@ -58,6 +58,15 @@ class TestWheel:
         assert any(n.startswith("conformance/_data/vectors/") for n in wheel_names)
         assert "conformance/properties/stored/seed-6006.json.gz" in wheel_names
 
+    def test_templates_are_there(self, wheel_names: list[str]) -> None:
+        """Every template the renderings and the site's pages load ships in its package (a
+        wheel without them could not write report.html, report.md or the site)."""
+        folders = [REPO / "conformance" / package / "templates" for package in ("report", "site")]
+        templates = sorted(p.relative_to(REPO).as_posix() for f in folders for p in f.iterdir())
+        assert "conformance/report/templates/report.html.j2" in templates
+        assert "conformance/site/templates/index.html.j2" in templates
+        assert [name for name in templates if name not in wheel_names] == []
+
     def test_license_is_there(self, wheel: Path, wheel_names: list[str]) -> None:
         """The MIT LICENSE file ships in the dist-info and the metadata names it (PEP 639)."""
         info = f"adamos_phase6_conformance-{VERSION}.dist-info"

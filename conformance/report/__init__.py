@@ -2,8 +2,9 @@
 
 Owns building, validating, writing (atomically, never following a symlink) and loading a
 report, storing whatever an implementation sent without loss, rendering it as markdown, HTML,
-JUnit XML and a badge, comparing several reports side by side, and the ``suite_strength`` section
-(the kill matrix of the mutation gallery, read from the kit's data).
+JUnit XML and a badge (from ``templates/``, whose environments escape every value; the site's
+pages use them too), comparing several reports side by side, and the ``suite_strength``
+section (the kill matrix of the mutation gallery, read from the kit's data).
 
 May import: ``conformance._kit``, ``conformance._errors``, ``conformance._schemas``,
 :mod:`conformance.run` (results, sections, the certification), :mod:`conformance.registers` (the

@@ -7,19 +7,12 @@ Reports over different corpora are compared anyway, with a warning line.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.report._render import (
-    _CSS,
-    _OUTCOME_COLOURS,
-    _VERDICT_COLOURS,
-    _code,
-    _md_cell,
-    _printable,
-)
+from conformance.report._render import _OUTCOME_COLOURS, _VERDICT_COLOURS, _printable
+from conformance.report._templates import html_environment, markdown_environment
 
 __all__ = ["Comparison", "compare_reports", "render_compare_html", "render_compare_markdown"]
 
@@ -106,65 +99,24 @@ def compare_reports(
 def render_compare_markdown(
     reports: Sequence[Mapping[str, Any]], *, all_vectors: bool = False
 ) -> str:
-    """The comparison as Markdown."""
-    table = compare_reports(reports, all_vectors=all_vectors)
-    head = "| | " + " | ".join(_md_cell(c, 500) for c in table.columns) + " |"
-    rule = "|---|" + "---|" * len(table.columns)
-    out = ["# phase6-v1 implementations compared", ""]
-    out += [f"> warning: {w}\n" for w in table.warnings]
-    out += [head, rule]
-    out += [
-        f"| {_md_cell(label)} | " + " | ".join(_md_cell(c) for c in cells) + " |"
-        for label, cells in table.summary
-    ]
-    out.append("")
-    title = "All vectors" if all_vectors else "Vectors where the implementations differ"
-    out += [f"## {title} ({len(table.vectors)})", ""]
-    if table.vectors:
-        out += [head.replace("| |", "| vector |", 1), rule]
-        for vector_id, cells in table.vectors:
-            shown = [_SHORT.get(c, c) if c else "—" for c in cells]
-            out.append(f"| {_code(vector_id)} | " + " | ".join(shown) + " |")
-    else:
-        out.append("Every vector has the same outcome in every report.")
-    return _printable("\n".join(out) + "\n")
+    """The comparison as Markdown (``templates/compare.md.j2``)."""
+    template = markdown_environment().get_template("compare.md.j2")
+    return _printable(template.render(_view(reports, all_vectors=all_vectors)))
 
 
 def render_compare_html(reports: Sequence[Mapping[str, Any]], *, all_vectors: bool = False) -> str:
-    """The comparison as one self-contained HTML page."""
-    table = compare_reports(reports, all_vectors=all_vectors)
-    e = html.escape
-    head = "<tr><th></th>" + "".join(f"<th>{e(c)}</th>" for c in table.columns) + "</tr>"
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        "<title>phase6-v1 implementations compared</title>",
-        f"<style>{_CSS}</style></head><body><main>",
-        "<h1>phase6-v1 implementations compared</h1>",
-    ]
-    out += [f"<p><b>warning:</b> {e(w)}</p>" for w in table.warnings]
-    out += ["<table>", head]
-    for label, cells in table.summary:
-        rendered = []
-        for cell in cells:
-            colour = _VERDICT_COLOURS.get(cell)
-            style = f' style="background:{colour};color:#fff"' if colour else ""
-            rendered.append(f"<td{style}>{e(cell)}</td>")
-        out.append(f"<tr><td>{e(label)}</td>{''.join(rendered)}</tr>")
-    out.append("</table>")
-    title = "All vectors" if all_vectors else "Vectors where the implementations differ"
-    out.append(f"<h2>{title} ({len(table.vectors)})</h2>")
-    if table.vectors:
-        out += ["<table>", head.replace("<th></th>", "<th>vector</th>", 1)]
-        for vector_id, outcomes in table.vectors:
-            shown = []
-            for outcome in outcomes:
-                colour = _OUTCOME_COLOURS.get(outcome or "", "#c62828" if outcome else "#9e9e9e")
-                text = _SHORT.get(outcome, outcome) if outcome else "—"
-                shown.append(f'<td style="color:{colour}">{e(text)}</td>')
-            out.append(f"<tr><td><code>{e(vector_id)}</code></td>{''.join(shown)}</tr>")
-        out.append("</table>")
-    else:
-        out.append("<p>Every vector has the same outcome in every report.</p>")
-    out.append("</main></body></html>")
-    return _printable("\n".join(out) + "\n")
+    """The comparison as one self-contained HTML page (``templates/compare.html.j2``)."""
+    template = html_environment().get_template("compare.html.j2")
+    return _printable(template.render(_view(reports, all_vectors=all_vectors)))
+
+
+def _view(reports: Sequence[Mapping[str, Any]], *, all_vectors: bool) -> dict[str, Any]:
+    """What both renderings show: the table, its second heading, the colours and short
+    outcome names."""
+    return {
+        "table": compare_reports(reports, all_vectors=all_vectors),
+        "title": "All vectors" if all_vectors else "Vectors where the implementations differ",
+        "short": _SHORT,
+        "verdict_colours": _VERDICT_COLOURS,
+        "outcome_colours": _OUTCOME_COLOURS,
+    }

@@ -1,20 +1,23 @@
-"""The site's pages, one function each: implementations, readings matrix, clauses matrix,
-vectors (the drill-down loads on demand) and history, for one profile.
+"""The site's pages, one template each (``conformance/site/templates/``): implementations,
+readings matrix, clauses matrix, vectors (the drill-down loads on demand) and history, for one
+profile.
 
-The rendering habits of the report (:mod:`conformance.report`): every value goes through
-:func:`conformance.report.escape_html`, whoever supplied it; pages are plain HTML and CSS with
-one small script (``assets/site.js``) used by the vectors page only. Links are relative, so the
-site works from ``file://`` and from any static host.
+The rendering habits of the report (:mod:`conformance.report`): the pages come from templates
+of the report's HTML environment, which caps, makes printable and escapes every value, whoever
+supplied it; this module prepares the data. Pages are plain HTML and CSS with one small script
+(``assets/site.js``) used by the vectors page only. Links are relative, so the site works from
+``file://`` and from any static host.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from conformance.registers import split_reading_id
-from conformance.report import escape_html as _e
-from conformance.site._model import Entry, Implementation, Profile, Registers, Run, SetAside
+from conformance.report._templates import html_environment
+from conformance.site._model import Entry, Implementation, Profile, Registers, Run
 
 __all__ = [
     "PAGES",
@@ -28,7 +31,6 @@ __all__ = [
     "render_implementations",
     "render_readings",
     "render_vectors",
-    "verdict_cell",
 ]
 
 #: file name -> navigation label, in navigation order.
@@ -52,30 +54,16 @@ _VERDICT_COLOURS = {
 _PARTIAL_COLOUR = "#9e9e9e"
 
 
-def _page(
-    title: str, profile: Profile, here: str, body: Sequence[str], others: Sequence[Profile]
-) -> str:
-    base = "../" if profile.directory else ""
-    nav = "".join(
-        f'<a href="{name}"{" class=here" if name == here else ""}>{label}</a>'
-        for name, label in PAGES.items()
-    )
-    switch = "".join(
-        f'<a href="{base}{p.directory + "/" if p.directory else ""}index.html"'
-        f"{' class=here' if p == profile else ''}>{_e(p.title)}</a>"
-        for p in others
-    )
-    script = f'<script src="{base}assets/site.js"></script>' if here == "vectors.html" else ""
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{_e(title)} — {_e(profile.title)}</title>"
-        f'<link rel="stylesheet" href="{base}assets/site.css"></head>\n'
-        f'<body><header><span class="profiles">{switch}</span>{nav}</header>\n'
-        f"<main><h1>{_e(title)} <small class=note>{_e(profile.title)}</small></h1>\n"
-        + "\n".join(body)
-        + f"\n</main>{script}</body></html>\n"
+def _page(template: str, profile: Profile, others: Sequence[Profile], **data: Any) -> str:
+    """``template`` (``<page>.html.j2``) rendered for ``profile``, with the navigation."""
+    environment = html_environment("conformance.site")
+    return environment.get_template(template).render(
+        profile=profile,
+        others=others,
+        base="../" if profile.directory else "",
+        pages=PAGES,
+        pinned=_PINNED,
+        **data,
     )
 
 
@@ -93,76 +81,16 @@ def implementation_row(run: Run) -> dict[str, str]:
     }
 
 
-def verdict_cell(run: Run) -> str:
-    """A verdict as a table cell: a full run's verdict; a partial run's marked visibly as such,
-    with its reasons, since it certifies nothing (the badge says ``partial`` too)."""
-    if not run.partial:
-        return f'<td class="{_e(run.verdict)}">{_e(run.verdict)}</td>'
-    reasons = "; ".join(run.partial)
-    return (
-        f'<td class="partial" title="{_e(reasons)}"><strong>partial run</strong>: '
-        f"{_e(run.verdict)} on what ran <small>({_e(reasons)})</small></td>"
-    )
-
-
-def _set_aside(items: Sequence[SetAside]) -> str:
-    """The reports set aside for another report of the same version, and why."""
-    if not items:
-        return ""
-    rows = "".join(
-        f"<li>{_e(a.run.version)}, {_e(a.run.date[:19] or 'no date')}"
-        f"{' (partial)' if a.run.partial else ''}, report <code>{_e(a.run.digest[7:19])}</code>"
-        f": {_e(a.reason)}</li>"
-        for a in items
-    )
-    return (
-        '<p class="note">Reports set aside (another report of the same version was kept):</p>'
-        f"<ul>{rows}</ul>"
-    )
-
-
 def render_implementations(
     profile: Profile, implementations: Sequence[Implementation], others: Sequence[Profile]
 ) -> str:
     """The implementations page: each implementation's newest run, its badge, its report."""
-    base = "../" if profile.directory else ""
-    head = "".join(f"<th>{c}</th>" for c in TABLE_COLUMNS)
-    rows = []
-    for implementation in implementations:
-        run = implementation.latest
-        row = implementation_row(run)
-        cells = "".join(
-            verdict_cell(run) if c == "verdict" else f"<td>{_e(row[c])}</td>" for c in TABLE_COLUMNS
-        )
-        rows.append(
-            f'<tr id="{implementation.key}">{cells}'
-            f'<td><img alt="badge" src="{base}badges/{implementation.key}.svg"></td>'
-            f'<td><a href="{base}{run.report_href}">report</a> · '
-            f'<a href="{base}api/v1/implementations/{implementation.key}.json">json</a> · '
-            f'<a href="history.html#{implementation.key}">history</a></td></tr>'
-        )
-    aside = [i for i in implementations if i.set_aside]
-    body = [
-        f"<p>{len(implementations)} implementation(s), each at its newest version. A verdict "
-        "<code>compliant-required-only</code> means every required check passed and the "
-        "failures are the listed alternative readings (the profile). A <em>partial run</em> "
-        "(a selection, sections not run, an interrupted run) certifies nothing: its verdict is "
-        "only about what ran, and its badge says <code>partial</code>.</p>",
-        f"<table><tr>{head}<th>badge</th><th>links</th></tr>",
-        *rows,
-        "</table>",
-        '<p class="note">The same table as JSON: '
-        f'<a href="{base}api/v1/implementations.json">api/v1/implementations.json</a>.</p>',
+    rows = [
+        {"key": i.key, "run": i.latest, "cells": implementation_row(i.latest)}
+        for i in implementations
     ]
-    if aside:
-        listed = ", ".join(
-            f'<a href="history.html#{i.key}">{_e(i.name)}</a> ({len(i.set_aside)})' for i in aside
-        )
-        body.append(
-            f"<p>Reports set aside: {listed}. Of several reports of one version one is kept: a "
-            "full run over a partial one, then the later one; the history says which and why.</p>"
-        )
-    return _page("Implementations", profile, "index.html", body, others)
+    aside = [i for i in implementations if i.set_aside]
+    return _page("index.html.j2", profile, others, rows=rows, columns=TABLE_COLUMNS, aside=aside)
 
 
 @dataclass(frozen=True)
@@ -200,6 +128,20 @@ def _entry_hover(entry: Entry) -> str:
     return "\n".join(lines)
 
 
+def _cell_view(cell: Cell, texts: dict[str, str]) -> dict[str, Any]:
+    """A readings cell as the template shows it: pinned (failing or not), or the alternatives
+    followed, each with its text on hover."""
+    return {
+        "pinned": cell.readings == (_PINNED,),
+        "css": "fail" if cell.failing else "pinned",
+        "note": f" · {cell.failing} failing" if cell.failing else "",
+        "readings": cell.readings,
+        "shown": [
+            (texts.get(split_reading_id(r)[0], ""), r.partition("/")[2] or r) for r in cell.readings
+        ],
+    }
+
+
 def render_readings(
     profile: Profile,
     registers: Registers,
@@ -208,54 +150,28 @@ def render_readings(
 ) -> str:
     """The readings matrix: every register entry × implementation, entries where they disagree
     first; the entry's question and alternatives on hover."""
-    rows: list[tuple[bool, int, str]] = []
+    rows = []
     for index, entry in enumerate(registers.entries):
         cells = reading_cells(entry, implementations)
         disagree = len({cell.readings for cell in cells}) > 1
         texts = {alt.id: alt.text for alt in entry.executable}
-        tds = []
-        for cell in cells:
-            if cell.readings == (_PINNED,):
-                note = f" · {cell.failing} failing" if cell.failing else ""
-                css = "fail" if cell.failing else "pinned"
-                tds.append(f'<td class="{css}" data-reading="pinned">pinned{_e(note)}</td>')
-            else:
-                shown = "<br>".join(
-                    f'<span title="{_e(texts.get(split_reading_id(r)[0], ""))}">'
-                    f"{_e(r.partition('/')[2] or r)}</span>"
-                    for r in cell.readings
-                )
-                tds.append(
-                    f'<td class="alt" data-reading="{_e(" ".join(cell.readings))}">{shown}</td>'
-                )
-        alternatives = "".join(
-            f'<li title="{_e(alt.text)}"><code>{_e(alt.id)}</code></li>' for alt in entry.executable
-        )
-        row = (
-            f'<tr id="{_e(entry.id)}"{" class=disagree" if disagree else ""}>'
-            f'<th class="entry" title="{_e(_entry_hover(entry))}">{_e(entry.id)} <br>'
-            f"<small>{_e(entry.title)}</small></th>"
-            f"<td><ul>{alternatives}</ul></td>{''.join(tds)}</tr>"
-        )
+        row = {
+            "entry": entry,
+            "disagree": disagree,
+            "hover": _entry_hover(entry),
+            "cells": [_cell_view(cell, texts) for cell in cells],
+        }
         rows.append((not disagree, index, row))
-    rows.sort()
-    head = "".join(
-        f'<th><a href="index.html#{i.key}">{_e(i.name)}</a><br>'
-        f"<small>{_e(i.latest.version)}</small></th>"
-        for i in implementations
-    )
+    rows.sort(key=lambda row: row[:2])
     disagreeing = sum(1 for row in rows if not row[0])
-    body = [
-        f"<p>Every entry of the interpretation register ({len(rows)}) × implementation: the "
-        "alternative reading each follows (its verdict's profile), or <em>pinned</em> (the "
-        f"kit's reading). {disagreeing} entr{'y' if disagreeing == 1 else 'ies'} where "
-        "implementations disagree come first. Hover an entry for its question and "
-        "alternatives, an alternative for its text.</p>",
-        f"<table><tr><th>entry</th><th>executable alternatives</th>{head}</tr>",
-        *(row for _, _, row in rows),
-        "</table>",
-    ]
-    return _page("Readings", profile, "readings.html", body, others)
+    return _page(
+        "readings.html.j2",
+        profile,
+        others,
+        rows=[row for _, _, row in rows],
+        disagreeing=disagreeing,
+        implementations=implementations,
+    )
 
 
 def render_clauses(
@@ -265,35 +181,23 @@ def render_clauses(
     others: Sequence[Profile],
 ) -> str:
     """The clauses matrix: every clause × implementation, passed/total, the clause's text."""
-    head = "".join(
-        f'<th><a href="index.html#{i.key}">{_e(i.name)}</a></th>' for i in implementations
-    )
     rows = []
     for clause in registers.clauses:
-        tds = []
+        cells: list[dict[str, int] | None] = []
         for implementation in implementations:
             counts = implementation.latest.by_clause.get(clause.id)
             if not counts or not counts.get("total"):
-                tds.append('<td class="none">—</td>')
+                cells.append(None)
                 continue
-            bad = int(counts.get("failed", 0)) + int(counts.get("errored", 0))
-            tds.append(
-                f'<td class="{"fail" if bad else "pass"}">'
-                f"{int(counts.get('passed', 0))}/{int(counts['total'])}</td>"
+            cells.append(
+                {
+                    "bad": int(counts.get("failed", 0)) + int(counts.get("errored", 0)),
+                    "passed": int(counts.get("passed", 0)),
+                    "total": int(counts["total"]),
+                }
             )
-        rows.append(
-            f'<tr id="{_e(clause.id)}"><th title="{_e(clause.quote)}">{_e(clause.id)}</th>'
-            f"<td>{_e(clause.kind)}</td><td>{_e(clause.summary)}</td>{''.join(tds)}</tr>"
-        )
-    body = [
-        f"<p>Every clause of the register ({len(rows)}) × implementation: vectors passed of "
-        "those naming the clause (newest version); — where no vector names it (a property, "
-        "a probe or a kit test verifies it). Hover a clause for the spec's words.</p>",
-        f"<table><tr><th>clause</th><th>kind</th><th>summary</th>{head}</tr>",
-        *rows,
-        "</table>",
-    ]
-    return _page("Clauses", profile, "clauses.html", body, others)
+        rows.append((clause, cells))
+    return _page("clauses.html.j2", profile, others, rows=rows, implementations=implementations)
 
 
 @dataclass(frozen=True)
@@ -315,34 +219,18 @@ def render_vectors(
     """The vectors page: one row per vector, those some implementation fails first; a click
     loads its input, expected result and each implementation's result (``#v=ID``)."""
     ordered = sorted(vectors, key=lambda v: (not v.failing, v.id))
-    rows = [
-        f'<tr data-vector="{_e(v.id)}" data-src="{_e(v.src)}">'
-        f'<td><a href="#v={_e(v.id)}">{_e(v.id)}</a></td><td>{_e(v.area)}</td>'
-        f"<td>{_e(v.level)}</td>"
-        f'<td class="{"fail" if v.failing else "pass"}">{_e(", ".join(v.failing) or "none")}</td>'
-        "</tr>"
-        for v in ordered
-    ]
     failing = sum(1 for v in vectors if v.failing)
-    body = [
-        f"<p>{len(vectors)} vectors; {failing} not passed by at least one implementation "
-        "(newest versions), listed first. Choose a vector to load its detail.</p>",
-        '<div id="drill" class="note">Choose a vector.</div>',
-        "<table><tr><th>vector</th><th>area</th><th>level</th><th>not passed by</th></tr>",
-        *rows,
-        "</table>",
-    ]
-    return _page("Vectors", profile, "vectors.html", body, others)
+    return _page("vectors.html.j2", profile, others, vectors=ordered, failing=failing)
 
 
 def _colour(verdict: str) -> str:
     return _VERDICT_COLOURS.get(verdict, "#616161")
 
 
-def _chart(implementation: Implementation) -> str:
-    """An SVG line chart: passed vectors per version, each point in its verdict's colour. The
-    axis runs from a little below the fewest passed to the most vectors run, so that a few
-    vectors fixed or broken show."""
+def _chart(implementation: Implementation) -> dict[str, Any]:
+    """An SVG line chart's geometry: passed vectors per version, each point in its verdict's
+    colour. The axis runs from a little below the fewest passed to the most vectors run, so
+    that a few vectors fixed or broken show."""
     runs = implementation.runs
     width, height, left, top_pad, bottom = max(240, 90 * len(runs) + 60), 170, 50, 22, 30
     passed = [r.totals.get("passed", 0) for r in runs]
@@ -353,54 +241,47 @@ def _chart(implementation: Implementation) -> str:
     for index, (run, count) in enumerate(zip(runs, passed, strict=True)):
         x = left + 20 + index * 90
         y = top_pad + (height - bottom - top_pad) * (high - count) / span
-        points.append((x, y, run, count))
-    line = " ".join(f"{x:.1f},{y:.1f}" for x, y, _, _ in points)
-    marks = "".join(
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" '
-        f'fill="{_PARTIAL_COLOUR if r.partial else _colour(r.verdict)}">'
-        f"<title>{_e(r.version)}: {'partial run, ' if r.partial else ''}{_e(r.verdict)}, {count}/"
-        f"{r.totals.get('total', 0)} passed</title></circle>"
-        f'<text class="version" x="{x:.1f}" y="{height - 10}" text-anchor="middle">'
-        f"{_e(r.version, 16)}</text>"
-        f'<text x="{x:.1f}" y="{y - 9:.1f}" text-anchor="middle">{count}</text>'
-        for x, y, r, count in points
-    )
-    axis = height - bottom
-    return (
-        f'<svg class="chart" width="{width}" height="{height}" role="img" '
-        f'aria-label="passed vectors per version of {_e(implementation.name)}">'
-        f'<line x1="{left}" y1="{axis}" x2="{width - 10}" y2="{axis}" stroke="#999"/>'
-        f'<line x1="{left}" y1="{top_pad}" x2="{left}" y2="{axis}" stroke="#999"/>'
-        f'<text x="{left - 4}" y="{top_pad + 4}" text-anchor="end">{high}</text>'
-        f'<text x="{left - 4}" y="{axis}" text-anchor="end">{low}</text>'
-        f'<polyline points="{line}" fill="none" stroke="#1565c0" stroke-width="2"/>'
-        f"{marks}</svg>"
-    )
+        points.append(
+            {
+                "x": f"{x:.1f}",
+                "y": f"{y:.1f}",
+                "label_y": f"{y - 9:.1f}",
+                "run": run,
+                "count": count,
+                "total": run.totals.get("total", 0),
+                "colour": _PARTIAL_COLOUR if run.partial else _colour(run.verdict),
+            }
+        )
+    return {
+        "name": implementation.name,
+        "width": width,
+        "height": height,
+        "left": left,
+        "top": top_pad,
+        "axis": height - bottom,
+        "high": high,
+        "low": low,
+        "line": " ".join(f"{p['x']},{p['y']}" for p in points),
+        "points": points,
+    }
 
 
-def _changes(old: Run, new: Run) -> list[str]:
+def _changes(old: Run, new: Run) -> list[dict[str, Any]]:
     """What changed from ``old`` to ``new``: verdict, profile, vectors fixed and broken."""
-    items = []
+    items: list[dict[str, Any]] = []
     if old.verdict != new.verdict:
-        items.append(f"verdict {_e(old.verdict)} → {_e(new.verdict)}")
+        items.append({"kind": "verdict", "old": old.verdict, "new": new.verdict})
     for sign, readings in (
         ("+", sorted(set(new.profile) - set(old.profile))),
         ("−", sorted(set(old.profile) - set(new.profile))),
     ):
-        items.extend(f"reading {sign} <code>{_e(r)}</code>" for r in readings)
+        items.extend({"kind": "reading", "sign": sign, "reading": r} for r in readings)
     fixed = sorted(v for v in old.not_passed if new.outcomes.get(v) == "passed")
     broken = sorted(v for v in new.not_passed if old.outcomes.get(v) == "passed")
     for label, ids in (("fixed", fixed), ("broken", broken)):
         if ids:
-            shown = ", ".join(f'<a href="vectors.html#v={_e(v)}">{_e(v)}</a>' for v in ids[:20])
-            more = f" and {len(ids) - 20} more" if len(ids) > 20 else ""
-            items.append(f"{len(ids)} {label}: {shown}{more}")
-    return items or ["no change in verdict, profile or outcomes"]
-
-
-def _totals(run: Run) -> str:
-    t = run.totals
-    return f"{t.get('passed', 0)}/{t.get('total', 0)}"
+            items.append({"kind": "vectors", "label": label, "ids": ids})
+    return items or [{"kind": "none"}]
 
 
 def render_history(
@@ -408,31 +289,15 @@ def render_history(
 ) -> str:
     """The history page: per implementation, passed vectors and verdict across versions (a
     chart), each version's row, and what changed between consecutive versions."""
-    base = "../" if profile.directory else ""
-    body = [
-        "<p>Each implementation across the versions collected: passed vectors per version (the "
-        "point's colour is the verdict), and what changed from one version to the next.</p>"
+    blocks = [
+        {
+            "implementation": implementation,
+            "chart": _chart(implementation),
+            "changes": [
+                (old, new, _changes(old, new))
+                for old, new in zip(implementation.runs, implementation.runs[1:], strict=False)
+            ],
+        }
+        for implementation in implementations
     ]
-    for implementation in implementations:
-        rows = "".join(
-            f"<tr><td>{_e(r.version)}</td><td>{_e(r.date[:19])}</td>"
-            f'{verdict_cell(r)}<td class="num">{_totals(r)}</td>'
-            f"<td>{_e(', '.join(r.profile) or _PINNED)}</td>"
-            f'<td><a href="{base}{r.report_href}">report</a></td></tr>'
-            for r in implementation.runs
-        )
-        changes = "".join(
-            f"<li>{_e(old.version)} → {_e(new.version)}<ul>"
-            + "".join(f"<li>{item}</li>" for item in _changes(old, new))
-            + "</ul></li>"
-            for old, new in zip(implementation.runs, implementation.runs[1:], strict=False)
-        )
-        body += [
-            f'<h2 id="{implementation.key}">{_e(implementation.name)}</h2>',
-            _chart(implementation),
-            "<table><tr><th>version</th><th>date</th><th>verdict</th><th>passed</th>"
-            f"<th>profile</th><th></th></tr>{rows}</table>",
-            f"<ul>{changes}</ul>" if changes else "<p class=note>one version collected</p>",
-            _set_aside(implementation.set_aside),
-        ]
-    return _page("History", profile, "history.html", body, others)
+    return _page("history.html.j2", profile, others, blocks=blocks)

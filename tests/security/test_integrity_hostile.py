@@ -63,7 +63,8 @@ class TestMarkdownShowsNoMarkup:
             assert markup not in markdown
         assert "fake&lt;script&gt;alert(1)&lt;/script&gt;" in markdown
         assert '1&lt;img src=x onerror="alert(2)"&gt;' in markdown
-        assert "py!\\[t](https://tracker.example/p.png)" in markdown
+        # the image's opener and its link part both escaped: neither an image nor a link
+        assert "py!\\[t]\\(https://tracker.example/p.png)" in markdown
         assert document["header"]["adapter"]["implementation"]["name"].endswith("</script>")
 
     def test_compare_markdown_is_escaped_too(
