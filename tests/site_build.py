@@ -1,9 +1,9 @@
 """The certified site the slow site tests share: the reference, the JavaScript example (when
 Node.js is on PATH), three strangers each following one alternative reading (int27, int08,
 int41) and one with a bug (round2), and the Phase 2 reference engine (its pages under
-``phase2/``), each certified once with ``--no-sections`` through ``phase6 site collect`` and
-collected again as a second version (the same report, ``header.adapter.implementation.version``
-2.0.0), then built into a site."""
+``phase2/``), each certified once with ``--no-sections`` (every vector run once) through
+``phase6 site collect`` and collected again as a second version (the same report,
+``header.adapter.implementation.version`` 2.0.0), then built into a site."""
 
 from __future__ import annotations
 
@@ -28,6 +28,10 @@ VERSIONS = ("1.0.0", "2.0.0")
 #: Node.js, for the JavaScript example (None: it is left out, and its test says why).
 NODE = shutil.which("node")
 JS_ADAPTER = REPO / "conformance" / "examples" / "javascript" / "adapter.js"
+#: Every vector run once, no fresh-process sample: the site reads verdicts, readings, versions
+#: and failing vectors, none of which rests on the repeat (the one-reading certification of
+#: int41 in tests/conformance/cli/test_strangers_one_reading.py keeps the default repeat).
+ONCE = ("--repeat", "1", "--fresh-every", "0")
 #: The SPEC-006 implementations besides the strangers (the Phase 2 engine has its own pages).
 OTHERS = ("reference", *(("javascript",) if NODE else ()))
 
@@ -72,7 +76,7 @@ def certify_and_build(root: Path) -> CertifiedSite:
     }
     running = []
     for variant, chosen in adapters.items():
-        certify = ["--no-sections", "-q", "-j", "1", "--sandbox", "off", *chosen]
+        certify = ["--no-sections", *ONCE, "-q", "-j", "1", "--sandbox", "off", *chosen]
         running.append(_phase6("site", "collect", str(first / variant), "--", *certify))
         if len(running) == 2:  # two cores
             _wait(running.pop(0))
