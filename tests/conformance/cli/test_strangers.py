@@ -64,7 +64,9 @@ def with_evidence(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[i
     declared = tmp_path_factory.mktemp("declared") / "readings.txt"
     declared.write_text("# what int08int27 says it follows\nINT-08/verbatim\n", "utf-8")
     running = {}
-    for label, (variant, extra) in EVIDENCE_RUNS.items():
+    # the one run with sections (minutes, the others seconds) first, so that none runs alone
+    longest_first = sorted(EVIDENCE_RUNS.items(), key=lambda run: "--sections" not in run[1][1])
+    for label, (variant, extra) in longest_first:
         report_dir = tmp_path_factory.mktemp(label)
         options = [option.format(int08=declared) for option in extra]
         sections = (
