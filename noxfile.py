@@ -120,8 +120,13 @@ def slow_tests(session: nox.Session) -> None:
     probes against fakes, the mutation gallery's own tests, the wheel's contents."""
     _install(session, "test")
     # Two workers (one per core of the CI machine), each test file to one of them, so a
-    # module's certification fixtures are made once and the serial tests overlap.
-    session.run("pytest", "-m", "slow", "-n", "2", "--dist", "loadfile", *session.posargs)
+    # module's certification fixtures are made once and the serial tests overlap; files go out
+    # in collection order, which tests/conftest.py makes longest first (xdist's own reorder
+    # would send them by number of tests, leaving a long file of few tests to run alone last).
+    session.run(
+        "pytest", "-m", "slow", "-n", "2", "--dist", "loadfile", "--no-loadscope-reorder",
+        *session.posargs,
+    )  # fmt: skip
 
 
 @nox.session

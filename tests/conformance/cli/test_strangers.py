@@ -2,19 +2,23 @@
 alone, combined, in part, declared or not, and plain bugs no listed reading explains. Every
 failure must be reproduced by the reference under exactly the alternatives the verdict names.
 
-The one-reading strangers (with properties and probes) and the triage of one-cause failures are
-in ``test_strangers_one_reading.py``.
+The tag-bonus bug's failures are one signature, whose reproduce command reruns one vector in
+seconds and leaves the report intact (read from the same certification as its attribution).
+The one-reading strangers (with properties and probes) and the triage of the SPEC-005 stranger
+are in ``test_strangers_one_reading.py``.
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from strangers import certify_all, stranger
+from strangers import certify_all, phase6, stranger
 
 #: stranger variant -> the executable alternatives that reproduce its failures
 WITH_EVIDENCE = {
@@ -60,7 +64,9 @@ def with_evidence(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[i
     declared = tmp_path_factory.mktemp("declared") / "readings.txt"
     declared.write_text("# what int08int27 says it follows\nINT-08/verbatim\n", "utf-8")
     running = {}
-    for label, (variant, extra) in EVIDENCE_RUNS.items():
+    # the one run with sections (minutes, the others seconds) first, so that none runs alone
+    longest_first = sorted(EVIDENCE_RUNS.items(), key=lambda run: "--sections" not in run[1][1])
+    for label, (variant, extra) in longest_first:
         report_dir = tmp_path_factory.mktemp(label)
         options = [option.format(int08=declared) for option in extra]
         sections = (
@@ -200,3 +206,35 @@ class TestParameterizedReadings:
         assert f"follows {reading}, a reading the register rejects" in out
         assert "S6-SCORE-17" in out
         assert code == 1
+
+
+@pytest.mark.slow  # reads the tag-bonus stranger's one certification of the evidence runs
+class TestTriage:
+    def test_one_wrong_term_is_one_signature(
+        self, with_evidence: dict[str, tuple[int, str, Path]]
+    ) -> None:
+        """tag_bonus = overlap * 0.25: every failure has the one signature of the score."""
+        code, _, report_dir = with_evidence["tagbonus"]
+        report = json.loads((report_dir / "report.json").read_text("utf-8"))
+        assert code == 1
+        (signature,) = report["failure_signatures"]
+        assert signature["signature"] == "mismatch /package/selection/selected/*/score: value"
+        assert signature["count"] == report["footer"]["totals"]["failed"]
+
+    def test_reproduce_command_is_fast_and_writes_nothing(
+        self, with_evidence: dict[str, tuple[int, str, Path]]
+    ) -> None:
+        """The reproduce command of a signature reruns its one vector in seconds, with no
+        section, and leaves the report it came from untouched."""
+        _, _, report_dir = with_evidence["tagbonus"]
+        report = json.loads((report_dir / "report.json").read_text("utf-8"))
+        before = {p.name: p.read_bytes() for p in report_dir.iterdir()}
+        command = shlex.split(report["failure_signatures"][0]["reproduce"])
+        assert command[:4] == ["python", "-m", "conformance", "rerun"]
+        started = time.monotonic()
+        done = phase6(*command[3:])
+        elapsed = time.monotonic() - started
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "signature: mismatch /package/selection/selected/*/score: value" in done.stdout
+        assert elapsed < 30, elapsed  # one vector, where the corpus takes minutes
+        assert {p.name: p.read_bytes() for p in report_dir.iterdir()} == before

@@ -1,0 +1,34 @@
+"""The slow suite's schedule: its longest files first.
+
+``nox -s slow_tests`` runs ``pytest -m slow -n 2 --dist loadfile --no-loadscope-reorder``: each
+file goes whole to one worker (its module fixtures are made once) and files go out in
+collection order as workers free up. Without this order a long file collected late starts when
+the other worker has little left and runs alone at the end; with the longest first, the short
+files fill in while they run and both workers finish together.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+#: The slow suite's longest files (whole certifications in their fixtures or tests), longest
+#: first; every other file keeps its collection order after them.
+LONGEST_FIRST = (
+    "tests/conformance/cli/test_strangers_one_reading.py",
+    "tests/conformance/phase2/test_certify.py",
+    "tests/conformance/cli/test_strangers.py",
+    "tests/conformance/phase2/test_attribution.py",
+    "tests/tools/test_oracle_readings.py",
+    "tests/conformance/site/test_site.py",
+    "tests/conformance/test_plugin.py",
+    "tests/conformance/properties/test_properties_catch_fakes.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In the slow suite (``-m slow``), the files of :data:`LONGEST_FIRST` first, in its order
+    (a stable sort: the tests of a file keep theirs)."""
+    if config.getoption("markexpr") != "slow":
+        return
+    rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
