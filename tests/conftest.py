@@ -18,6 +18,7 @@ LONGEST_FIRST = (
     "tests/conformance/phase2/test_certify.py",
     "tests/conformance/cli/test_strangers.py",
     "tests/conformance/phase2/test_attribution.py",
+    "tests/conformance/examples/test_recipes_clean.py",
     "tests/tools/test_oracle_readings.py",
     "tests/conformance/site/test_site.py",
     "tests/conformance/test_plugin.py",
