@@ -1,4 +1,5 @@
-"""The slow suite's schedule: its longest files first.
+"""The tests' one conftest: the slow suite's schedule (its longest files first) and the
+snapshot tests' fixture.
 
 ``nox -s slow_tests`` runs ``pytest -m slow -n 2 --dist loadfile --no-loadscope-reorder``: each
 file goes whole to one worker (its module fixtures are made once) and files go out in
@@ -10,6 +11,8 @@ files fill in while they run and both workers finish together.
 from __future__ import annotations
 
 import pytest
+from syrupy.assertion import SnapshotAssertion
+from syrupy.extensions.json import JSONSnapshotExtension
 
 #: The slow suite's longest files (whole certifications in their fixtures or tests), longest
 #: first; every other file keeps its collection order after them.
@@ -33,3 +36,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
+
+
+@pytest.fixture
+def snapshot_json(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """Syrupy snapshots (tests/snapshots/) stored as one pretty JSON file each (reviewable
+    diffs). A mismatch, a missing snapshot or an unused one fails the run; ``nox -s snapshots
+    -- --update`` is the only way to rewrite them (see ``noxfile.py``)."""
+    return snapshot.use_extension(JSONSnapshotExtension)
