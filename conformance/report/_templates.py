@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 import html
 import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import jinja2
@@ -85,6 +86,28 @@ def _html_finalize(value: Any) -> Markup:
     return Markup(html.escape(printable(cap(value)), quote=True))
 
 
+def _environment(
+    loader: jinja2.BaseLoader,
+    *,
+    autoescape: bool,
+    finalize: Callable[[Any], Any],
+    filters: Mapping[str, Callable[..., Any]],
+) -> jinja2.Environment:
+    """An environment of the kit's templates: strict (an undefined name is an error), blocks
+    trimmed, the trailing newline kept; ``finalize`` escapes every ``{{ value }}``."""
+    environment = jinja2.Environment(
+        loader=loader,
+        autoescape=autoescape,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=finalize,
+    )
+    environment.filters.update(filters)
+    return environment
+
+
 @functools.cache
 def html_environment(package: str = "conformance.report") -> jinja2.Environment:
     """The HTML templates' environment (autoescaping, strict, capped and printable values):
@@ -93,18 +116,12 @@ def html_environment(package: str = "conformance.report") -> jinja2.Environment:
     loaders = [jinja2.PackageLoader(package, "templates")]
     if package != "conformance.report":
         loaders.append(jinja2.PackageLoader("conformance.report", "templates"))
-    environment = jinja2.Environment(
-        loader=jinja2.ChoiceLoader(loaders),
+    return _environment(
+        jinja2.ChoiceLoader(loaders),
         autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
         finalize=_html_finalize,
+        filters={"cap": cap, "join_text": join_text},
     )
-    environment.filters["cap"] = cap
-    environment.filters["join_text"] = join_text
-    return environment
 
 
 def join_text(items: Any, separator: str) -> str:
@@ -189,20 +206,12 @@ def _cell(value: Any, limit: int = 300) -> MarkdownText:
 @functools.cache
 def markdown_environment() -> jinja2.Environment:
     """The Markdown templates' environment (every value escaped as prose, strict)."""
-    environment = jinja2.Environment(
-        loader=jinja2.PackageLoader("conformance.report", "templates"),
+    return _environment(
+        jinja2.PackageLoader("conformance.report", "templates"),
         autoescape=False,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
         finalize=_md_finalize,
+        filters={"cap": cap, "cell": _cell, "code": code_span, "fence": fence},
     )
-    environment.filters["cap"] = cap
-    environment.filters["cell"] = _cell
-    environment.filters["code"] = code_span
-    environment.filters["fence"] = fence
-    return environment
 
 
 # ------------------------------------------------------------------------------ xml
@@ -250,14 +259,9 @@ def _xml_text(value: Any) -> Markup:
 @functools.cache
 def xml_environment() -> jinja2.Environment:
     """The XML templates' environment (autoescaping, strict, legal and escaped values)."""
-    environment = jinja2.Environment(
-        loader=jinja2.PackageLoader("conformance.report", "templates"),
+    return _environment(
+        jinja2.PackageLoader("conformance.report", "templates"),
         autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
         finalize=_xml_finalize,
+        filters={"text": _xml_text},
     )
-    environment.filters["text"] = _xml_text
-    return environment
