@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -95,7 +96,7 @@ PHASE2_ADAPTER_HELP = (
     "with --load, --dump and --job"
 )
 
-__all__ = ["register"]
+__all__ = ["parse_certify", "register"]
 
 
 def register(commands: Subparsers) -> None:
@@ -287,6 +288,14 @@ def register(commands: Subparsers) -> None:
     smoke_parser.add_argument("--vectors", type=Path, help="corpus directory (default: the kit's)")
     sandbox_option(smoke_parser, "the adapter")
     smoke_parser.set_defaults(handler=_smoke)
+
+
+def parse_certify(argv: Sequence[str]) -> argparse.Namespace:
+    """``argv`` parsed as ``phase6 certify ARGV`` (for commands that run a certification in
+    this process: ``site collect``, ``ci``); argparse's usage error is its ``SystemExit``."""
+    parser = argparse.ArgumentParser(prog="phase6")
+    register(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["certify", *argv])
 
 
 def _check(args: argparse.Namespace) -> None:

@@ -181,10 +181,8 @@ def register(commands: Subparsers) -> None:
 def _certify_namespace(argv: Sequence[str]) -> argparse.Namespace:
     """``argv`` parsed as ``phase6 certify`` would parse it (a usage error: :class:`UsageError`
     with argparse's message; argparse's own usage text goes to standard error)."""
-    parser = argparse.ArgumentParser(prog="phase6")
-    _certify.register(parser.add_subparsers(dest="command"))
     try:
-        return parser.parse_args(["certify", *argv])
+        return _certify.parse_certify(argv)
     except SystemExit as exc:
         raise UsageError(f"the certify arguments {shlex.join(argv)!r} are not usable") from exc
 

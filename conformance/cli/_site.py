@@ -74,9 +74,7 @@ def _collect(args: argparse.Namespace, out: TextIO) -> int:
         collected = collect_report(args.report, args.collection)
     else:
         with tempfile.TemporaryDirectory(prefix="phase6-collect-") as scratch:
-            parser = argparse.ArgumentParser(prog="phase6")
-            _certify.register(parser.add_subparsers(dest="command"))
-            certify = parser.parse_args(["certify", *certify_args, "--report-dir", scratch])
+            certify = _certify.parse_certify([*certify_args, "--report-dir", scratch])
             code: int = certify.handler(certify, out)
             if code == EXIT_USAGE or not (Path(scratch) / "report.json").is_file():
                 return EXIT_USAGE
