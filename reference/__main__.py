@@ -59,6 +59,12 @@ def _parser() -> argparse.ArgumentParser:
         help="run under these executable alternative readings (reference/_readings.py, e.g. "
         "INT-08/verbatim); default: the register's pinned readings",
     )
+    parser.add_argument(
+        "--readings-per-run",
+        action="store_true",
+        help='serve only: a run message may name its own readings ("readings": [ID, ...]); '
+        "the kit's attribution uses one such process for every reading it tries",
+    )
     return parser
 
 
@@ -71,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m reference: {exc}", file=sys.stderr)
         return 2
     if args.request == "serve":
-        return serve(readings=readings)
+        return serve(readings=readings, per_run=args.readings_per_run)
     try:
         if args.request == "-":
             data = sys.stdin.buffer.read()

@@ -17,7 +17,7 @@ from typing import IO, Any, Final
 
 from reference._controller import PINNED, write_result
 from reference._envelope import Envelope, dumps
-from reference._readings import Readings
+from reference._readings import Readings, UnknownReading
 from reference._request_json import loads_request
 
 __all__ = ["CAPABILITIES", "PROTOCOL", "serve"]
@@ -40,7 +40,26 @@ def _internal_error(seq: Any, exc: BaseException) -> dict[str, Any]:
     }
 
 
-def _run(message: dict[str, Any], out: IO[bytes], readings: Readings = PINNED) -> None:
+#: ``serve --readings-per-run``: a run may name its own readings. Not part of
+#: phase6-adapter/1 (an implementation never sees it): the kit's attribution keeps one
+#: reference process for every set of alternatives it tries, instead of starting one each.
+READINGS_MEMBER: Final = "readings"
+
+
+def _chosen(message: dict[str, Any], readings: Readings, per_run: bool) -> Readings:
+    """The readings one run is answered under: the server's, or, with ``per_run``, those the
+    message names (``"readings": [ID, ...]``; an unknown ID is this run's internal error)."""
+    if not per_run or READINGS_MEMBER not in message:
+        return readings
+    ids = message[READINGS_MEMBER]
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise UnknownReading(f"{READINGS_MEMBER!r} must be a list of reading IDs, got {ids!r}")
+    return Readings.of(ids)
+
+
+def _run(
+    message: dict[str, Any], out: IO[bytes], readings: Readings = PINNED, per_run: bool = False
+) -> None:
     """Answer one ``run`` message with ``{"seq": N, "result": <envelope>}`` (plus
     ``"audit": <assembly record>`` when the message asks for it: capability ``audit``)."""
     seq = message.get("seq")
@@ -48,10 +67,11 @@ def _run(message: dict[str, Any], out: IO[bytes], readings: Readings = PINNED) -
     suffix = b"}\n" if record is None else b""
     envelope = Envelope(out, prefix=b'{"seq":' + dumps(seq) + b',"result":', suffix=suffix)
     try:
+        chosen = _chosen(message, readings, per_run)
         previous = os.getcwd()
         os.chdir(message["root"])  # paths resolve against the vector root (protocol 2.)
         try:
-            write_result(message["request"], envelope, record, readings)
+            write_result(message["request"], envelope, record, chosen)
         finally:
             os.chdir(previous)
         if record is not None:
@@ -69,7 +89,9 @@ def _reply(out: IO[bytes], message: dict[str, Any]) -> None:
     out.flush()
 
 
-def _answer(message: Any, out: IO[bytes], readings: Readings = PINNED) -> int | None:
+def _answer(
+    message: Any, out: IO[bytes], readings: Readings = PINNED, per_run: bool = False
+) -> int | None:
     """Handle one message; an exit status when the loop must end."""
     command = message.get("cmd") if isinstance(message, dict) else None
     if command == "start":
@@ -79,7 +101,7 @@ def _answer(message: Any, out: IO[bytes], readings: Readings = PINNED) -> int | 
         reply = {"ok": True, "protocol": PROTOCOL, "implementation": IMPLEMENTATION}
         _reply(out, {**reply, "capabilities": list(CAPABILITIES)})
     elif command == "run":
-        _run(message, out, readings)
+        _run(message, out, readings, per_run)
     elif command == "stop":
         _reply(out, {"ok": True})
         return 0
@@ -92,12 +114,15 @@ def serve(
     stdin: IO[bytes] | None = None,
     stdout: IO[bytes] | None = None,
     readings: Readings = PINNED,
+    *,
+    per_run: bool = False,
 ) -> int:
     """Answer protocol messages until `stop` or end of input; return the exit status.
 
     `readings` (default: the pinned ones) is what every request is run under: the harness
     serves the reference under an executable alternative to see whether it reproduces what an
-    implementation produced (``reference/_readings.py``).
+    implementation produced (``reference/_readings.py``). With `per_run`, a run naming its
+    own ``readings`` is answered under those instead (:data:`READINGS_MEMBER`).
     """
     source = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout.buffer
@@ -110,7 +135,7 @@ def serve(
             print(f"reference serve: ignoring non-JSON input: {exc}", file=sys.stderr)
             continue
         try:
-            status = _answer(message, out, readings)
+            status = _answer(message, out, readings, per_run)
         except Exception as exc:  # never let one message stop the loop
             print(f"reference serve: {exc!r}", file=sys.stderr)
             continue

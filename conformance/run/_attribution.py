@@ -5,7 +5,8 @@ label cannot tell "reads INT-27 the other way" from "has a bug near INT-27". So 
 vector an implementation failed, the certifier runs the bundled reference under each
 executable alternative of the interpretation register (``executable`` in
 ``specs/interpretations.toml``; ``reference/_readings.py``), served like any implementation
-(``python -m reference serve --readings ID``), and judges what the implementation returned
+(``python -m reference serve --readings-per-run``, each run naming its alternatives: one
+process serves them all), and judges what the implementation returned
 against what the reference returned under that alternative, with the same comparison as the
 vector's own expectation. An alternative that gives exactly what the implementation gave
 *explains* that failure.
@@ -55,15 +56,17 @@ from __future__ import annotations
 import math
 import shlex
 import sys
+import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from conformance._errors import AdapterError, CorpusError
 from conformance._kit import dumps, loads
-from conformance.adapters import open_adapter
+from conformance.adapters import SubprocessAdapter, open_adapter
 from conformance.corpus import Vector, Workspace, vector_from_json
 from conformance.registers import ReadingParameter, load_interpretations, split_reading_id
 from conformance.run._compare import compare_result
@@ -79,7 +82,6 @@ __all__ = [
     "explain_section",
     "keep_actual",
     "reading_parameters",
-    "reading_reference_spec",
     "rejected_alternatives",
 ]
 
@@ -226,10 +228,8 @@ def _declared_value(reading: str, parameters: Mapping[str, ReadingParameter]) ->
     )
 
 
-def reading_reference_spec(alternatives: Sequence[str]) -> str:
-    """The adapter spec of the bundled reference run under ``alternatives``."""
-    joined = shlex.quote(",".join(alternatives))
-    return f"cmd:{shlex.quote(sys.executable)} -m reference serve --readings {joined}"
+#: The bundled reference answering each run under the readings the run names.
+READINGS_SERVER = f"cmd:{shlex.quote(sys.executable)} -m reference serve --readings-per-run"
 
 
 @dataclass(frozen=True)
@@ -313,18 +313,25 @@ def _projected(expect: dict[str, Any], output: Any) -> dict[str, Any]:
 
 
 class _ReadingRunner:
-    """The reference under one set of alternatives, on vectors laid out in a private workspace."""
+    """One reference process that answers each run under the alternatives the run names
+    (``serve --readings-per-run``), on vectors laid out in a private workspace."""
 
-    def __init__(self, alternatives: Sequence[str], timeout: float):
-        self.adapter = open_adapter(reading_reference_spec(alternatives), timeout=timeout)
+    def __init__(self, timeout: float):
+        self.adapter = SubprocessAdapter(READINGS_SERVER, timeout=timeout)
         self.adapter.start()
         self.workspace = Workspace(prefix="phase6-readings-")
 
-    def output(self, vector: Vector) -> Any:
+    def output(self, alternatives: Sequence[str], vector: Vector) -> Any:
         name = "v"
-        root = self.workspace.materialize(name, vector)
+        root = dumps(str(self.workspace.materialize(name, vector)))
+        readings = dumps(list(alternatives))
         try:
-            return self.adapter.run(vector.request_json, root)
+            return self.adapter.exchange_run(
+                lambda seq: (
+                    b'{"cmd":"run","seq":%d,"root":%s,"readings":%s,"request":%s}\n'
+                    % (seq, root, readings, vector.request_json)
+                )
+            )
         finally:
             self.workspace.remove(name)
 
@@ -335,31 +342,60 @@ class _ReadingRunner:
             self.workspace.close()
 
 
+class _Runners:
+    """The reference processes of one attribution: each serves one thread at a time and every
+    set of alternatives, so ``jobs`` threads need ``jobs`` processes, not one per
+    alternative (a process start costs more than the runs it would serve)."""
+
+    def __init__(self, timeout: float):
+        self.timeout = timeout
+        self._idle: list[_ReadingRunner] = []
+        self._started: list[_ReadingRunner] = []
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def runner(self) -> Iterator[_ReadingRunner]:
+        """An idle process, started when none is (``AdapterError``/``OSError`` if it cannot
+        start)."""
+        with self._lock:
+            runner = self._idle.pop() if self._idle else None
+        if runner is None:
+            runner = _ReadingRunner(self.timeout)
+            with self._lock:
+                self._started.append(runner)
+        try:
+            yield runner
+        finally:
+            with self._lock:
+                self._idle.append(runner)
+
+    def close(self) -> None:
+        """Stop every process started."""
+        for runner in self._started:
+            runner.close()
+
+
 def _outputs(
-    alternatives: Sequence[str], vectors: Sequence[Vector], timeout: float, faults: list[str]
+    alternatives: Sequence[str], vectors: Sequence[Vector], runners: _Runners, faults: list[str]
 ) -> dict[str, Any]:
     """What the reference returns under ``alternatives`` on each vector, by vector ID."""
     found: dict[str, Any] = {}
     try:
-        runner = _ReadingRunner(alternatives, timeout)
+        with runners.runner() as runner:
+            for vector in vectors:
+                try:
+                    found[vector.id] = runner.output(alternatives, vector)
+                except (AdapterError, CorpusError, OSError) as exc:
+                    faults.append(f"{vector.id} under {', '.join(alternatives)}: {exc}")
     except (AdapterError, OSError) as exc:
         faults.append(f"{_NOT_STARTED} under {', '.join(alternatives)}: {exc}")
-        return found
-    try:
-        for vector in vectors:
-            try:
-                found[vector.id] = runner.output(vector)
-            except (AdapterError, CorpusError, OSError) as exc:
-                faults.append(f"{vector.id} under {', '.join(alternatives)}: {exc}")
-    finally:
-        runner.close()
     return found
 
 
 def _outputs_each(
     options: Sequence[Sequence[str]],
     vectors: Sequence[Vector],
-    timeout: float,
+    runners: _Runners,
     faults: list[str],
     jobs: int,
 ) -> list[dict[str, Any]]:
@@ -369,7 +405,7 @@ def _outputs_each(
 
     def one(option: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
         found: list[str] = []
-        return _outputs(option, vectors, timeout, found), found
+        return _outputs(option, vectors, runners, found), found
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         done = list(pool.map(one, options))
@@ -386,14 +422,14 @@ def _same(vector: Vector, output: Any, actual: Any) -> bool:
 def _reproduced(
     alternatives: Sequence[str],
     candidates: Sequence[tuple[Vector, Any]],
-    timeout: float,
+    runners: _Runners,
     faults: list[str],
     changed: set[str] | None = None,
 ) -> set[str]:
     """The IDs of the vectors on which the reference under ``alternatives`` returns what the
     implementation returned, and not what the vector expects (``changed``, when given,
     receives the IDs of every candidate the readings change, reproduced or not)."""
-    outputs = _outputs(alternatives, [vector for vector, _ in candidates], timeout, faults)
+    outputs = _outputs(alternatives, [vector for vector, _ in candidates], runners, faults)
     found: set[str] = set()
     for vector, actual in candidates:
         if vector.id not in outputs:
@@ -420,6 +456,21 @@ def attribute(
     """Steps 1-5 of the module docstring for one run's results (``declared``: the readings
     the implementation says it follows, which then are its profile; ``jobs``: how many
     reference processes run at once)."""
+    runners = _Runners(timeout)
+    try:
+        return _attribute(vectors, results, alternatives, declared, runners, jobs)
+    finally:
+        runners.close()
+
+
+def _attribute(
+    vectors: Iterable[Vector],
+    results: Iterable[VectorResult],
+    alternatives: Sequence[str] | None,
+    declared: Sequence[str] | None,
+    runners: _Runners,
+    jobs: int,
+) -> Attribution:
     vectors = list(vectors)
     results = list(results)
     by_id = {vector.id: vector for vector in vectors}
@@ -482,7 +533,7 @@ def attribute(
         """The passing vectors ``alternative`` changes (computed once each)."""
         if alternative not in seen:
             bearing = [vector for vector in passed if bears_on(alternative, vector)]
-            outputs = _outputs([alternative], bearing, timeout, faults) if bearing else {}
+            outputs = _outputs([alternative], bearing, runners, faults) if bearing else {}
             seen[alternative] = tuple(
                 sorted(
                     vector_id
@@ -505,7 +556,7 @@ def attribute(
             found: list[str] = []
             if not bearing:
                 return set(), changed, found
-            return _reproduced([alternative], bearing, timeout, found, changed), changed, found
+            return _reproduced([alternative], bearing, runners, found, changed), changed, found
 
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             for alternative, (reproduced, changes_alone, faults_alone) in zip(
@@ -550,7 +601,7 @@ def attribute(
     # 3. failures no single alternative explains, under the whole profile.
     if len(profile) > 1:
         rest = [(vector, actual) for vector, actual in candidates if vector.id not in explained]
-        for vector_id in _reproduced(profile, rest, timeout, faults):
+        for vector_id in _reproduced(profile, rest, runners, faults):
             explained[vector_id] = profile
     if declared is not None:
         for alternative in tried:
@@ -701,13 +752,12 @@ def explain_section(
         options.append(tuple(attribution.profile))
     options.extend((alternative,) for alternative in tried if (alternative,) not in options)
     faults: list[str] = []
-    outputs = dict(
-        zip(
-            options,
-            _outputs_each(options, list(vectors.values()), timeout, faults, jobs),
-            strict=True,
-        )
-    )
+    runners = _Runners(timeout)
+    try:
+        each = _outputs_each(options, list(vectors.values()), runners, faults, jobs)
+    finally:
+        runners.close()
+    outputs = dict(zip(options, each, strict=True))
     items = []
     for item in section.items:
         if item not in failed:
