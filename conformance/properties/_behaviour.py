@@ -55,8 +55,11 @@ def check_determinism(probe: Probe, case: Case) -> None:
     for where, other in runs:
         try:
             same = canonical(first) == canonical(other)
-        except Exception as exc:  # not canonicalizable: NaN, lone surrogate, a non-JSON value
-            fail("repeat", clauses, f"the result cannot be canonicalized (INT-01): {exc}")
+        except Exception:  # outside RFC 8785's domain: an integer past 2**53, say
+            # Whether such a value may be returned is the question of the families that own
+            # it (hashes, differential); this one asks only whether it comes back the same,
+            # which the strict comparison of the values below decides.
+            same = True
         diff = first_difference(first, other, strict=True)
         if not same or diff is not None:
             where_text = diff.describe() if diff is not None else "(same values, other bytes)"
