@@ -6,7 +6,7 @@
 
 Families (one per ``property:<name>`` of the clause register, plus ``differential``):
 see :data:`FAMILIES`. ``certify`` runs them as the ``properties`` report section
-(:func:`certify_section`); ``python -m conformance.properties --adapter SPEC [--deep]`` runs
+(:func:`certify_section`); ``python -m conformance properties --adapter SPEC [--deep]`` runs
 them alone and writes ``reports/<implementation>/properties.json``.
 """
 

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -71,8 +72,8 @@ def reproduce_command(run: PropertiesRun) -> str:
     examples = f" --examples {run.settings.examples}" if run.settings.examples else ""
     deep = " --deep" if run.settings.deep else ""
     return (
-        f"python -m conformance.properties --adapter '{run.adapter_spec}' --seed {seed}"
-        f"{examples}{deep}{families}"
+        f"python -m conformance properties --adapter {shlex.quote(run.adapter_spec)} "
+        f"--seed {seed}{examples}{deep}{families}"
     )
 
 
