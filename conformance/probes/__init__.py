@@ -10,7 +10,7 @@ tool is missing here is ``skipped`` with the reason, never ``passed``.
 - :func:`run_probes` runs them against an ``--adapter`` string;
 - :func:`certify_section` is the report-section provider ``certify`` runs (section ``probes``,
   affecting the verdict); the section option ``probes=clock,network`` selects probes;
-- ``python -m conformance.probes --adapter "cmd:..."`` prints a table (``nox -s probes``).
+- ``python -m conformance probes --adapter "cmd:..."`` prints a table (``nox -s probes``).
 """
 
 from __future__ import annotations

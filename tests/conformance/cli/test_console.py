@@ -238,7 +238,5 @@ def _ran(command: str, replayed: subprocess.CompletedProcess[str]) -> None:
     assert replayed.returncode in (0, 1), (command, replayed.stdout, replayed.stderr)
     assert "usage:" not in replayed.stderr
     assert replayed.stdout.strip(), (command, replayed.stderr)
-    assert "Traceback" not in replayed.stderr and "No module named" not in replayed.stderr, (
-        command,
-        replayed.stderr,
-    )
+    assert "Traceback" not in replayed.stderr, (command, replayed.stderr)
+    assert "No module named" not in replayed.stderr, (command, replayed.stderr)
