@@ -75,6 +75,7 @@ from conformance.run import (
     VectorResult,
     Verdict,
     VerdictValue,
+    inconsistency_note,
 )
 
 __all__ = [
@@ -422,8 +423,8 @@ def attribute_phase2(
             undeclared = single.get(alternative, set()) - explained.keys()
             if alternative not in profile and undeclared:
                 contradictions.append(
-                    f"follows {alternative} on {len(undeclared)} failing vector(s) without "
-                    f"declaring it (e.g. {min(undeclared)})"
+                    f"{alternative}, which it does not declare, reproduces {len(undeclared)} "
+                    f"failing vector(s) (e.g. {min(undeclared)})"
                 )
     # 5. one consistent reading per entry: a vector a profile alternative changes must not be
     # answered the pinned way
@@ -434,11 +435,7 @@ def attribute_phase2(
         changed = _changed([alternative], policy, passed, timeout, faults)
         if changed:
             inconsistent[alternative] = changed
-            said = " although it declares it" if declared is not None else ""
-            contradictions.append(
-                f"{alternative} changes {len(changed)} vector(s) it answers the pinned way "
-                f"(e.g. {changed[0]}): it does not follow {alternative} consistently{said}"
-            )
+            contradictions.append(inconsistency_note(alternative, changed, declared is not None))
     if policy is not None:
         profile = sorted([*profile, POLICY_ALTERNATIVE])
     unexplained = tuple(r.id for r in failing if r.id not in explained)

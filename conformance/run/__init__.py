@@ -15,7 +15,12 @@ nothing here imports the packages that provide them.
 
 from __future__ import annotations
 
-from conformance.run._attribution import Attribution, attribute, executable_alternatives
+from conformance.run._attribution import (
+    Attribution,
+    attribute,
+    executable_alternatives,
+    inconsistency_note,
+)
 from conformance.run._certify import Certification, certify, importable_cwd
 from conformance.run._compare import (
     MEMBER_ORDER,
@@ -116,6 +121,7 @@ __all__ = [
     "fix_first",
     "fresh_sample",
     "importable_cwd",
+    "inconsistency_note",
     "judged",
     "make_progress",
     "parse_section_option",

@@ -80,6 +80,7 @@ __all__ = [
     "attribute",
     "executable_alternatives",
     "explain_section",
+    "inconsistency_note",
     "keep_actual",
     "reading_parameters",
     "rejected_alternatives",
@@ -608,8 +609,8 @@ def _attribute(
             undeclared = single.get(alternative, set()) - explained.keys()
             if alternative not in profile and undeclared:
                 contradictions.append(
-                    f"follows {alternative} on {len(undeclared)} failing vector(s) without "
-                    f"declaring it (e.g. {min(undeclared)})"
+                    f"{alternative}, which it does not declare, reproduces {len(undeclared)} "
+                    f"failing vector(s) (e.g. {min(undeclared)})"
                 )
     # 5. one consistent reading per entry: a vector the profile's reading changes must not be
     # answered the pinned way.
@@ -618,11 +619,7 @@ def _attribute(
         changed = changes(alternative)
         if changed:
             inconsistent[alternative] = tuple(changed)
-            said = " although it declares it" if declared is not None else ""
-            contradictions.append(
-                f"{alternative} changes {len(changed)} vector(s) it answers the pinned way "
-                f"(e.g. {changed[0]}): it does not follow {alternative} consistently{said}"
-            )
+            contradictions.append(inconsistency_note(alternative, changed, declared is not None))
     unexplained = tuple(r.id for r in failing if r.id not in explained)
     examined = not any(fault.startswith(_NOT_STARTED) for fault in faults)
     return Attribution(
@@ -635,6 +632,19 @@ def _attribute(
         _tuple(declared),
         tuple(contradictions),
         inconsistent,
+    )
+
+
+def inconsistency_note(alternative: str, changed: Sequence[str], declared: bool) -> str:
+    """The contradiction of a profile alternative that changes vectors the implementation
+    answers the pinned way: evidence that it follows the alternative only in part, or matches
+    it by coincidence on its failures; either way no listed reading describes it."""
+    entry = split_reading_id(alternative)[0].split("/", 1)[0]
+    said = ", although it declares it" if declared else ""
+    return (
+        f"{alternative} changes {len(changed)} vector(s) the implementation answers the pinned "
+        f"way (e.g. {changed[0]}){said}: it matches {alternative} only in part, or by "
+        f"coincidence on its failures, and no listed reading of {entry} describes that"
     )
 
 

@@ -491,8 +491,15 @@ def compute_verdict(
                 f"follows {alternative}, a reading the register rejects: it contradicts "
                 f"{(rejected or {})[base]}"
             )
-    # Readings followed only in part, or against the implementation's own declaration.
-    reasons.extend(f"readings: {contradiction}" for contradiction in contradictions)
+    # Readings followed only in part, or against the implementation's own declaration: the
+    # first here, every one in the report's reading profile.
+    contradictions = list(contradictions)
+    if contradictions:
+        more = len(contradictions) - 1
+        reasons.append(
+            f"readings: {contradictions[0]}"
+            + (f" (and {more} more contradiction(s): the report's reading profile)" if more else "")
+        )
     unexpected = [r.id for r in results if r.unexpected_pass]
     if unexpected:
         reasons.append(f"{len(unexpected)} unexpected pass(es) of listed expected failures")

@@ -157,7 +157,8 @@ class TestReadingsWithEvidence:
         assert attribution["declared"] == ["INT-08/verbatim"]
         assert attribution["profile"] == ["INT-08/verbatim"]
         assert any(
-            c.startswith("follows INT-27/budget-exhausted") for c in attribution["contradictions"]
+            c.startswith("INT-27/budget-exhausted, which it does not declare")
+            for c in attribution["contradictions"]
         )
         assert code == 1, out
 

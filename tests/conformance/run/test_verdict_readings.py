@@ -54,3 +54,22 @@ class TestRejectedReadings:
             "INT-04/exclude-score" in reason and "S6-HASH-02" in reason
             for reason in verdict.reasons
         )
+
+
+class TestContradictions:
+    def test_the_verdict_line_names_the_first_and_counts_the_rest(self) -> None:
+        """Twenty contradictions make one reason: the first, and how many more the report's
+        reading profile lists (the verdict stays one readable line)."""
+        said = [f"INT-18/alt-{n} reproduces 1 failing vector(s)" for n in range(20)]
+        verdict = compute_verdict(
+            [failed("v1"), passed("v2")],
+            explained={"v1": ("INT-04/platform-pow",)},
+            rejected={},
+            contradictions=said,
+        )
+        assert verdict.value is VerdictValue.NON_COMPLIANT
+        about = [reason for reason in verdict.reasons if reason.startswith("readings: ")]
+        assert about == [
+            f"readings: {said[0]} (and 19 more contradiction(s): the report's reading profile)"
+        ]
+        assert said[1] not in verdict.text
