@@ -70,8 +70,9 @@ DEFAULT_TIMEOUT = 30.0
 PINNED_CHECKS: Mapping[str, str] = {
     "clock:shifted-clock": "INT-37, when every difference is on a request that gives now_utc",
     "clock:timezone": "INT-37, when every difference is on a request that gives now_utc",
-    "errors-repeat:same-process": "never: a request whose invalidity an interpretation decides "
-    "(INT-05, INT-20, INT-38, INT-42) may be answered with a package",
+    "errors-repeat:same-process": "never: an invalid request may be answered with a package "
+    "where the reference under a listed alternative answers it so (evidence; the check's "
+    "details name them)",
     "errors-repeat:fresh-process": "never, as same-process",
 }
 

@@ -10,10 +10,13 @@ Checks (the whole error object is compared: code, message, path, clause):
 - ``fresh-process``: two fresh processes (PYTHONHASHSEED 0 and 1, requests in reverse order)
   give the same error objects as the first process.
 Each invalid request must actually answer with an error object carrying a string ``code`` and
-``message``, except those whose invalidity an interpretation decides (``ProbeRequest.pinned``):
-one answered with a package is read the other way, and S6-ERR-07 has nothing to say about it
-(its answers are still compared across repetitions by the environment probe). The requests hold
-several faults each, so an unstable precedence shows too.
+``message``. One answered with a package is read the other way only on evidence: the bundled
+reference under some executable alternative of the register answers it with a package too
+(``conformance.run.readings_answering``; an invalid ``now_utc`` ignored is INT-36's, an unknown
+member accepted INT-42's). S6-ERR-07 then has nothing to say about it (its answers are still
+compared across repetitions by the environment probe), and the check's details name the
+alternatives. A package no listed reading gives is a problem. The requests hold several faults
+each, so an unstable precedence shows too.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from conformance.probes._common import Clock, errored, judge
 from conformance.probes._context import ProbeContext
 from conformance.probes._launch import ProbeRequest, Replies, run_requests
 from conformance.probes._model import CheckResult, Probe
+from conformance.run import readings_answering
 
 __all__ = ["PROBE"]
 
@@ -42,7 +46,25 @@ def _error(result: Any) -> dict[str, Any] | None:
     return None
 
 
-def _collect(replies: Replies) -> tuple[dict[str, list[Any]], list[str]]:
+class _ReadAsValid:
+    """Which listed readings make each invalid request valid (the reference answers it with a
+    package under them), asked of the reference once per request, only for a request the
+    implementation answered with a package."""
+
+    def __init__(self, root: Path, timeout: float):
+        self.root = root
+        self.timeout = timeout
+        self.found: dict[str, tuple[str, ...]] = {}
+
+    def __call__(self, request: ProbeRequest) -> tuple[str, ...]:
+        if request.label not in self.found:
+            self.found[request.label] = readings_answering(
+                request.data, self.root, _is_package, timeout=self.timeout
+            )
+        return self.found[request.label]
+
+
+def _collect(replies: Replies, valid: _ReadAsValid) -> tuple[dict[str, list[Any]], list[str]]:
     """error objects per label (in order), and problems (crashes, non-errors)."""
     seen: dict[str, list[Any]] = {}
     problems = []
@@ -54,8 +76,14 @@ def _collect(replies: Replies) -> tuple[dict[str, list[Any]], list[str]]:
             problems.append(f"{replies.condition}/{reply.label}: {reply.error}")
             continue
         error = _error(reply.result)
-        if error is None and failing[reply.label].pinned and _is_package(reply.result):
-            continue  # read as valid, as an interpretation's alternative allows
+        if error is None and _is_package(reply.result):
+            if valid(failing[reply.label]):
+                continue  # read as valid, as a listed alternative does (evidence)
+            problems.append(
+                f"{replies.condition}/{reply.label}: answered with a package; no listed "
+                "reading makes this request valid"
+            )
+            continue
         if error is None:
             problems.append(
                 f"{replies.condition}/{reply.label}: no structured error (code and message)"
@@ -63,6 +91,13 @@ def _collect(replies: Replies) -> tuple[dict[str, list[Any]], list[str]]:
             continue
         seen.setdefault(reply.label, []).append(error)
     return seen, problems
+
+
+def _read_as_valid(valid: _ReadAsValid) -> dict[str, Any]:
+    """The check details naming the requests answered with a package and the readings that
+    make them valid."""
+    named = {label: list(found) for label, found in sorted(valid.found.items()) if found}
+    return {"read_as_valid": named} if named else {}
 
 
 def _is_package(result: Any) -> bool:
@@ -88,7 +123,8 @@ def run(context: ProbeContext) -> Iterator[CheckResult]:
         for check in ("same-process", "fresh-process"):
             yield errored(NAME, check, CLAUSES, f"did not start: {first.start_error}", clock)
         return
-    seen, problems = _collect(first)
+    valid = _ReadAsValid(root, max(context.launcher.timeout, 30.0))
+    seen, problems = _collect(first, valid)
     for label, errors in seen.items():
         if any(error != errors[0] for error in errors[1:]):
             variants = {f"{e.get('code')}: {e.get('message')}" for e in errors}
@@ -101,7 +137,10 @@ def run(context: ProbeContext) -> Iterator[CheckResult]:
         f"{len(_workspace.ERROR_REQUESTS)} invalid requests, three times each in one process "
         "between valid ones: identical error objects",
         clock,
-        details={"requests": [request.label for request in _workspace.ERROR_REQUESTS]},
+        details={
+            "requests": [request.label for request in _workspace.ERROR_REQUESTS],
+            **_read_as_valid(valid),
+        },
     )
 
     clock = Clock()
@@ -115,7 +154,7 @@ def run(context: ProbeContext) -> Iterator[CheckResult]:
         if other.start_error is not None:
             problems.append(f"{other.condition}: did not start: {other.start_error}")
             continue
-        fresh, found = _collect(other)
+        fresh, found = _collect(other, valid)
         problems += found
         for label, errors in fresh.items():
             if label in seen and errors[0] != seen[label][0]:

@@ -37,16 +37,10 @@ _SHOWN = 160
 
 @dataclass(frozen=True)
 class ProbeRequest:
-    """One request a probe sends, with a label for messages (``plain``, ``recency-no-now``).
-
-    ``pinned``: the interpretations that decide what this request must answer (an unknown
-    member is an error under INT-42, not under every reading); empty when every reading of
-    the spec agrees, which is what a baseline needs.
-    """
+    """One request a probe sends, with a label for messages (``plain``, ``recency-no-now``)."""
 
     label: str
     request: Any
-    pinned: tuple[str, ...] = ()
 
     @property
     def data(self) -> bytes:

@@ -20,6 +20,7 @@ from conformance.run._attribution import (
     attribute,
     executable_alternatives,
     inconsistency_note,
+    readings_answering,
 )
 from conformance.run._certify import Certification, certify, importable_cwd
 from conformance.run._compare import (
@@ -126,6 +127,7 @@ __all__ = [
     "make_progress",
     "parse_section_option",
     "pinned_cover",
+    "readings_answering",
     "render_diff",
     "reproduce_command",
     "run_section",

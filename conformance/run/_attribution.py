@@ -62,6 +62,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from conformance._errors import AdapterError, CorpusError
@@ -83,6 +84,7 @@ __all__ = [
     "inconsistency_note",
     "keep_actual",
     "reading_parameters",
+    "readings_answering",
     "rejected_alternatives",
 ]
 
@@ -324,17 +326,22 @@ class _ReadingRunner:
 
     def output(self, alternatives: Sequence[str], vector: Vector) -> Any:
         name = "v"
-        root = dumps(str(self.workspace.materialize(name, vector)))
-        readings = dumps(list(alternatives))
+        root = self.workspace.materialize(name, vector)
         try:
-            return self.adapter.exchange_run(
-                lambda seq: (
-                    b'{"cmd":"run","seq":%d,"root":%s,"readings":%s,"request":%s}\n'
-                    % (seq, root, readings, vector.request_json)
-                )
-            )
+            return self.answer(alternatives, vector.request_json, root)
         finally:
             self.workspace.remove(name)
+
+    def answer(self, alternatives: Sequence[str], request_json: bytes, root: Path) -> Any:
+        """The reference's result for ``request_json`` under ``alternatives``, its stores
+        under ``root`` (laid out by the caller)."""
+        place, readings = dumps(str(root)), dumps(list(alternatives))
+        return self.adapter.exchange_run(
+            lambda seq: (
+                b'{"cmd":"run","seq":%d,"root":%s,"readings":%s,"request":%s}\n'
+                % (seq, place, readings, request_json)
+            )
+        )
 
     def close(self) -> None:
         try:
@@ -391,6 +398,40 @@ def _outputs(
     except (AdapterError, OSError) as exc:
         faults.append(f"{_NOT_STARTED} under {', '.join(alternatives)}: {exc}")
     return found
+
+
+def readings_answering(
+    request_json: bytes,
+    root: Path,
+    accept: Callable[[Any], bool],
+    *,
+    timeout: float = 30.0,
+    alternatives: Sequence[str] | None = None,
+) -> tuple[str, ...]:
+    """The executable alternatives under which the bundled reference's result for
+    ``request_json`` (its stores under ``root``) satisfies ``accept``: the evidence a check
+    needs before it calls an answer a reading (a probe's invalid request answered with a
+    package is one only if some listed reading makes the reference answer it so). Empty when
+    none does, or when the reference cannot be asked (then nothing is excused)."""
+    tried = _runnable(
+        alternatives if alternatives is not None else executable_alternatives(),
+        reading_parameters(),
+    )
+    found: list[str] = []
+    try:
+        runner = _ReadingRunner(timeout)
+    except (AdapterError, OSError):
+        return ()
+    try:
+        for alternative in tried:
+            try:
+                if accept(runner.answer([alternative], request_json, root)):
+                    found.append(alternative)
+            except (AdapterError, OSError):
+                continue
+    finally:
+        runner.close()
+    return tuple(found)
 
 
 def _outputs_each(

@@ -210,3 +210,38 @@ class TestInternals:
         assert calls[2].inet
         assert calls[3].writes
         assert calls[3].paths == ("/w/root/tAmp",)
+
+
+@pytest.mark.slow  # the errors-repeat probe, then the reference under every alternative
+class TestInvalidRequestsReadAsValid:
+    """An invalid request answered with a package is a reading only on evidence: the
+    reference under a listed alternative answers it with a package too; no table decides."""
+
+    def test_readings_that_make_a_request_valid_are_found_and_named(self) -> None:
+        """The reference ignoring an invalid now_utc (INT-36) and skipping a missing store
+        (INT-13), which no hand-kept table listed: the probe passes and names both."""
+        readings = "INT-36/ignore-invalid-now,INT-13/skip-missing-stores-partial"
+        spec = "cmd:" + shlex.join(
+            [sys.executable, "-m", "reference", "serve", "--readings", readings]
+        )
+        run = run_probes(spec, ["errors-repeat"])
+        by_id = {r.id: r for r in run.results}
+        same = by_id["errors-repeat:same-process"]
+        assert same.outcome == "passed", same.message
+        assert by_id["errors-repeat:fresh-process"].outcome == "passed"
+        named = same.details["read_as_valid"]
+        assert "INT-36/ignore-invalid-now" in named["now-not-a-string"]
+        assert "INT-13/skip-missing-stores-partial" in named["missing-store"]
+
+    def test_a_package_no_reading_gives_is_a_problem(self) -> None:
+        """Every invalid request answered with a package: those no listed reading makes
+        valid (no query, a blank query, not an object) fail the check, at level required."""
+        run = run_probes(fake("errors_as_packages"), ["errors-repeat"])
+        same = next(r for r in run.results if r.id == "errors-repeat:same-process")
+        assert same.outcome == "failed"
+        assert not same.pinned
+        for label in ("no-query", "blank-query", "not-an-object"):
+            assert f"{label}: answered with a package; no listed reading" in same.message + str(
+                same.details
+            )
+        assert "unknown-members: answered" not in str(same.details)  # INT-42 makes it valid
