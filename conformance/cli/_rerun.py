@@ -57,6 +57,8 @@ from conformance.run import (
 __all__ = ["find_vectors", "register"]
 
 _DIFF_LINES = 60
+#: The format line of a Phase 2 vector file (``specs/phase2/vectors-format.md``).
+_PHASE2_FORMAT = b'"phase2-context-vectors/1"'
 
 
 def register(commands: Subparsers) -> None:
@@ -100,6 +102,7 @@ def find_vectors(ids: list[str], directory: Path | None) -> tuple[Vector, ...]:
         raise UsageError(f"no vector directory at {str(root)!r}")
     wanted = {i: f'"{i}"'.encode() for i in ids}
     found: dict[str, Vector] = {}
+    phase2: set[str] = set()
     for path in sorted(p for p in root.rglob("*.json") if p.is_file()):
         try:  # a stranger's directory: bounded like the loader's reads
             data = read_bounded(path, MAX_VECTOR_FILE_BYTES)
@@ -108,6 +111,8 @@ def find_vectors(ids: list[str], directory: Path | None) -> tuple[Vector, ...]:
                 f"cannot read vector file {str(path)!r}: {exc.strerror or exc}"
             ) from None
         if b'"phase6-vectors/1"' not in data[:4096]:
+            if _PHASE2_FORMAT in data[:4096]:
+                phase2 |= {i for i, needle in wanted.items() if needle in data}
             continue
         if not any(needle in data for i, needle in wanted.items() if i not in found):
             continue
@@ -117,6 +122,13 @@ def find_vectors(ids: list[str], directory: Path | None) -> tuple[Vector, ...]:
         if len(found) == len(wanted):
             break
     missing = [i for i in ids if i not in found]
+    if missing and set(missing) <= phase2:
+        selected = " ".join(f"--select id:{i}" for i in missing)
+        raise UsageError(
+            f"{', '.join(map(repr, missing))}: a Phase 2 vector, which rerun does not run; "
+            f"its report's reproduce command does: python -m conformance certify --profile "
+            f"phase2-context --adapter SPEC {selected} --no-sections --no-report -v"
+        )
     if missing:
         raise UsageError(f"no vector {', '.join(map(repr, missing))} in {str(root)!r}")
     return tuple(found[i] for i in dict.fromkeys(ids))

@@ -190,6 +190,19 @@ class TestCertify:
         assert "0/1 passed" in out
         assert report_json.read_bytes() == before
 
+    def test_a_phase2_vector_is_sent_to_its_reproduce_command(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        """``rerun`` of a Phase 2 vector ID (the README's rerun, tried by a Phase 2
+        implementer) is a usage error that prints the command that does rerun it."""
+        code, _ = cli("rerun", "--sandbox", "off", "p2-entities-h001")
+        assert code == 2
+        said = capsys.readouterr().err
+        assert "a Phase 2 vector" in said
+        assert (
+            "certify --profile phase2-context --adapter SPEC --select id:p2-entities-h001" in said
+        )
+
 
 class TestSmoke:
     def _smoke(self, paths: tuple[Path, Path], fake: str) -> tuple[int, str]:
