@@ -70,7 +70,7 @@ from conformance._kit import dumps, loads
 from conformance.adapters import SubprocessAdapter, open_adapter
 from conformance.corpus import Vector, Workspace, vector_from_json
 from conformance.registers import ReadingParameter, load_interpretations, split_reading_id
-from conformance.run._compare import compare_result
+from conformance.run._compare import compare_result, first_difference
 from conformance.run._results import FailureKind, Outcome, VectorResult
 from conformance.run._sections import Section
 
@@ -467,10 +467,13 @@ def _reproduced(
     runners: _Runners,
     faults: list[str],
     changed: set[str] | None = None,
+    against: set[str] | None = None,
 ) -> set[str]:
     """The IDs of the vectors on which the reference under ``alternatives`` returns what the
     implementation returned, and not what the vector expects (``changed``, when given,
-    receives the IDs of every candidate the readings change, reproduced or not)."""
+    receives the IDs of every candidate the readings change, reproduced or not; ``against``
+    those of the changed ones not reproduced that are evidence against the readings:
+    :func:`_departs`)."""
     outputs = _outputs(alternatives, [vector for vector, _ in candidates], runners, faults)
     found: set[str] = set()
     for vector, actual in candidates:
@@ -483,7 +486,51 @@ def _reproduced(
             changed.add(vector.id)
         if _same(vector, output, actual):
             found.add(vector.id)
+        elif against is not None and _departs(vector, output, actual):
+            against.add(vector.id)
     return found
+
+
+_ABSENT: Any = object()
+
+
+def _at(value: Any, pointer: str) -> Any:
+    """The member of ``value`` at the JSON Pointer ``pointer`` (RFC 6901), or ``_ABSENT``."""
+    for token in pointer.split("/")[1:]:
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, dict) and key in value:
+            value = value[key]
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return _ABSENT
+    return value
+
+
+def _rejects_at(result: Any) -> Any:
+    """Where an error result says the request is wrong (its ``path``, else its ``code``);
+    ``None`` for anything but an error."""
+    error = result.get("error") if isinstance(result, dict) else None
+    if not isinstance(error, dict):
+        return None
+    return error.get("path", error.get("code", _ABSENT))
+
+
+def _departs(vector: Vector, output: Any, actual: Any) -> bool:
+    """Whether a failure an alternative changes but does not reproduce is evidence against
+    it: the implementation departs from the reference's ``output`` under the alternative
+    *where the alternative changes the vector's expectation* (the pinned answer there, or a
+    third one). A departure only elsewhere says nothing of this alternative: an error the
+    alternative removes gives way to another fault the implementation reads its own way
+    (an invalid now_utc ignored, then a trust snapshot it accepts)."""
+    expect = vector.expect
+    if "error" in expect:  # the alternative accepts, or rejects elsewhere, what pinned rejects
+        return bool(_rejects_at(actual) == _rejects_at(expect))
+    projected = _projected(expect, output)
+    if "error" in projected:  # the alternative rejects what the pinned reading accepts
+        return bool(_rejects_at(actual) != _rejects_at(projected))
+    where = first_difference(expect, projected)
+    return where is not None and bool(_at(projected, where.path) != _at(actual, where.path))
 
 
 def attribute(
@@ -587,24 +634,28 @@ def _attribute(
 
     single: dict[str, set[str]] = {}
     predicted: dict[str, set[str]] = {}
+    contradicted: dict[str, set[str]] = {}
     if candidates:
 
-        def alone(alternative: str) -> tuple[set[str], set[str], list[str]]:
-            """What ``alternative`` alone reproduces and changes among the failures (its own
-            reference process: the alternatives are tried ``jobs`` at a time, in threads that
-            wait on those processes)."""
+        def alone(alternative: str) -> tuple[set[str], set[str], set[str], list[str]]:
+            """What ``alternative`` alone reproduces, changes, and is contradicted on among
+            the failures (the alternatives are tried ``jobs`` at a time, in threads that wait
+            on the reference processes)."""
             bearing = [(v, actual) for v, actual in candidates if bears_on(alternative, v)]
             changed: set[str] = set()
+            against: set[str] = set()
             found: list[str] = []
             if not bearing:
-                return set(), changed, found
-            return _reproduced([alternative], bearing, runners, found, changed), changed, found
+                return set(), changed, against, found
+            reproduced = _reproduced([alternative], bearing, runners, found, changed, against)
+            return reproduced, changed, against, found
 
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            for alternative, (reproduced, changes_alone, faults_alone) in zip(
+            for alternative, (reproduced, changes_alone, against, faults_alone) in zip(
                 tried, pool.map(alone, tried), strict=True
             ):  # in the order tried: the faults, and so the report, do not depend on timing
                 single[alternative], predicted[alternative] = reproduced, changes_alone
+                contradicted[alternative] = against
                 faults.extend(faults_alone)
         # A reading the implementation follows reproduces every failure it alone predicts (a
         # failing vector it changes and no other alternative does; the others may need a
@@ -623,8 +674,8 @@ def _attribute(
                         if split_reading_id(a)[0] != base and single[a]
                     )
                 )
-                missed_alone = predicted[alternative] - others - found
-                if missed_alone or len(found) * 2 < len(predicted[alternative]):
+                missed_alone = contradicted[alternative] - others
+                if missed_alone or len(found) < len(contradicted[alternative]):
                     single[alternative] = set()
     # 2. the profile: what it declares, else one alternative per entry, the one explaining the
     # most failures.
