@@ -62,7 +62,7 @@ class OracleError(Exception):
 class _Reading:
     """What the context call reads, pinned by default (P2-INT-02, -04, -08, -16, -17)."""
 
-    count: str = "max"  # P2-INT-01: max | chars | words | bytes | units
+    count: str = "max"  # P2-INT-01: max | chars | words | bytes | units | ceil-units
     space: str = _WS
     entity_label: bool = True  # P2-INT-03: "kind: title" (False: the title)
     joined: bool = False  # P2-INT-03/concatenated: the draft estimated as one text
@@ -84,12 +84,14 @@ class _Reading:
     absent: str = "null"  # P2-INT-13: null | cap | required
     max_tokens_form: str = "digits"  # P2-INT-14: digits | int | clamp | empty-absent
     bad_status: int = 400  # P2-INT-15
-    repeated: str = "refuse"  # P2-INT-15: refuse | last
+    repeated: str = "refuse"  # P2-INT-15: refuse | last | first
     owner_of_latest_turn: bool = False  # P2-INT-16
+    owner_of_oldest_turn: bool = False  # P2-INT-16/oldest-inbox-owner
     every_user: bool = False  # P2-INT-16: all the chat's users when user_id is absent
     numeric_chat: bool = False  # P2-INT-17: chat_id values compared as integers
     query: str = "exact"  # P2-INT-17: exact | trim | empty-only
     unknown_chat_404: bool = False  # P2-INT-17
+    empty_absent: bool = False  # P2-INT-17/empty-absent: chat_id=, query=, user_id= are absent
     count_before_trim: bool = False  # P2-INT-18
     at_cutoff_is_old: bool = False  # P2-INT-21/inclusive
     midnight_cutoff: bool = False  # P2-INT-21/midnight
@@ -113,6 +115,8 @@ ALTERNATIVES: dict[str, dict[str, Any]] = {
     "P2-INT-01/words": {"count": "words"},  # "Words alone"
     "P2-INT-01/utf8-bytes": {"count": "bytes"},  # "Count UTF-8 bytes"
     "P2-INT-01/utf16-units": {"count": "units"},  # "Count UTF-16 code units"
+    # "ceil(UTF-16 code units / 4) alone, with no word count"
+    "P2-INT-01/ceil-utf16-units": {"count": "ceil-units"},
     # "JavaScript's \\s / trim(): White_Space plus U+FEFF, without U+0085"
     "P2-INT-02/javascript": {"space": _WS.replace("\x85", "") + "\ufeff"},
     "P2-INT-03/entity-title": {"entity_label": False},
@@ -139,6 +143,7 @@ ALTERNATIVES: dict[str, dict[str, Any]] = {
     "P2-INT-14/empty-absent": {"max_tokens_form": "empty-absent"},
     "P2-INT-15/status-422": {"bad_status": 422},
     "P2-INT-15/last-value": {"repeated": "last"},
+    "P2-INT-15/first-value": {"repeated": "first"},  # "Use the first value"
     "P2-INT-17/unknown-chat-404": {"unknown_chat_404": True},
     "P2-INT-18/before-trimming": {"count_before_trim": True},
     "P2-INT-21/inclusive": {"at_cutoff_is_old": True},  # "created_at <= cutoff."
@@ -155,9 +160,12 @@ ALTERNATIVES: dict[str, dict[str, Any]] = {
     "P2-INT-08/directed": {"related": "directed"},
     "P2-INT-16/latest-inbox-owner": {"owner_of_latest_turn": True},
     "P2-INT-16/every-user": {"every_user": True},  # "Every user of the chat."
+    # "The owner of the chat's oldest inbox item (the chat_id when the chat has none)."
+    "P2-INT-16/oldest-inbox-owner": {"owner_of_oldest_turn": True},
     "P2-INT-17/numeric-chat-id": {"numeric_chat": True},  # "Compare chat_id numerically."
     "P2-INT-17/trim": {"query": "trim"},
     "P2-INT-17/empty-only": {"query": "empty-only"},
+    "P2-INT-17/empty-absent": {"empty_absent": True},  # "An empty value is an absent one"
 }
 
 
@@ -174,12 +182,12 @@ def estimate(text: str, space: str = _WS, count: str = "max") -> int:
             1 if ord(c) < 0x80 else 2 if ord(c) < 0x800 else 3 if ord(c) < 0x10000 else 4
             for c in text
         )
-    elif count == "units":
+    elif count in ("units", "ceil-units"):
         chars = sum(2 if ord(c) > 0xFFFF else 1 for c in text)
     else:
         chars = len(text)
     quarter = chars // 4 + (1 if chars % 4 else 0)
-    if count == "chars":
+    if count in ("chars", "ceil-units"):
         return quarter
     if count == "words":
         return words
@@ -247,9 +255,14 @@ def _params(
             if required:
                 raise _Refused(400, "missing_parameter", name)
             return None
-        if len(got) != 1 and reading.repeated != "last":
+        if len(got) != 1 and reading.repeated == "refuse":
             raise _Refused(400, "invalid_parameter", name)
-        return got[-1]
+        value = got[0] if reading.repeated == "first" else got[-1]
+        if value == "" and reading.empty_absent and name != "max_tokens":
+            if required:  # P2-INT-17/empty-absent: "chat_id= and query= answer missing"
+                raise _Refused(400, "missing_parameter", name)
+            return None  # "user_id= takes the user of a call without user_id"
+        return value
 
     chat_id = single("chat_id", True)
     if chat_id == "":
@@ -299,6 +312,12 @@ def _params(
         ]
         if turns:
             user_id = max(turns, key=lambda row: (row["created_at"], row["id"]))["user_id"]
+    if user_id is None and reading.owner_of_oldest_turn:
+        turns = [
+            row for row in state["inbox_items"] if _same_chat(row["chat_id"], chat_id, reading)
+        ]
+        if turns:
+            user_id = min(turns, key=lambda row: (_created(row), row["id"]))["user_id"]
     if user_id is None and reading.every_user:
         everyone = frozenset(row["user_id"] for row in named if row["user_id"] is not None)
         if everyone:

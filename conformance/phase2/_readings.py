@@ -12,9 +12,9 @@ the estimator (P2-INT-01: :data:`ESTIMATORS`), the whitespace table (P2-INT-02:
 :data:`WHITE_SPACE_TABLES`), the policy text (P2-INT-04: a parameter read from the
 implementation's output) and whether the budget counts it (P2-INT-04/outside-budget), the order
 hot turns are listed in (P2-INT-05/newest-first), which value of a repeated query is the query
-(P2-INT-15/last-value), a trimmed query (P2-INT-17/trim) and sources counted before trimming
-(P2-INT-18/before-trimming). :class:`CheckReadings` holds them; its defaults are the pinned
-readings.
+(P2-INT-15/last-value; otherwise the first, as P2-INT-15/first-value takes it), a trimmed query
+(P2-INT-17/trim) and sources counted before trimming (P2-INT-18/before-trimming).
+:class:`CheckReadings` holds them; its defaults are the pinned readings.
 """
 
 from __future__ import annotations
@@ -85,6 +85,7 @@ ESTIMATORS: Final = {
     "P2-INT-01/words": "words",
     "P2-INT-01/utf8-bytes": "utf-8",
     "P2-INT-01/utf16-units": "utf-16",
+    "P2-INT-01/ceil-utf16-units": "ceil-utf-16",  # JavaScript's Math.ceil(s.length / 4)
 }
 #: P2-INT-04's executable alternative: the policy text is the implementation's (a parameter).
 POLICY_ALTERNATIVE: Final = "P2-INT-04/implementation-text"
@@ -106,12 +107,12 @@ def estimate(text: str, white_space: frozenset[str] = WHITE_SPACE, how: str = ""
             words, in_word = words + 1, True
     if how == "utf-8":
         characters = len(text.encode("utf-8"))
-    elif how == "utf-16":
+    elif how in ("utf-16", "ceil-utf-16"):
         characters = len(text.encode("utf-16-le")) // 2
     else:
         characters = len(text)
     quarter = -(-characters // 4)
-    if how == "chars":
+    if how in ("chars", "ceil-utf-16"):
         return quarter
     return words if how == "words" else max(words, quarter)
 

@@ -5,8 +5,9 @@ The HTTP server (``_http.py``), the protocol server and the in-process vector en
 has exactly one implementation. Checks run in the order of :data:`PARAMETERS`; the first
 failure answers (P2-INT-15). Unknown parameters are ignored. The readings of P2-INT-16 (whose
 memory a call without user_id assembles, :data:`DEFAULT_USER`) and P2-INT-17 (how the query
-is taken, :data:`QUERY_READINGS`; which stored chat_ids the chat_id names, :data:`CHAT_MATCH`)
-are values of :class:`~reference.phase2._readings.Readings`.
+is taken, :data:`QUERY_READINGS`; which stored chat_ids the chat_id names, :data:`CHAT_MATCH`;
+which empty values are absent, :data:`EMPTY_VALUES`) are values of
+:class:`~reference.phase2._readings.Readings`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ __all__ = [
     "ABSENT_MAX_TOKENS",
     "CHAT_MATCH",
     "DEFAULT_USER",
+    "EMPTY_VALUES",
     "FAULTS",
     "MAX_TOKENS_READINGS",
     "PARAMETERS",
@@ -126,6 +128,14 @@ FAULTS: Final[dict[str, tuple[int | None, int | None]]] = {
     "400-first": (None, None),
     "422-first": (422, None),  # P2-INT-15/status-422: FastAPI's default
     "400-last-value": (None, -1),  # P2-INT-15/last-value
+    "400-first-value": (None, 0),  # P2-INT-15/first-value: URLSearchParams.get, parse_qs[0]
+}
+#: P2-INT-17 (``Readings.empty_values``) -> the parameters whose empty value is absent: none
+#: (pinned: an empty chat_id, query or user_id is invalid_parameter) or, under
+#: P2-INT-17/empty-absent (``if (!value)``), chat_id, query and user_id.
+EMPTY_VALUES: Final[dict[str, frozenset[str]]] = {
+    "invalid": frozenset(),
+    "absent": frozenset({"chat_id", "query", "user_id"}),
 }
 
 
@@ -146,6 +156,7 @@ def _parse_params(
     refused, trimmed = QUERY_READINGS[readings.query]
     white_space = WHITE_SPACE_TABLES[readings.white_space]
     parse_max_tokens = MAX_TOKENS_READINGS[readings.max_tokens]
+    empty_is_absent = EMPTY_VALUES[readings.empty_values]
     given: dict[str, list[str]] = {}
     for name, value in pairs:
         given.setdefault(name, []).append(value)
@@ -160,7 +171,11 @@ def _parse_params(
             continue
         if len(values) > 1 and repeated is None:
             raise ParameterError("invalid_parameter", name, f"{name} given {len(values)} times")
-        value = values[-1 if repeated is not None else 0]
+        value = values[0 if repeated is None else repeated]
+        if value == "" and name in empty_is_absent:  # P2-INT-17/empty-absent
+            if required:
+                raise ParameterError("missing_parameter", name, f"{name} is empty")
+            continue
         if name == "query":  # P2-INT-17
             if is_blank(value, white_space) if refused == "blank" else value == "":
                 raise ParameterError("invalid_parameter", name, f"query is blank: {value!r}")
@@ -221,6 +236,13 @@ def _latest_inbox_owner(store: Store, chat_id: str, chat: Key) -> Key:
     return turns[0].user_id if turns else chat_id
 
 
+def _oldest_inbox_owner(store: Store, chat_id: str, chat: Key) -> Key:
+    """P2-INT-16/oldest-inbox-owner: the user of the chat's oldest inbox item."""
+    rows = store.rows("inbox_items", {"chat_id": chat})
+    turns = newest_first([Turn.from_row(row) for row in rows])
+    return turns[-1].user_id if turns else chat_id
+
+
 def _every_user(store: Store, chat_id: str, chat: Key) -> Key:
     """P2-INT-16/every-user: every user with an inbox item, a summary or an event in the chat
     (the chat_id when it has none)."""
@@ -240,6 +262,7 @@ DEFAULT_USER: Final[dict[str, Callable[[Store, str, Key], Key]]] = {
     "chat-id": lambda store, chat_id, chat: chat_id,
     "latest-inbox-owner": _latest_inbox_owner,
     "every-user": _every_user,
+    "oldest-inbox-owner": _oldest_inbox_owner,
 }
 
 

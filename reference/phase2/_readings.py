@@ -13,7 +13,8 @@ consults it (``_tokens.ESTIMATORS`` and ``WHITE_SPACE_TABLES``, ``_assemble.ENTI
 ``_budget.COUNTED``/``STEPS``/``TRIM_ORDERS``, ``_summaries.SUMMARY_READINGS``,
 ``_hot_turns.HOT_TURN_READINGS``, ``_entities.RELATEDNESS``/``RANKINGS``,
 ``_endpoint.MAX_TOKENS_READINGS``/``FAULTS``/``DEFAULT_USER``/``QUERY_READINGS``/
-``CHAT_MATCH``/``UNKNOWN_CHAT``, ``_compact.CUTOFFS``, ``_summarize.SOURCE_READINGS``); each
+``CHAT_MATCH``/``UNKNOWN_CHAT``/``EMPTY_VALUES``, ``_compact.CUTOFFS``,
+``_summarize.SOURCE_READINGS``); each
 :class:`Alternative` of :data:`ALTERNATIVES` says which value it sets. The register's
 ``alternative_ids`` names every alternative, and an alternative not listed here says why in the
 register's ``not_executable`` (``python -m tools readings --profile phase2-context``).
@@ -102,6 +103,8 @@ class Readings:
     chat_match: str = "exact"
     #: P2-INT-17: an unknown chat (``_endpoint.UNKNOWN_CHAT``).
     unknown_chat: str = "empty-context"
+    #: P2-INT-17: which parameters an empty value leaves absent (``_endpoint.EMPTY_VALUES``).
+    empty_values: str = "invalid"
     #: P2-INT-18: what sources counts (``_assemble.SOURCES``).
     sources: str = "returned"
     #: P2-INT-21: which inbox items are old (``_compact.CUTOFFS``).
@@ -195,6 +198,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 {"default_user": "latest-inbox-owner"},
             ),
             Alternative(
+                "P2-INT-16/oldest-inbox-owner",
+                3,
+                "without user_id, the user is the owner of the chat's oldest inbox item "
+                "(the chat_id when the chat has none)",
+                {"default_user": "oldest-inbox-owner"},
+            ),
+            Alternative(
                 "P2-INT-16/every-user",
                 2,
                 "without user_id, the memory of every user of the chat (a user with an inbox "
@@ -222,6 +232,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 {"query": "empty-only"},
             ),
             Alternative(
+                "P2-INT-17/empty-absent",
+                4,
+                "an empty value is an absent one: chat_id= and query= answer "
+                "missing_parameter, user_id= takes the user of a call without user_id",
+                {"empty_values": "absent"},
+            ),
+            Alternative(
                 "P2-INT-01/ceil-chars",
                 0,
                 "tokens are ceil(code points / 4) alone",
@@ -244,6 +261,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 4,
                 "characters are counted as UTF-16 code units: max(words, ceil(units / 4))",
                 {"estimator": "utf16-units"},
+            ),
+            Alternative(
+                "P2-INT-01/ceil-utf16-units",
+                5,
+                "tokens are ceil(UTF-16 code units / 4) alone (JavaScript's "
+                "Math.ceil(s.length / 4))",
+                {"estimator": "ceil-utf16-units"},
             ),
             Alternative(
                 "P2-INT-02/javascript",
@@ -398,6 +422,12 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
                 2,
                 "a repeated parameter takes its last value",
                 {"faults": "400-last-value"},
+            ),
+            Alternative(
+                "P2-INT-15/first-value",
+                3,
+                "a repeated parameter takes its first value",
+                {"faults": "400-first-value"},
             ),
             Alternative(
                 "P2-INT-17/unknown-chat-404",

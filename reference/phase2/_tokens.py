@@ -88,4 +88,6 @@ ESTIMATORS: Final[dict[str, Callable[[str, frozenset[str]], int]]] = {
     "utf16-units": lambda text, white_space: max(
         word_count(text, white_space), _quarter(len(text.encode("utf-16-le")) // 2)
     ),
+    # P2-INT-01/ceil-utf16-units: JavaScript's Math.ceil(s.length / 4), no word count
+    "ceil-utf16-units": lambda text, white_space: _quarter(len(text.encode("utf-16-le")) // 2),
 }

@@ -35,5 +35,6 @@ READINGS = {
     "trims_query": "P2-INT-17/trim",
     "splits_like_python": "P2-INT-02/python",
     "keeps_warm_summaries": "P2-INT-06/several(n=3)",
+    "takes_first_value": "P2-INT-15/first-value",
 }
 CONTROLS = ("observes_once",)

@@ -90,11 +90,12 @@ UNPROBED: Final[dict[tuple[str, str], str]] = {
     ("INT-42", "python"): "dict.get ignores what it does not ask for (no library behaviour)",
 }
 
-#: Phase 2 entries (``specs/phase2/interpretations.toml``) whose runtimes facts are the same
-#: library calls as a SPEC-006 entry's: the probe prints them under that entry.
+#: Phase 2 entries (``specs/phase2/interpretations.toml``) -> the entry the probes print their
+#: runtimes facts under: a SPEC-006 entry's when they are the same library calls, else their own.
 PROBED_AS: Final[dict[str, str]] = {
     "P2-INT-01": "INT-07",  # the character count: len / .length / String.length()
     "P2-INT-02": "INT-05",  # the word split: split() / split(/\s+/) / Fields / split_whitespace
+    "P2-INT-15": "P2-INT-15",  # a repeated parameter: parse_qs / URLSearchParams.get / Values.Get
 }
 
 #: The label every probe gives its pow(0.5, e) values (INT-04), compared with the correctly

@@ -31,6 +31,7 @@ SELECTIONS = {
     "trims_query": ("id:p2-params-g0[02]*", "id:p2-tokens-*"),
     "splits_like_python": ("id:p2-tokens-*",),
     "keeps_warm_summaries": ("id:p2-summaries-*", "id:p2-layers-h*"),
+    "takes_first_value": ("id:p2-errors-h0[12]*", "id:p2-params-g0[12]*"),
     "hot_turns_one_short": ("id:p2-hot-turns-g00*", "id:p2-layers-h*"),
 }
 

@@ -240,6 +240,62 @@ class TestWorked:
         assert _layer(pinned, "hot_turn") == []
         assert _layer(other, "hot_turn") == [(2, "newest")]
 
+    def test_oldest_inbox_owner(self) -> None:
+        """P2-INT-16/oldest-inbox-owner: the owner of the chat's oldest inbox item by created_at
+        (not by id); the chat_id when the chat has none."""
+        fixture = {
+            "inbox_items": [
+                _turn(1, "u8", "2024-01-02T00:00:00Z", "newest"),
+                _turn(2, "u7", "2024-01-01T00:00:00Z", "older"),
+            ]
+        }
+        params = {"op": "context", "params": [["chat_id", "c1"], ["query", "q"]]}
+        oldest = Readings.of(["P2-INT-16/oldest-inbox-owner"])
+        assert _layer(run_vector_call(fixture, params, readings=oldest)["body"], "hot_turn") == [
+            (2, "older")
+        ]
+        empty = run_vector_call({}, params, readings=oldest)["body"]
+        assert _layer(empty, "hot_turn") == []
+
+    @pytest.mark.parametrize(
+        ("alternative", "status", "query"),
+        [
+            (None, 400, None),
+            ("P2-INT-15/last-value", 200, "b"),
+            ("P2-INT-15/first-value", 200, "a"),
+        ],
+    )
+    def test_repeated_query(self, alternative: str | None, status: int, query: str | None) -> None:
+        """P2-INT-15: a query given twice with different values is refused (pinned), or its
+        last or first value is the query."""
+        call = {"op": "context", "params": [["chat_id", "c1"], ["query", "a"], ["query", "b"]]}
+        readings = Readings.of([alternative] if alternative else [])
+        observed = run_vector_call({}, call, readings=readings)
+        assert observed["status"] == status
+        if query is not None:
+            assert observed["body"]["context"][-1]["text"] == query
+
+    @pytest.mark.parametrize(
+        ("params", "pinned", "absent"),
+        [
+            ([["chat_id", ""], ["query", "q"]], "invalid_parameter", "missing_parameter"),
+            ([["chat_id", "c1"], ["query", ""]], "invalid_parameter", "missing_parameter"),
+            ([["chat_id", "c1"], ["query", "q"], ["user_id", ""]], "invalid_parameter", None),
+            ([["chat_id", "c1"], ["query", "q"], ["max_tokens", ""]], "invalid_parameter",
+             "invalid_parameter"),
+        ],
+    )  # fmt: skip
+    def test_empty_absent(self, params: list[list[str]], pinned: str, absent: str | None) -> None:
+        """P2-INT-17/empty-absent: an empty chat_id or query is missing_parameter, an empty
+        user_id the user of a call without one (200); max_tokens is P2-INT-14's, unchanged."""
+        call = {"op": "context", "params": params}
+        assert run_vector_call({}, call)["body"]["error"]["code"] == pinned
+        observed = run_vector_call({}, call, readings=Readings.of(["P2-INT-17/empty-absent"]))
+        if absent is None:
+            assert observed["status"] == 200
+        else:
+            assert observed["body"]["error"]["code"] == absent
+
     @pytest.mark.parametrize(
         ("query", "alternative", "status", "text"),
         [
@@ -272,6 +328,27 @@ class TestWorked:
         python = _context({}, query, Readings.of(["P2-INT-02/python"]))["context"][-1]["tokens"]
         ascii_ = _context({}, query, Readings.of(["P2-INT-02/ascii"]))["context"][-1]["tokens"]
         assert (pinned, python, ascii_) == (4, 5, 3)
+
+    @pytest.mark.parametrize(
+        ("text", "expected"),
+        [
+            ("a b c d e", {"pinned": 5, "P2-INT-01/ceil-chars": 3,
+                           "P2-INT-01/utf16-units": 5, "P2-INT-01/ceil-utf16-units": 3}),
+            ("\U0001f600", {"pinned": 1, "P2-INT-01/ceil-chars": 1,
+                            "P2-INT-01/utf16-units": 1, "P2-INT-01/ceil-utf16-units": 1}),
+            ("\U0001f600" * 3, {"pinned": 1, "P2-INT-01/ceil-chars": 1,
+                                "P2-INT-01/utf16-units": 2, "P2-INT-01/ceil-utf16-units": 2}),
+            ("a \U0001f600 b \U0001f600 c", {"pinned": 5, "P2-INT-01/ceil-chars": 3,
+                                             "P2-INT-01/utf16-units": 5,
+                                             "P2-INT-01/ceil-utf16-units": 3}),
+        ],
+    )  # fmt: skip
+    def test_ceil_utf16_units(self, text: str, expected: dict[str, int]) -> None:
+        """P2-INT-01/ceil-utf16-units is JavaScript's Math.ceil(s.length / 4): UTF-16 units as
+        utf16-units counts them, with no word count as ceil-chars has none."""
+        for alternative, tokens in expected.items():
+            readings = PINNED if alternative == "pinned" else Readings.of([alternative])
+            assert _context({}, text, readings)["context"][-1]["tokens"] == tokens, alternative
 
     def test_policy_text(self) -> None:
         """P2-INT-04/implementation-text: the policy block carries the given words and their

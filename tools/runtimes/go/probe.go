@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,6 +65,10 @@ func main() {
 	// INT-07: len(s).
 	out("INT-07", "len(\"é😀\")", strconv.Itoa(len("é😀")))
 	out("INT-07", "utf8.RuneCountInString(\"é😀\")", strconv.Itoa(utf8.RuneCountInString("é😀")))
+
+	// P2-INT-15: url.Values.Get of a repeated name.
+	query, _ := url.ParseQuery("q=a&q=b")
+	out("P2-INT-15", "url.ParseQuery(\"q=a&q=b\").Get(\"q\")", query.Get("q"))
 
 	// INT-12, INT-25, INT-33: sort.Strings.
 	names := []string{"\uff61", "\U0001F600"}

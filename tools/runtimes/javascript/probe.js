@@ -22,6 +22,8 @@ out('INT-06', 'toLowerCase(U+0130 U+03A3)', points('\u0130\u03a3'.toLowerCase())
 out('INT-06', 'toLowerCase(AΣ)', points('A\u03a3'.toLowerCase()));
 // INT-07: length.
 out('INT-07', 'length of "é😀"', String('é😀'.length));
+// P2-INT-15: URLSearchParams.get of a repeated name.
+out('P2-INT-15', 'new URLSearchParams("q=a&q=b").get("q")', new URLSearchParams('q=a&q=b').get('q'));
 // INT-33: Array.prototype.sort().
 out('INT-33', 'sort([U+FF61, U+1F600])', points(['\uff61', '\u{1f600}'].sort().join('')));
 // INT-15: JSON.parse.

@@ -6,6 +6,7 @@ import datetime
 import io
 import json
 import struct
+import urllib.parse
 
 SPACES = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x1F, 0x20, 0x85, 0xA0, 0x1680, 0x180E,
           0x2000, 0x200A, 0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF]  # fmt: skip
@@ -41,6 +42,7 @@ def main() -> None:
     out("INT-06", "str.lower(U+0130 U+03A3)", points("\u0130\u03a3".lower()))
     out("INT-06", "str.lower(AΣ)", points("A\u03a3".lower()))
     out("INT-07", 'len("é😀")', len("é😀"))
+    out("P2-INT-15", 'parse_qs("q=a&q=b")["q"][0]', urllib.parse.parse_qs("q=a&q=b")["q"][0])
     out("INT-33", "sorted([U+FF61, U+1F600])", points("".join(sorted(["\uff61", "\U0001f600"]))))
     text = io.TextIOWrapper(io.BytesIO(b"a\r\nb\rc\n\nd\r"), encoding="utf-8")
     out(

@@ -267,4 +267,28 @@ VECTORS = [
         call=call(("debug", "1"), *_OK, ("limit", "zz")),
         expect=ok(None, 3000, 22, POLICY, blk("hot_turn", 1, "hi", 1), qry("passport", 2)),
     ),
+    _e(
+        "p2-errors-h022",
+        "A repeated query is invalid even when its values differ.",
+        [*_OK[:2], ("query", "passport"), ("query", "hi")],
+        "invalid_parameter",
+        "query",
+        "query given twice, 'passport' then 'hi' (P2-INT-15): refused, neither value is taken. "
+        + "The first value (P2-INT-15/first-value) would answer policy 19, hot 'hi' (1), query 'passport' (2), used 22; "
+        + "the last (P2-INT-15/last-value) query 'hi' (1), used 21.",
+        ["P2-API-04"],
+        [],
+    ),
+    _e(
+        "p2-errors-h023",
+        "A repeated user_id is invalid even when its values differ.",
+        [("chat_id", C), ("user_id", "u2"), ("user_id", U), ("query", "passport")],
+        "invalid_parameter",
+        "user_id",
+        "user_id given twice, 'u2' then 'u1' (P2-INT-15): refused. "
+        + "The first value (P2-INT-15/first-value) names u2, who has no row: policy 19, query 'passport' (2), used 21; "
+        + "the last (P2-INT-15/last-value) names u1: policy, hot 'hi' (1), query, used 22.",
+        ["P2-API-03"],
+        ["P2-INT-16"],
+    ),
 ]
