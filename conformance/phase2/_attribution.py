@@ -4,8 +4,9 @@ The Phase 2 twin of :mod:`conformance.run._attribution` (SPEC-006): a vector's
 ``interpretations`` cannot tell "reads P2-INT-08 the other way" from "has a bug near
 P2-INT-08" (P2-INT-20 is listed on every context vector; many vectors that P2-INT-08 decides
 do not list it), so evidence decides. The reference engine is run as a subprocess through the
-adapter protocol (``python -m reference.phase2 serve-protocol --readings ID,ID
---policy-json JSON``, :func:`reading_engine_spec`): the harness never imports it.
+adapter protocol (``python -m reference.phase2 serve-protocol --readings-per-run``, each run
+naming its readings and policy text: one process serves them all; :func:`reading_engine_spec`
+names a process fixed on one set): the harness never imports it.
 
 0. **The policy text is a parameter** (P2-INT-04: "System memory policy snippet (fixed)." fixes
    that there is one snippet, not its words). :func:`read_policy` reads it from the
@@ -63,7 +64,12 @@ from conformance._errors import AdapterError
 from conformance._kit import dumps
 from conformance.phase2._compare import compare, expect_from_observed
 from conformance.phase2._corpus import Phase2Vector
-from conformance.phase2._engines import Observation, open_process_engine
+from conformance.phase2._engines import (
+    Observation,
+    ProtocolEngine,
+    PythonEngine,
+    open_process_engine,
+)
 from conformance.phase2._readings import POLICY_ALTERNATIVE, POLICY_SNIPPET
 from conformance.phase2._registers import executable_alternatives, reading_parameters
 from conformance.phase2._runner import judge
@@ -167,6 +173,12 @@ def _takes(reading: str, alternative: str, parameter: ReadingParameter) -> bool:
     )
 
 
+#: The bundled reference engine answering each run under the readings the run names.
+READINGS_SERVER = "cmd:" + shlex.join(
+    [sys.executable, "-m", "reference.phase2", "serve-protocol", "--readings-per-run"]
+)
+
+
 def reading_engine_spec(alternatives: Sequence[str], policy: str | None = None) -> str:
     """The adapter spec of the bundled reference engine run under ``alternatives`` and, when
     given, the policy text ``policy``."""
@@ -207,43 +219,71 @@ class Evidence:
 
 
 class _Reference:
-    """The reference engine under one set of readings, in a process of its own."""
+    """The reference engine answering each run under the readings and policy text the run
+    names (``serve-protocol --readings-per-run``): one process, started on first use, for
+    every set of readings attribution tries (a process start costs more than its runs)."""
 
-    def __init__(self, alternatives: Sequence[str], policy: str | None, timeout: float):
-        self.label = ", ".join(alternatives) or POLICY_ALTERNATIVE
-        self.engine = open_process_engine(
-            reading_engine_spec(alternatives, policy), timeout=timeout
+    def __init__(self, timeout: float):
+        self.timeout = timeout
+        self._engine: ProtocolEngine | PythonEngine | None = None
+        self._failed: AdapterError | OSError | None = None
+
+    def outcome(
+        self, alternatives: Sequence[str], policy: str | None, vector: Phase2Vector
+    ) -> Json:
+        engine = self._started()
+        named = b'"readings":%s,"policy":%s' % (dumps(list(alternatives)), dumps(policy))
+        return engine.exchange_run(
+            lambda seq: (
+                b'{"cmd":"run","seq":%d,%s,"fixture":%s,"call":%s}\n'
+                % (seq, named, dumps(vector.fixture), dumps(vector.call))
+            )
         )
-        self.engine.start()
 
-    def outcome(self, vector: Phase2Vector) -> Json:
-        return self.engine.observe(vector.fixture, vector.call).outcomes[0]
+    def _started(self) -> ProtocolEngine | PythonEngine:
+        if self._failed is not None:
+            raise self._failed
+        if self._engine is None:
+            engine = open_process_engine(READINGS_SERVER, timeout=self.timeout)
+            try:
+                engine.start()
+            except (AdapterError, OSError) as exc:
+                self._failed = exc
+                raise
+            self._engine = engine
+        return self._engine
+
+    @property
+    def failed_to_start(self) -> bool:
+        """Whether the process could not start (nothing can be asked of it)."""
+        return self._failed is not None
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.close()
 
 
 def _outcomes(
     alternatives: Sequence[str],
     policy: str | None,
     vectors: Sequence[Phase2Vector],
-    timeout: float,
+    reference: _Reference,
     faults: list[str],
 ) -> dict[str, Json]:
     """Vector ID -> the reference's outcome under ``alternatives`` (and ``policy``)."""
     found: dict[str, Json] = {}
-    try:
-        reference = _Reference(alternatives, policy, timeout)
-    except (AdapterError, OSError) as exc:
-        faults.append(
-            f"{_NOT_STARTED} under {', '.join(alternatives) or 'its pinned readings'}: {exc}"
-        )
-        return found
-    try:
-        for vector in vectors:
-            try:
-                found[vector.id] = reference.outcome(vector)
-            except (AdapterError, OSError) as exc:
-                faults.append(f"{vector.id} under {reference.label}: {exc}")
-    finally:
-        reference.engine.close()
+    label = ", ".join(alternatives) or POLICY_ALTERNATIVE
+    for vector in vectors:
+        try:
+            found[vector.id] = reference.outcome(alternatives, policy, vector)
+        except (AdapterError, OSError) as exc:
+            if reference.failed_to_start:
+                faults.append(
+                    f"{_NOT_STARTED} under {', '.join(alternatives) or 'its pinned readings'}: "
+                    f"{exc}"
+                )
+                return found
+            faults.append(f"{vector.id} under {label}: {exc}")
     return found
 
 
@@ -251,12 +291,12 @@ def _reproduced(
     alternatives: Sequence[str],
     policy: str | None,
     candidates: Sequence[tuple[Phase2Vector, Json]],
-    timeout: float,
+    reference: _Reference,
     faults: list[str],
 ) -> set[str]:
     """The IDs of the vectors on which the reference under ``alternatives`` gives what the
     implementation gave, and not what the vector expects."""
-    outcomes = _outcomes(alternatives, policy, [v for v, _ in candidates], timeout, faults)
+    outcomes = _outcomes(alternatives, policy, [v for v, _ in candidates], reference, faults)
     found = set()
     for vector, actual in candidates:
         if vector.id not in outcomes:
@@ -283,7 +323,7 @@ def _under_policy(
     vectors: Mapping[str, Phase2Vector],
     failing: Sequence[VectorResult],
     observed: Mapping[str, Observation],
-    timeout: float,
+    reference: _Reference,
     faults: list[str],
 ) -> tuple[dict[str, Phase2Vector], dict[str, VectorResult]]:
     """Step 0: the failing context vectors with their expectation under the implementation's
@@ -293,7 +333,7 @@ def _under_policy(
         for r in failing
         if vectors[r.id].op == "context" and _attributable(r, observed.get(r.id))
     ]
-    outcomes = _outcomes([], policy, chosen, timeout, faults)
+    outcomes = _outcomes([], policy, chosen, reference, faults)
     moved: dict[str, Phase2Vector] = {}
     rejudged: dict[str, VectorResult] = {}
     for vector in chosen:
@@ -336,6 +376,21 @@ def attribute_phase2(
     """Steps 0-5 of the module docstring for one run's results and observations
     (``declared``: the readings the implementation says it follows, which then are its
     profile)."""
+    reference = _Reference(timeout)
+    try:
+        return _attribute_phase2(vectors, results, observed, alternatives, declared, reference)
+    finally:
+        reference.close()
+
+
+def _attribute_phase2(
+    vectors: Mapping[str, Phase2Vector],
+    results: Iterable[VectorResult],
+    observed: Mapping[str, Observation],
+    alternatives: Sequence[str] | None,
+    declared: Sequence[str] | None,
+    reference: _Reference,
+) -> Evidence:
     results = list(results)
     tried = tuple(alternatives if alternatives is not None else executable_alternatives())
     parameters = {a: p for a, p in reading_parameters().items() if a in tried}
@@ -367,7 +422,7 @@ def attribute_phase2(
     faults: list[str] = []
     rejudged: dict[str, VectorResult] = {}
     if policy is not None:  # 0. the policy text is the implementation's
-        moved, rejudged = _under_policy(policy, vectors, failing, observed, timeout, faults)
+        moved, rejudged = _under_policy(policy, vectors, failing, observed, reference, faults)
         vectors = {**vectors, **moved}
         failing = [rejudged.get(r.id, r) for r in failing]
         failing = [r for r in failing if not r.ok]
@@ -384,7 +439,7 @@ def attribute_phase2(
         for alternative in tried:
             if alternative != POLICY_ALTERNATIVE:
                 single[alternative] = _reproduced(
-                    [alternative], policy, candidates, timeout, faults
+                    [alternative], policy, candidates, reference, faults
                 )
     # 2. the profile: what it declares, else one alternative per entry, the one explaining
     # the most failures
@@ -416,7 +471,7 @@ def attribute_phase2(
     # 3. failures no single alternative explains, under the whole profile
     if len(profile) > 1:
         rest = [(vector, actual) for vector, actual in candidates if vector.id not in explained]
-        for vector_id in _reproduced(profile, policy, rest, timeout, faults):
+        for vector_id in _reproduced(profile, policy, rest, reference, faults):
             explained[vector_id] = tuple(profile)
     if declared is not None:
         for alternative in tried:
@@ -432,7 +487,7 @@ def attribute_phase2(
     passed = [vectors[i] for i in sorted(ok) if i in vectors]
     inconsistent: dict[str, tuple[str, ...]] = {}
     for alternative in profile:
-        changed = _changed([alternative], policy, passed, timeout, faults)
+        changed = _changed([alternative], policy, passed, reference, faults)
         if changed:
             inconsistent[alternative] = changed
             contradictions.append(inconsistency_note(alternative, changed, declared is not None))
@@ -458,12 +513,12 @@ def _changed(
     alternatives: Sequence[str],
     policy: str | None,
     vectors: Sequence[Phase2Vector],
-    timeout: float,
+    reference: _Reference,
     faults: list[str],
 ) -> tuple[str, ...]:
     """The IDs of ``vectors`` whose expectation the reference under ``alternatives`` (and
     ``policy``) does not meet (sorted)."""
-    outcomes = _outcomes(alternatives, policy, vectors, timeout, faults)
+    outcomes = _outcomes(alternatives, policy, vectors, reference, faults)
     return tuple(
         sorted(
             vector.id

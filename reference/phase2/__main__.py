@@ -54,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
         "(reference/phase2/_readings.py; default: the pinned readings)",
     )
     protocol.add_argument(
+        "--readings-per-run",
+        action="store_true",
+        help="a run message may name its own readings and policy text (\"readings\": [ID, "
+        "...], \"policy\": text); the kit's attribution uses one such process for every reading",
+    )
+    protocol.add_argument(
         "--policy-json",
         metavar="JSON",
         help="the policy snippet's text as a JSON string (P2-INT-04/implementation-text)",
@@ -119,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
             policy = None if args.policy_json is None else json.loads(args.policy_json)
             if policy is not None and not isinstance(policy, str):
                 raise ValueError(f"--policy-json must be a JSON string, got {args.policy_json!r}")
-            return serve_protocol(readings=Readings.of(ids, policy=policy))
+            return serve_protocol(
+                readings=Readings.of(ids, policy=policy), per_run=args.readings_per_run
+            )
         if args.command == "load":
             fixture = _read_json(args.fixture)
             with open_store(args.db) as store:

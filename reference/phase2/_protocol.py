@@ -28,10 +28,30 @@ IMPLEMENTATION: Final = {
 }
 
 
-def _run(message: dict[str, Any], readings: Readings) -> dict[str, Any]:
+#: ``serve-protocol --readings-per-run``: a run may name its own readings and policy text.
+#: Not part of the protocol (an implementation never sees these members): the kit's
+#: attribution keeps one reference process for every set of readings it tries.
+READINGS_MEMBERS: Final = ("readings", "policy")
+
+
+def _chosen(message: dict[str, Any], readings: Readings, per_run: bool) -> Readings:
+    """The readings one run is answered under: the server's, or, with ``per_run``, those the
+    message names (``"readings": [ID, ...]``, ``"policy": text or null``)."""
+    if not per_run or not any(member in message for member in READINGS_MEMBERS):
+        return readings
+    ids, policy = message.get("readings", []), message.get("policy")
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise ValueError(f"'readings' must be a list of reading IDs, got {ids!r}")
+    if policy is not None and not isinstance(policy, str):
+        raise ValueError(f"'policy' must be a string or null, got {policy!r}")
+    return Readings.of(ids, policy=policy)
+
+
+def _run(message: dict[str, Any], readings: Readings, per_run: bool = False) -> dict[str, Any]:
     seq = message.get("seq")
     try:
-        result = run_vector_call(message["fixture"], message["call"], readings=readings)
+        chosen = _chosen(message, readings, per_run)
+        result = run_vector_call(message["fixture"], message["call"], readings=chosen)
     except Exception as exc:  # an internal failure is reported, never fatal
         return {
             "seq": seq,
@@ -50,9 +70,11 @@ def serve_protocol(
     stdout: IO[bytes] | None = None,
     *,
     readings: Readings = PINNED,
+    per_run: bool = False,
 ) -> int:
     """Answer protocol messages until ``stop`` or end of input, under ``readings`` (default:
-    the pinned ones); return the exit status."""
+    the pinned ones; with ``per_run``, a run naming its own readings is answered under those:
+    :data:`READINGS_MEMBERS`); return the exit status."""
     source = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout.buffer
     for line in source:
@@ -80,7 +102,7 @@ def serve_protocol(
                 },
             )
         elif command == "run":
-            _reply(out, _run(message, readings))
+            _reply(out, _run(message, readings, per_run))
         elif command == "stop":
             _reply(out, {"ok": True})
             return 0
