@@ -58,9 +58,8 @@ import shlex
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -351,31 +350,29 @@ class _ReadingRunner:
 
 
 class _Runners:
-    """The reference processes of one attribution: each serves one thread at a time and every
-    set of alternatives, so ``jobs`` threads need ``jobs`` processes, not one per
-    alternative (a process start costs more than the runs it would serve)."""
+    """The reference processes of one attribution: one per thread that asks (the alternatives
+    are tried ``jobs`` at a time), each serving every set of alternatives, not one process
+    per alternative (a process start costs more than the runs it would serve). A process is
+    only ever used by the thread that started it: the sandbox ends a process when the thread
+    that started it ends (bubblewrap's ``--die-with-parent`` follows the starting thread), so a
+    pool thread's process dies with the pool."""
 
     def __init__(self, timeout: float):
         self.timeout = timeout
-        self._idle: list[_ReadingRunner] = []
+        self._mine = threading.local()
         self._started: list[_ReadingRunner] = []
         self._lock = threading.Lock()
 
-    @contextmanager
-    def runner(self) -> Iterator[_ReadingRunner]:
-        """An idle process, started when none is (``AdapterError``/``OSError`` if it cannot
-        start)."""
-        with self._lock:
-            runner = self._idle.pop() if self._idle else None
+    def runner(self) -> _ReadingRunner:
+        """This thread's process, started on first use (``AdapterError``/``OSError`` if it
+        cannot start)."""
+        runner: _ReadingRunner | None = getattr(self._mine, "runner", None)
         if runner is None:
             runner = _ReadingRunner(self.timeout)
+            self._mine.runner = runner
             with self._lock:
                 self._started.append(runner)
-        try:
-            yield runner
-        finally:
-            with self._lock:
-                self._idle.append(runner)
+        return runner
 
     def close(self) -> None:
         """Stop every process started."""
@@ -389,14 +386,15 @@ def _outputs(
     """What the reference returns under ``alternatives`` on each vector, by vector ID."""
     found: dict[str, Any] = {}
     try:
-        with runners.runner() as runner:
-            for vector in vectors:
-                try:
-                    found[vector.id] = runner.output(alternatives, vector)
-                except (AdapterError, CorpusError, OSError) as exc:
-                    faults.append(f"{vector.id} under {', '.join(alternatives)}: {exc}")
+        runner = runners.runner()
     except (AdapterError, OSError) as exc:
         faults.append(f"{_NOT_STARTED} under {', '.join(alternatives)}: {exc}")
+        return found
+    for vector in vectors:
+        try:
+            found[vector.id] = runner.output(alternatives, vector)
+        except (AdapterError, CorpusError, OSError) as exc:
+            faults.append(f"{vector.id} under {', '.join(alternatives)}: {exc}")
     return found
 
 
