@@ -488,6 +488,9 @@ def _attribute_phase2(
     inconsistent: dict[str, tuple[str, ...]] = {}
     for alternative in profile:
         changed = _changed([alternative], policy, passed, reference, faults)
+        if changed and len(profile) > 1:  # the whole profile may answer them the pinned way
+            again = [vectors[i] for i in changed]
+            changed = _changed(profile, policy, again, reference, faults)
         if changed:
             inconsistent[alternative] = changed
             contradictions.append(inconsistency_note(alternative, changed, declared is not None))
