@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from reference._excerpt import Excerpt, excerpt_of
+from reference._gomath import go_pow
 from reference._records import LineParser, RecordHashing, normalize_tags, parse_record
 from reference._text import PINNED_TEXT, TextRules, normalize
 from reference._timestamps import Timestamp, parse_utc, sort_key
@@ -25,10 +26,12 @@ __all__ = [
     "POW_ULPS",
     "SCORERS",
     "TAG_BONUS",
+    "GoPowScorer",
     "RoundedBonusScorer",
     "Scorer",
     "exact_half_pow",
     "exact_weight",
+    "go_math_pow",
     "past_only",
     "rounded_bonus",
     "score_of",
@@ -369,6 +372,26 @@ def rounded_bonus(scorer: Scorer, decimals: int) -> Scorer:
     """``scorer`` with its recency weight rounded to ``decimals`` decimals (INT-04)."""
     given = {f.name: getattr(scorer, f.name) for f in fields(scorer) if f.init}
     return RoundedBonusScorer(**given, decimals=decimals, unrounded=scorer.fast_weight)
+
+
+@dataclass(frozen=True, slots=True)
+class GoPowScorer(Scorer):
+    """INT-04/go-math-pow (the platform pow of a Go implementation, "go: math.Pow"): the weight
+    is Go's math.Pow(0.5, exponent) (``_gomath.go_pow``) for the exponent another scorer
+    (``exponents``, pinned INT-04) gives; a weight that scorer gives exactly (0, 1) is kept."""
+
+    exponents: Callable[[Timestamp | None], tuple[float, float]] | None = None
+
+    def fast_weight(self, ts: Timestamp | None) -> tuple[float, float]:
+        assert self.exponents is not None
+        weight, exponent = self.exponents(ts)
+        return (weight if exponent == EXACT else go_pow(0.5, exponent)), EXACT
+
+
+def go_math_pow(scorer: Scorer) -> Scorer:
+    """``scorer`` with its recency weight computed by Go's math.Pow (INT-04/go-math-pow)."""
+    given = {f.name: getattr(scorer, f.name) for f in fields(scorer) if f.init}
+    return GoPowScorer(**given, exponents=scorer.fast_weight)
 
 
 #: INT-35: the readings under which a ts_utc after now_utc is not a valid timestamp.

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -150,6 +151,7 @@ func main() {
 
 	// INT-01: json.Marshal of a decoded value (escapes, key order, numbers).
 	out("INT-01", "json.Marshal", parsed(`{"\uff61":1,"\ud83d\ude00":2,"s":"<&>\u2028","n":[2.0,1e21,1e-7,-0.0,0.1]}`))
+	out("INT-01", "json.Marshal (U+0008, U+000C, the integer -0; "+runtime.Version()+")", parsed(`{"s":"\b\f","n":[-0,0]}`))
 
 	// INT-04: math.Pow(0.5, e) for e = i/64 + i/1000.
 	pows := []string{}
