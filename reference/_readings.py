@@ -260,7 +260,7 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"record_form": "go-json", "package_form": "go-json"},
         ),
         Alternative(
-            "INT-01/go-encoding-json-before-1.22",
+            "INT-01/go-encoding-json-before-1-22",
             5,
             "Go 1.19 to 1.21's encoding/json: as INT-01/go-encoding-json, but U+0008 and U+000C "
             "written as \\u0008 and \\u000c (the short escapes \\b and \\f came in Go 1.22)",

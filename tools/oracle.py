@@ -547,7 +547,7 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-01/go-encoding-json": {"form": "go-json"},
     # INT-01 alternatives[5]: "Go encoding/json.Marshal as in Go 1.19 to 1.21: as the fifth
     # alternative, but U+0008 and U+000C written \u0008 and \u000c"
-    "INT-01/go-encoding-json-before-1.22": {"form": "go-json-1.19"},
+    "INT-01/go-encoding-json-before-1-22": {"form": "go-json-1.19"},
     # INT-02 alternatives[2]: "Hash the stripped text, or the raw line bytes." (the stripped
     # text; the raw bytes are alternatives[3])
     "INT-02/hash-stripped-text-raw": {"preimage": "stripped-text"},

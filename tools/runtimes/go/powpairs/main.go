@@ -3,7 +3,7 @@
 // -1, 64). tests/fixtures/go-math-pow.txt.gz is its output under Go 1.19 on amd64 (FMA);
 // tests/reference/test_gomath.py checks reference/_gomath.py and tools/oracle.py against it.
 //
-//	go run ./tools/runtimes/go/powpairs | gzip -9 -n > tests/fixtures/go-math-pow.txt.gz
+//	go run tools/runtimes/go/powpairs/main.go | gzip -9 -n > tests/fixtures/go-math-pow.txt.gz
 package main
 
 import (
