@@ -162,7 +162,8 @@ class Readings:
     #: "trim-tags", "tags-simple-lowercase" (``_records.MEMBER_REWRITES``, ``TAG_ORDERS``).
     tags: str = "code-points"
     #: INT-35: age_days is "exact" (a future ts_utc gives 1), or "whole-days-floor",
-    #: "future-timestamps-get-bonus" (no bonus), "future-timestamps-invalid" (a key of
+    #: "future-timestamps-get-bonus" (no bonus), "future-timestamps-invalid",
+    #: "go-duration-hours" (a key of
     #: ``_scoring.SCORERS``).
     age: str = "exact"
 
@@ -804,6 +805,14 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "where recency applies, a ts_utc after now_utc is not a valid timestamp (no "
             "recency, sorts last, left out of record_hash)",
             {"age": "future-timestamps-invalid"},
+        ),
+        Alternative(
+            "INT-35/go-duration-hours",
+            3,
+            "age_days is Go's now.Sub(ts).Hours() / 24: whole hours plus the remaining "
+            "nanoseconds / 3.6e12, then / 24, each step rounded (the duration saturating at "
+            "+-(2**63 - 1) ns)",
+            {"age": "go-duration-hours"},
         ),
         # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
         Alternative(

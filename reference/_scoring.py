@@ -31,6 +31,7 @@ __all__ = [
     "Scorer",
     "exact_half_pow",
     "exact_weight",
+    "go_hours",
     "go_math_pow",
     "past_only",
     "rounded_bonus",
@@ -328,6 +329,35 @@ class WholeDaysScorer(Scorer):
         return 0.5**exponent, exponent if self.correctly_rounded_pow else EXACT
 
 
+#: time.Duration's range (int64 nanoseconds): time.Time.Sub saturates at its ends.
+_GO_DURATION: Final = (-(2**63), 2**63 - 1)
+_NS_PER_HOUR: Final = 3_600 * 1_000_000_000
+
+
+def go_hours(elapsed_ns: int) -> float:
+    """Go's Duration.Hours() of t.Sub(u) (src/time/time.go): the duration saturated to int64
+    nanoseconds, then ``float64(d / Hour) + float64(d % Hour) / (60 * 60 * 1e9)``, with Go's
+    integer division truncating toward zero."""
+    d = min(max(elapsed_ns, _GO_DURATION[0]), _GO_DURATION[1])
+    hours = abs(d) // _NS_PER_HOUR * (-1 if d < 0 else 1)
+    return float(hours) + float(d - hours * _NS_PER_HOUR) / (60 * 60 * 1e9)
+
+
+@dataclass(frozen=True, slots=True)
+class GoHoursScorer(Scorer):
+    """INT-35/go-duration-hours: age_days is ``now.Sub(ts).Hours() / 24`` as Go computes it
+    (`go_hours`); an age <= 0 gives weight 1 (Go's Pow(0.5, age) >= 1, clamped)."""
+
+    def fast_weight(self, ts: Timestamp | None) -> tuple[float, float]:
+        if self.recency_now_ns is None or ts is None:
+            return 0.0, EXACT
+        age_days = go_hours(self.recency_now_ns - ts[1]) / 24
+        exponent = age_days / self.half_life_days
+        if exponent <= 0:  # a future or same-instant ts_utc
+            return 1.0, EXACT
+        return 0.5**exponent, exponent if self.correctly_rounded_pow else EXACT
+
+
 @dataclass(frozen=True, slots=True)
 class NoFutureBonusScorer(Scorer):
     """INT-35/future-timestamps-get-bonus ("Future timestamps get no bonus"): a ts_utc after
@@ -403,4 +433,5 @@ SCORERS: Final[dict[str, type[Scorer]]] = {
     "whole-days-floor": WholeDaysScorer,
     "future-timestamps-get-bonus": NoFutureBonusScorer,
     "future-timestamps-invalid": Scorer,
+    "go-duration-hours": GoHoursScorer,
 }

@@ -161,8 +161,6 @@ def platform_pow_half(exponent: float) -> float:
 
 def _fma(a: float, b: float, c: float) -> float:
     """One fused multiply-add (x86 VFMADD): a * b + c exactly, then rounded once."""
-    from fractions import Fraction
-
     exact = Fraction(a) * Fraction(b) + Fraction(c)
     return float(exact) if exact != 0 else a * b + c
 
@@ -740,6 +738,10 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-35/future-timestamps-get-bonus": {"age": "future-zero"},
     # INT-35 alternatives[2]: "Future timestamps are invalid." (where recency applies)
     "INT-35/future-timestamps-invalid": {"age": "future-invalid"},
+    # INT-35 alternatives[3]: "Go's now.Sub(ts).Hours() / 24: the duration in nanoseconds
+    # (saturating at +-(2**63 - 1) ns, about 292 years), its whole hours plus the remaining
+    # nanoseconds / 3.6e12 added as doubles, then divided by 24 (three roundings, not one)."
+    "INT-35/go-duration-hours": {"age": "go-hours"},
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     # INT-26 alternatives[0]: "Skip the over-budget candidate and continue (knapsack-like first
     # fit)."
@@ -867,6 +869,11 @@ def recency_bonus(
         return 0.0  # INT-35/future-timestamps-get-bonus: "Future timestamps get no bonus."
     if age == "floor":  # INT-35/whole-days-floor: "Whole days (floor)."
         age_days = float(elapsed_ns // NS_PER_DAY)
+    elif age == "go-hours":  # INT-35/go-duration-hours: "now.Sub(ts).Hours() / 24"
+        d = max(-(2**63), min(2**63 - 1, elapsed_ns))
+        whole = int(Fraction(d, 3_600_000_000_000))  # int() truncates toward zero, as Go's /
+        rest = d - whole * 3_600_000_000_000  # Go's %: the sign of d
+        age_days = (float(whole) + float(rest) / 3.6e12) / 24
     else:
         age_days = float(Fraction(elapsed_ns, NS_PER_DAY))  # INT-35: exact, rounded once
     exponent = age_days / half_life  # one rounding (INT-04)

@@ -52,6 +52,7 @@ COMBINATIONS = (
         "INT-04/go-math-pow",
         "INT-06/simple-1-1-lowercase",
         "INT-25/tags-simple-lowercase",
+        "INT-35/go-duration-hours",
     ),
     (
         "INT-05/ascii-whitespace-space-t",
