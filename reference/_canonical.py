@@ -198,6 +198,19 @@ def _go_string(text: str) -> bytes:
     return written
 
 
+#: Go's encoding/json writes U+0008 and U+000C as \\u0008 and \\u000c before Go 1.22 (whose
+#: release notes announce the short escapes \\b and \\f); one escape of RFC 8785's output is
+#: one match.
+_ESCAPE: Final = re.compile(rb"\\(.)")
+_GO_BEFORE_1_22: Final = {b"b": b"\\u0008", b"f": b"\\u000c"}
+
+
+def _go_string_before_1_22(text: str) -> bytes:
+    """Go encoding/json of Go 1.19 to 1.21: `_go_string`, with U+0008 and U+000C as \\u0008
+    and \\u000c rather than the short escapes \\b and \\f."""
+    return _ESCAPE.sub(lambda escape: _GO_BEFORE_1_22.get(escape[1], escape[0]), _go_string(text))
+
+
 def _go_number(value: float) -> bytes:
     """Go encoding/json formats a float64 as ECMAScript does, but keeps the sign of -0."""
     return b"-0" if value == 0 and math.copysign(1.0, value) < 0 else jcs_number(value)
@@ -230,7 +243,8 @@ def _python_json(value: Any, ensure_ascii: bool) -> bytes:
 #: (every non-ASCII character and DEL as \\uxxxx, a non-BMP one as a surrogate pair);
 #: ``python-json`` / ``python-json-ascii``: Python's json.dumps with ensure_ascii False / True;
 #: ``go-json``: Go's json.Marshal of the decoded value (map keys in byte order, HTML-safe
-#: escapes, -0 kept).
+#: escapes, -0 kept); ``go-json-before-1.22``: the same with \\u0008 and \\u000c for U+0008
+#: and U+000C (Go 1.19 to 1.21).
 FORMS: Final[dict[str, Callable[[Any], bytes]]] = {
     "jcs": _form(lambda value: _written(value, _jcs_string, _utf16_units)),
     "code-point-keys": _form(lambda value: _written(value, _jcs_string, _code_points)),
@@ -238,6 +252,9 @@ FORMS: Final[dict[str, Callable[[Any], bytes]]] = {
     "python-json": _form(lambda value: _python_json(value, False)),
     "python-json-ascii": _form(lambda value: _python_json(value, True)),
     "go-json": _form(lambda value: _written(value, _go_string, _code_points, _go_number)),
+    "go-json-before-1.22": _form(
+        lambda value: _written(value, _go_string_before_1_22, _code_points, _go_number)
+    ),
     "jcs-lone-escapes": _form(lambda value: _written(value, _lone_escaped_string, _utf16_units)),
 }
 #: RFC 8785 of a value whose strings may hold lone surrogates, written as JSON.stringify writes

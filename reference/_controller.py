@@ -51,6 +51,7 @@ from reference._scoring import (
     SCORERS,
     TAG_BONUS,
     Scorer,
+    go_math_pow,
     past_only,
     rounded_bonus,
 )
@@ -100,9 +101,11 @@ def _record_hashing(readings: Readings) -> RecordHashing | None:
         return None
     # INT-01: Python's json forms hash the values as Python's json module reads them.
     exact = readings.record_form.startswith("python-json")
+    # INT-01: Go's forms hash them as json.Unmarshal reads them (every number a float64).
+    go = readings.record_form.startswith("go-json") and readings.numbers == "doubles"
     return RecordHashing(
         form=FORMS[readings.record_form],
-        numbers="exact" if exact else readings.numbers,
+        numbers="exact" if exact else "float64" if go else readings.numbers,
         preimage=readings.record_preimage,
         strip=WHITESPACE[readings.whitespace].strip,  # INT-05
         spec005_hash=readings.spec005_hash == "record-hash",
@@ -173,6 +176,8 @@ def _scorer(request: Request, readings: Readings) -> Scorer:
     )
     if readings.recency_decimals is not None:  # INT-04/round-recency-bonus-fixed
         scorer = rounded_bonus(scorer, readings.recency_decimals)
+    if readings.go_pow:  # INT-04/go-math-pow
+        scorer = go_math_pow(scorer)
     if readings.ts_order in RAW_ORDERS:  # INT-21: the key reads the raw string
         scorer = replace(scorer, parse_ts=remembering(scorer.parse_ts))
     if readings.age in FUTURE_INVALID and scorer.recency_now_ns is not None:  # INT-35

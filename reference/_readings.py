@@ -55,7 +55,7 @@ class Readings:
     # -- canonical JSON, hashing and numbers (INT-01..04, INT-17, INT-47)
     #: INT-01: the canonical form record_hash and package_hash are computed over (a key of
     #: ``_canonical.FORMS``: "jcs", "code-point-keys", "ascii-escapes", "python-json",
-    #: "python-json-ascii", "go-json"); one alternative sets both.
+    #: "python-json-ascii", "go-json", "go-json-before-1.22"); one alternative sets both.
     record_form: str = "jcs"
     package_form: str = "jcs"
     #: INT-02: record_hash covers the "normalized" record, or (``_records.RecordHashing``)
@@ -67,6 +67,8 @@ class Readings:
     #: INT-04: the recency weight is the correctly rounded 2**-exponent (pinned), or the
     #: platform's pow.
     correctly_rounded_pow: bool = True
+    #: INT-04: the recency weight is Go's math.Pow(0.5, exponent) (``_gomath.go_pow``).
+    go_pow: bool = False
     #: INT-04: the selected items' scores are part of package_hash (pinned), or left out.
     score_hashed: bool = True
     #: INT-04: recency_bonus is the weight (None, pinned), or the weight rounded to this many
@@ -156,10 +158,12 @@ class Readings:
     duplicates: str = "kept"
     #: INT-24: SPEC-005's members are "ignored", or "read-created-utc-ts", "wrap-string-refs-ref".
     spec005: str = "ignored"
-    #: INT-25: normalized tags in "code-points" order untrimmed, or "sort-utf-16-code", "trim-tags".
+    #: INT-25: normalized tags in "code-points" order untrimmed, or "sort-utf-16-code",
+    #: "trim-tags", "tags-simple-lowercase" (``_records.MEMBER_REWRITES``, ``TAG_ORDERS``).
     tags: str = "code-points"
     #: INT-35: age_days is "exact" (a future ts_utc gives 1), or "whole-days-floor",
-    #: "future-timestamps-get-bonus" (no bonus), "future-timestamps-invalid" (a key of
+    #: "future-timestamps-get-bonus" (no bonus), "future-timestamps-invalid",
+    #: "go-duration-hours" (a key of
     #: ``_scoring.SCORERS``).
     age: str = "exact"
 
@@ -257,6 +261,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"record_form": "go-json", "package_form": "go-json"},
         ),
         Alternative(
+            "INT-01/go-encoding-json-before-1-22",
+            5,
+            "Go 1.19 to 1.21's encoding/json: as INT-01/go-encoding-json, but U+0008 and U+000C "
+            "written as \\u0008 and \\u000c (the short escapes \\b and \\f came in Go 1.22)",
+            {"record_form": "go-json-before-1.22", "package_form": "go-json-before-1.22"},
+        ),
+        Alternative(
             "INT-02/hash-stripped-text-raw",
             2,
             "the record_hash preimage holds the text stripped of whitespace (as the excerpt is)",
@@ -268,6 +279,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "recency weight = the platform's pow(0.5, exponent), not the correctly rounded "
             "2**-exponent",
             {"correctly_rounded_pow": False},
+        ),
+        Alternative(
+            "INT-04/go-math-pow",
+            4,
+            "recency weight = Go's math.Pow(0.5, exponent) as Go 1.19 computes it on amd64 "
+            "(pow.go over the assembly Exp and Log), not the correctly rounded 2**-exponent",
+            {"go_pow": True},
         ),
         Alternative(
             "INT-04/round-recency-bonus-fixed",
@@ -763,6 +781,13 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             {"tags": "trim-tags"},
         ),
         Alternative(
+            "INT-25/tags-simple-lowercase",
+            2,
+            "each tag is lowercased with the simple (1:1) mapping (U+0130 -> i, Σ -> σ always), "
+            "as Go's strings.ToLower does; with INT-06/simple-1-1-lowercase, Go's one lowercasing",
+            {"tags": "tags-simple-lowercase"},
+        ),
+        Alternative(
             "INT-35/whole-days-floor",
             0,
             "age_days is the whole number of days (floor)",
@@ -780,6 +805,14 @@ ALTERNATIVES: Final[dict[str, Alternative]] = {
             "where recency applies, a ts_utc after now_utc is not a valid timestamp (no "
             "recency, sorts last, left out of record_hash)",
             {"age": "future-timestamps-invalid"},
+        ),
+        Alternative(
+            "INT-35/go-duration-hours",
+            3,
+            "age_days is Go's now.Sub(ts).Hours() / 24: whole hours plus the remaining "
+            "nanoseconds / 3.6e12, then / 24, each step rounded (the duration saturating at "
+            "+-(2**63 - 1) ns)",
+            {"age": "go-duration-hours"},
         ),
         # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
         Alternative(

@@ -24,7 +24,7 @@ import orjson
 
 from reference._canonical import FORMS, as_doubles, canonical_bytes, sha256_hex
 from reference._reader import LINE_LIMITS, LineLimit, is_blank
-from reference._text import strip_white_space
+from reference._text import simple_lower, strip_white_space
 from reference._timestamps import (
     Timestamp,
     parse_go_rfc3339,
@@ -208,6 +208,12 @@ def _safe_integer(digits: str) -> int:
     return number
 
 
+def _go_integer(digits: str) -> int | float:
+    """An integer literal as Go's strconv.ParseFloat reads it, where it differs from the
+    double of its value: -0 is the double -0."""
+    return -0.0 if digits == "-0" else int(digits)
+
+
 @dataclass(frozen=True, slots=True)
 class RecordHashing:
     """How a record is hashed (and, for INT-17, read) under alternatives of INT-01, INT-02,
@@ -219,6 +225,8 @@ class RecordHashing:
     #: INT-17: numbers are read as "doubles" (pinned), as Python's json module reads them
     #: ("exact": integers of any size kept exactly), or a line holding an integer literal
     #: outside +-(2**53 - 1) is not a valid JSON text ("safe", like 1e400: memory_id "").
+    #: INT-01/go-encoding-json*: "float64", as Go's json.Unmarshal into an ``any`` reads them:
+    #: doubles, and the integer literal -0 is the double -0 (``json`` and orjson read 0).
     numbers: str = "doubles"
     #: INT-02: what is hashed: the "normalized" record (pinned), it with the text stripped
     #: ("stripped-text", by ``strip``), with store_path ("store-path"), with ts_utc null when
@@ -253,7 +261,12 @@ class RecordHashing:
             return raw_hash(raw)
         memory_id, text, tags, refs, ts = record
         if refs:  # INT-17: numbers as read by the reading's parser
-            refs = json.loads(raw)["refs"] if self.numbers == "exact" else as_doubles(refs)
+            if self.numbers == "exact":
+                refs = json.loads(raw)["refs"]
+            elif self.numbers == "float64":
+                refs = as_doubles(json.loads(raw, parse_int=_go_integer)["refs"])
+            else:
+                refs = as_doubles(refs)
         preimage: dict[str, Any] = {"memory_id": memory_id, "refs": refs, "tags": tags}
         preimage["text"] = self.strip(text) if self.preimage == "stripped-text" else text
         if ts is not None:
@@ -765,6 +778,15 @@ def _trimmed_tags(obj: dict[str, Any]) -> None:
         obj["tags"] = [strip_white_space(tag) if type(tag) is str else tag for tag in tags]
 
 
+def _simply_lowered_tags(obj: dict[str, Any]) -> None:
+    """INT-25/tags-simple-lowercase: each tag lowercased with the simple (1:1) mapping, as Go's
+    strings.ToLower does; `normalize_tags` then leaves it as it is (a simple lowercase mapping
+    has no further full lowercase mapping), deduplicates and sorts it."""
+    tags = obj.get("tags")
+    if type(tags) is list:
+        obj["tags"] = [simple_lower(tag) if type(tag) is str else tag for tag in tags]
+
+
 #: INT-22, INT-24, INT-25: rewrites of the parsed line's members before the schema check.
 MEMBER_REWRITES: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "treat-null-absent": _null_absent,
@@ -772,6 +794,7 @@ MEMBER_REWRITES: Final[dict[str, Callable[[dict[str, Any]], None]]] = {
     "read-created-utc-ts": _created_at_as_ts,
     "wrap-string-refs-ref": _wrap_string_refs,
     "trim-tags": _trimmed_tags,
+    "tags-simple-lowercase": _simply_lowered_tags,
 }
 
 #: INT-22, INT-23: what else makes a schema-valid record invalid (parsed line, record) -> bool.

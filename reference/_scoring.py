@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 from reference._excerpt import Excerpt, excerpt_of
+from reference._gomath import go_pow
 from reference._records import LineParser, RecordHashing, normalize_tags, parse_record
 from reference._text import PINNED_TEXT, TextRules, normalize
 from reference._timestamps import Timestamp, parse_utc, sort_key
@@ -25,10 +26,13 @@ __all__ = [
     "POW_ULPS",
     "SCORERS",
     "TAG_BONUS",
+    "GoPowScorer",
     "RoundedBonusScorer",
     "Scorer",
     "exact_half_pow",
     "exact_weight",
+    "go_hours",
+    "go_math_pow",
     "past_only",
     "rounded_bonus",
     "score_of",
@@ -325,6 +329,35 @@ class WholeDaysScorer(Scorer):
         return 0.5**exponent, exponent if self.correctly_rounded_pow else EXACT
 
 
+#: time.Duration's range (int64 nanoseconds): time.Time.Sub saturates at its ends.
+_GO_DURATION: Final = (-(2**63), 2**63 - 1)
+_NS_PER_HOUR: Final = 3_600 * 1_000_000_000
+
+
+def go_hours(elapsed_ns: int) -> float:
+    """Go's Duration.Hours() of t.Sub(u) (src/time/time.go): the duration saturated to int64
+    nanoseconds, then ``float64(d / Hour) + float64(d % Hour) / (60 * 60 * 1e9)``, with Go's
+    integer division truncating toward zero."""
+    d = min(max(elapsed_ns, _GO_DURATION[0]), _GO_DURATION[1])
+    hours = abs(d) // _NS_PER_HOUR * (-1 if d < 0 else 1)
+    return float(hours) + float(d - hours * _NS_PER_HOUR) / (60 * 60 * 1e9)
+
+
+@dataclass(frozen=True, slots=True)
+class GoHoursScorer(Scorer):
+    """INT-35/go-duration-hours: age_days is ``now.Sub(ts).Hours() / 24`` as Go computes it
+    (`go_hours`); an age <= 0 gives weight 1 (Go's Pow(0.5, age) >= 1, clamped)."""
+
+    def fast_weight(self, ts: Timestamp | None) -> tuple[float, float]:
+        if self.recency_now_ns is None or ts is None:
+            return 0.0, EXACT
+        age_days = go_hours(self.recency_now_ns - ts[1]) / 24
+        exponent = age_days / self.half_life_days
+        if exponent <= 0:  # a future or same-instant ts_utc
+            return 1.0, EXACT
+        return 0.5**exponent, exponent if self.correctly_rounded_pow else EXACT
+
+
 @dataclass(frozen=True, slots=True)
 class NoFutureBonusScorer(Scorer):
     """INT-35/future-timestamps-get-bonus ("Future timestamps get no bonus"): a ts_utc after
@@ -371,6 +404,26 @@ def rounded_bonus(scorer: Scorer, decimals: int) -> Scorer:
     return RoundedBonusScorer(**given, decimals=decimals, unrounded=scorer.fast_weight)
 
 
+@dataclass(frozen=True, slots=True)
+class GoPowScorer(Scorer):
+    """INT-04/go-math-pow (the platform pow of a Go implementation, "go: math.Pow"): the weight
+    is Go's math.Pow(0.5, exponent) (``_gomath.go_pow``) for the exponent another scorer
+    (``exponents``, pinned INT-04) gives; a weight that scorer gives exactly (0, 1) is kept."""
+
+    exponents: Callable[[Timestamp | None], tuple[float, float]] | None = None
+
+    def fast_weight(self, ts: Timestamp | None) -> tuple[float, float]:
+        assert self.exponents is not None
+        weight, exponent = self.exponents(ts)
+        return (weight if exponent == EXACT else go_pow(0.5, exponent)), EXACT
+
+
+def go_math_pow(scorer: Scorer) -> Scorer:
+    """``scorer`` with its recency weight computed by Go's math.Pow (INT-04/go-math-pow)."""
+    given = {f.name: getattr(scorer, f.name) for f in fields(scorer) if f.init}
+    return GoPowScorer(**given, exponents=scorer.fast_weight)
+
+
 #: INT-35: the readings under which a ts_utc after now_utc is not a valid timestamp.
 FUTURE_INVALID: Final = frozenset({"future-timestamps-invalid"})
 #: INT-35: the scorer of each reading of age_days and future timestamps (the pinned first);
@@ -380,4 +433,5 @@ SCORERS: Final[dict[str, type[Scorer]]] = {
     "whole-days-floor": WholeDaysScorer,
     "future-timestamps-get-bonus": NoFutureBonusScorer,
     "future-timestamps-invalid": Scorer,
+    "go-duration-hours": GoHoursScorer,
 }

@@ -31,6 +31,7 @@ again with Python's json module where a reading keeps integers exact.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_EVEN, Context, Decimal
@@ -99,6 +100,7 @@ __all__ = [
     "canonical",
     "check_request",
     "derive_terms",
+    "go_pow_half",
     "is_blank",
     "is_denied",
     "make_excerpt",
@@ -155,6 +157,53 @@ def platform_pow_half(exponent: float) -> float:
     """INT-04/platform-pow: "Use the platform pow" (this interpreter's libm ``pow``)."""
     weight: float = 0.5**exponent
     return weight
+
+
+def _fma(a: float, b: float, c: float) -> float:
+    """One fused multiply-add (x86 VFMADD): a * b + c exactly, then rounded once."""
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    return float(exact) if exact != 0 else a * b + c
+
+
+def _go_exp_amd64(x: float) -> float:
+    """Go 1.19's math.Exp on amd64 (exp_amd64.s, its FMA branch) for a finite x well inside
+    the normal range: k = x / ln 2 rounded to even, r = (x - k ln2_hi - k ln2_lo) / 16, the
+    Taylor polynomial of e**r - 1 to r**8 / 8!, squared back four times, times 2**k."""
+    k = float(round(x * 1.4426950408889634073599246810018920))
+    r = _fma(-0.69314718055966295651160180568695068359375, k, x)
+    r = _fma(-0.28235290563031577122588448175013436025525412068e-12, k, r) * 0.0625
+    poly = 2.4801587301587301587e-5  # 1/8!, then down to 1/3!, 1/2, 1
+    for c in (1.9841269841269841270e-4, 1.3888888888888888889e-3, 8.3333333333333333333e-3,
+              4.1666666666666666667e-2, 1.6666666666666666667e-1, 0.5, 1.0):  # fmt: skip
+        poly = _fma(poly, r, c)
+    e = r * poly  # e**r - 1; (e**2r - 1) = (e**r - 1) * ((e**r - 1) + 2)
+    e = e * (e + 2.0)
+    e = e * (e + 2.0)
+    e = e * (e + 2.0)
+    return math.ldexp(_fma(e, e + 2.0, 1.0), int(k))
+
+
+#: Go's log_amd64.s at x = 0.5: f1 = 0.5 <= sqrt(2)/2, so k = -1 and f = 0, leaving
+#: k * Ln2Hi - (0 - (0 + k * Ln2Lo)) = -Ln2Hi - Ln2Lo.
+_GO_LOG_HALF: Final = -6.93147180369123816490e-01 - 1.90821492927058770002e-10
+
+
+def go_pow_half(exponent: float) -> float:
+    """INT-04/go-math-pow: "Use Go's math.Pow as Go 1.19 computes it on amd64 with FMA: pow.go
+    (Modf, Frexp, Ldexp, the repeated squaring of x for the integer part of y) over exp_amd64.s
+    and log_amd64.s for x**frac(y)", for x = 0.5 and y = exponent > 0: y = yi + yf with yf in
+    (-1/2, 1/2] (a fraction above 1/2 borrows one from yi), 0.5**yf = Exp(yf * Log(0.5)), and
+    0.5**yi scales it by 2**-yi exactly (squarings of 0.5 are powers of two); Ldexp rounds once."""
+    if exponent == 1:
+        return 0.5
+    if exponent == 0.5:
+        return math.sqrt(0.5)
+    fraction, whole = math.modf(exponent)
+    if fraction > 0.5:
+        fraction -= 1
+        whole += 1
+    scaled = _go_exp_amd64(fraction * _GO_LOG_HALF) if fraction != 0 else 1.0
+    return math.ldexp(scaled, -int(whole)) if whole < 1 << 20 else 0.0
 
 
 @dataclass(frozen=True)
@@ -215,6 +264,7 @@ class Choices:
     wrap_string_refs: bool = False  # INT-24: SPEC-005's string refs
     tag_sort: str = "code-points"  # INT-25: the order of normalized tags
     strip_tags: bool = False  # INT-25: tags trimmed
+    tag_lowercase: Lowercase = "full"  # INT-25: 'lowercased' of the tags (INT-06's readings)
     age: str = "exact"  # INT-35: age_days and future timestamps
 
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
@@ -304,15 +354,21 @@ def _utf16(name: str) -> list[int]:
 
 _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
+#: Go 1.19 to 1.21's encoding/json has short escapes for these only (\b and \f came in 1.22).
+_GO_OLD_SHORT = frozenset('"\\\t\n\r')
+
 
 _GO_HTML = frozenset("<>&\u2028\u2029")
 
 
-def _string(text: str, ascii_only: bool, go: bool = False, lone: bool = False) -> str:
+def _string(
+    text: str, ascii_only: bool, go: bool = False, lone: bool = False, old_go: bool = False
+) -> str:
     """RFC 8785 section 3.2.2.2: '"', '\\' and U+0000..U+001F escaped (short forms where JSON
     has them); ``ascii_only`` (ensure_ascii=True) also escapes every character outside
     U+0020..U+007E, a non-BMP one as its surrogate pair; ``lone``: a lone surrogate is written
-    as JSON.stringify writes it, the escape \\udxxx (otherwise it is an error)."""
+    as JSON.stringify writes it, the escape \\udxxx (otherwise it is an error); ``old_go``:
+    U+0008 and U+000C as \\u0008 and \\u000c, as Go before 1.22 writes them."""
     if not lone:
         require_unicode(text, "string")
     out = ['"']
@@ -320,7 +376,7 @@ def _string(text: str, ascii_only: bool, go: bool = False, lone: bool = False) -
         point = ord(char)
         if 0xD800 <= point <= 0xDFFF:  # only with ``lone``: lowercase hex, as JSON.stringify
             out.append(f"\\u{point:04x}")
-        elif char in _SHORT:
+        elif char in _SHORT and (not old_go or char in _GO_OLD_SHORT):
             out.append(_SHORT[char])
         elif point < 0x20 or (ascii_only and point > 0x7E) or (go and char in _GO_HTML):
             out.extend(f"\\u{unit:04x}" for unit in _utf16(char))
@@ -331,20 +387,27 @@ def _string(text: str, ascii_only: bool, go: bool = False, lone: bool = False) -
 
 
 def _jcs_like(
-    value: Any, names: Callable[[str], Any], ascii_only: bool, go: bool = False, lone: bool = False
+    value: Any,
+    names: Callable[[str], Any],
+    ascii_only: bool,
+    go: bool = False,
+    lone: bool = False,
+    old_go: bool = False,
 ) -> str:
     """RFC 8785 with member names ordered by ``names``; integers written as their digits;
-    ``go``: Go's escapes, and -0 keeps its sign; ``lone``: lone surrogates as \\udxxx."""
+    ``go``: Go's escapes, and -0 keeps its sign; ``lone``: lone surrogates as \\udxxx;
+    ``old_go``: Go 1.19 to 1.21's \\u0008 and \\u000c."""
     if isinstance(value, dict):
         members = sorted(value, key=names)
-        parts = [_string(k, ascii_only, go, lone) + ":"
-                 + _jcs_like(value[k], names, ascii_only, go, lone) for k in members]  # fmt: skip
+        parts = [_string(k, ascii_only, go, lone, old_go) + ":"
+                 + _jcs_like(value[k], names, ascii_only, go, lone, old_go)
+                 for k in members]  # fmt: skip
         return "{" + ",".join(parts) + "}"
     if isinstance(value, list):
-        items = (_jcs_like(item, names, ascii_only, go, lone) for item in value)
+        items = (_jcs_like(item, names, ascii_only, go, lone, old_go) for item in value)
         return "[" + ",".join(items) + "]"
     if isinstance(value, str):
-        return _string(value, ascii_only, go, lone)
+        return _string(value, ascii_only, go, lone, old_go)
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, int):
@@ -358,6 +421,7 @@ def encode(value: Any, form: str = "jcs") -> bytes:
     """INT-01: ``value`` in canonical ``form``: "jcs" (pinned, RFC 8785), "code-point-keys"
     (member names sorted by code point), "ascii-escapes" (RFC 8785 with ensure_ascii=True
     escaping), "go-json" (Go json.Marshal: code-point names, HTML-safe escapes, -0),
+    "go-json-1.19" (the same as Go 1.19 to 1.21 escape U+0008 and U+000C),
     "python-json" / "python-json-ascii" (Python's json.dumps with sort_keys=True,
     separators=(',', ':'), ensure_ascii False / True)."""
     if form.startswith("python-json"):
@@ -368,13 +432,34 @@ def encode(value: Any, form: str = "jcs") -> bytes:
         _utf16 if form in ("jcs", "ascii-escapes", "jcs-lone-escapes") else str
     )
     lone = form == "jcs-lone-escapes"  # INT-15/javascript-keep-lone-surrogates: JSON.stringify
-    written = _jcs_like(value, names, form == "ascii-escapes", form == "go-json", lone)
+    go = form in ("go-json", "go-json-1.19")
+    written = _jcs_like(value, names, form == "ascii-escapes", go, lone, form == "go-json-1.19")
     return written.encode("utf-8", "surrogatepass" if lone else "strict")
 
 
 def _exact(raw: bytes) -> Any:
     """The line as Python's json module reads it: integers exact, the last duplicate winning."""
     return json.loads(raw.decode("utf-8"))
+
+
+def _go_refs(raw: bytes, refs: list[Any]) -> list[Any]:
+    """INT-01/go-encoding-json*: refs as Go's json.Unmarshal into an ``any`` reads them, every
+    number with strconv.ParseFloat: the literal -0 is the double -0.0 (Python's json reads the
+    integer 0); every other number is the double ``refs`` already holds."""
+    if b"-0" not in raw:
+        return refs
+    go_read = json.loads(raw.decode("utf-8"), parse_int=float).get("refs", [])
+
+    def signed(doubles: Any, value: Any) -> Any:
+        if isinstance(value, list):
+            return [signed(d, v) for d, v in zip(doubles, value, strict=True)]
+        if isinstance(value, dict):
+            return {k: signed(doubles[k], v) for k, v in value.items()}
+        if isinstance(doubles, float) and doubles == 0 and math.copysign(1, doubles) < 0:
+            return doubles
+        return value
+
+    return signed(go_read, refs)  # type: ignore[no-any-return]
 
 
 def _unsafe_integer(raw: bytes) -> bool:
@@ -416,6 +501,8 @@ def hash_record(raw: bytes, cand: dict[str, Any], store_path: str, choices: Choi
     exact = choices.numbers == "exact" or choices.form.startswith("python-json")
     hashed = {"memory_id": cand["memory_id"], "tags": cand["tags"], "text": cand["text"]}
     hashed["refs"] = _exact(raw).get("refs", []) if exact else cand["refs"]
+    if choices.form.startswith("go-json") and choices.numbers == "doubles":
+        hashed["refs"] = _go_refs(raw, cand["refs"])
     if "ts_utc" in cand:
         hashed["ts_utc"] = cand["ts_utc"]
     elif choices.preimage == "ts-null":
@@ -456,12 +543,17 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     # by their UTF-8 bytes; the HTML-safe escapes \u003c, \u003e, \u0026 for <, >, & and
     # \u2028, \u2029 for the line and paragraph separators; a negative zero written -0; ..."
     "INT-01/go-encoding-json": {"form": "go-json"},
+    # INT-01 alternatives[5]: "Go encoding/json.Marshal as in Go 1.19 to 1.21: as the fifth
+    # alternative, but U+0008 and U+000C written \u0008 and \u000c"
+    "INT-01/go-encoding-json-before-1-22": {"form": "go-json-1.19"},
     # INT-02 alternatives[2]: "Hash the stripped text, or the raw line bytes." (the stripped
     # text; the raw bytes are alternatives[3])
     "INT-02/hash-stripped-text-raw": {"preimage": "stripped-text"},
     # INT-04 alternatives[0]: "Use the platform pow (then package_hash differs between runtimes
     # for ~10% of recency inputs)."
     "INT-04/platform-pow": {"weight": platform_pow_half},
+    # INT-04 alternatives[4]: "Use Go's math.Pow as Go 1.19 computes it on amd64 with FMA"
+    "INT-04/go-math-pow": {"weight": go_pow_half},
     # INT-17 alternatives[0]: "Keep integers exact (Python int) - hashes then differ from JCS
     # libraries."
     "INT-17/keep-integers-exact-python": {"numbers": "exact"},
@@ -636,12 +728,20 @@ ALTERNATIVES: Final[dict[str, dict[str, Any]]] = {
     "INT-25/sort-utf-16-code": {"tag_sort": "utf-16"},
     # INT-25 alternatives[1]: "Trim tags."
     "INT-25/trim-tags": {"strip_tags": True},
+    # INT-25 alternatives[2]: "Lowercase each tag with the simple (1:1) mapping, without
+    # Final_Sigma (U+0130 -> i, every capital sigma -> U+03C3), as INT-06's third alternative
+    # lowercases the query and text."
+    "INT-25/tags-simple-lowercase": {"tag_lowercase": "simple"},
     # INT-35 alternatives[0]: "Whole days (floor)."
     "INT-35/whole-days-floor": {"age": "floor"},
     # INT-35 alternatives[1]: "Future timestamps get no bonus."
     "INT-35/future-timestamps-get-bonus": {"age": "future-zero"},
     # INT-35 alternatives[2]: "Future timestamps are invalid." (where recency applies)
     "INT-35/future-timestamps-invalid": {"age": "future-invalid"},
+    # INT-35 alternatives[3]: "Go's now.Sub(ts).Hours() / 24: the duration in nanoseconds
+    # (saturating at +-(2**63 - 1) ns, about 292 years), its whole hours plus the remaining
+    # nanoseconds / 3.6e12 added as doubles, then divided by 24 (three roundings, not one)."
+    "INT-35/go-duration-hours": {"age": "go-hours"},
     # -- request, selection, dropped and trust (INT-26..30, INT-34, INT-36..46)
     # INT-26 alternatives[0]: "Skip the over-budget candidate and continue (knapsack-like first
     # fit)."
@@ -769,6 +869,11 @@ def recency_bonus(
         return 0.0  # INT-35/future-timestamps-get-bonus: "Future timestamps get no bonus."
     if age == "floor":  # INT-35/whole-days-floor: "Whole days (floor)."
         age_days = float(elapsed_ns // NS_PER_DAY)
+    elif age == "go-hours":  # INT-35/go-duration-hours: "now.Sub(ts).Hours() / 24"
+        d = max(-(2**63), min(2**63 - 1, elapsed_ns))
+        whole = int(Fraction(d, 3_600_000_000_000))  # int() truncates toward zero, as Go's /
+        rest = d - whole * 3_600_000_000_000  # Go's %: the sign of d
+        age_days = (float(whole) + float(rest) / 3.6e12) / 24
     else:
         age_days = float(Fraction(elapsed_ns, NS_PER_DAY))  # INT-35: exact, rounded once
     exponent = age_days / half_life  # one rounding (INT-04)
@@ -1019,6 +1124,9 @@ def read_record(
         del record["ts_utc"], record["_instant"]
     if choices.ts_text != "trimmed" and instant is not None and "_instant" in record:
         record["ts_utc"] = _ts_text(record["ts_utc"][:19], instant[1], choices.ts_text)
+    if choices.tag_lowercase != "full":  # INT-25: "Lowercase each tag with the simple (1:1) ..."
+        tags = obj.get("tags", [])
+        record["tags"] = sorted({lower(tag, choices.tag_lowercase) for tag in tags})
     if choices.tag_sort == "utf-16":  # INT-25: "Sort by UTF-16 code units."
         record["tags"] = sorted(record["tags"], key=lambda tag: tag.encode("utf-16-be"))
     if "_instant" in record:

@@ -50,6 +50,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import re
 import sys
 import tempfile
 import tomllib
@@ -230,6 +231,10 @@ def undecided(entries: list[dict[str, Any]] | None = None) -> list[tuple[str, st
     ]
 
 
+#: An alternative's ID as a certification report names it (``report.schema.json``: no dots).
+_ALTERNATIVE_ID: Final = re.compile(r"(P2-)?INT-[0-9]{2}/[a-z0-9][a-z0-9-]*")
+
+
 def register_problems(
     entries: list[dict[str, Any]] | None = None, clauses: set[str] | None = None
 ) -> list[str]:
@@ -253,6 +258,11 @@ def register_problems(
         if len(entry.get("alternative_ids", [])) != len(entry.get("alternatives", [])):
             problems.append(f"{entry['id']}: alternative_ids does not name every alternative")
         problems += [f"{entry['id']}: executable names unknown {a}" for a in runs if a not in ids]
+        problems += [
+            f"{a}: not a reading ID (a report names readings as INT-nn/[a-z0-9][a-z0-9-]*)"
+            for a in sorted(ids)
+            if "/#" not in a and not _ALTERNATIVE_ID.fullmatch(a)
+        ]
         for alternative_id, text in _alternative_ids(entry):
             if alternative_id in runs and alternative_id in not_run:
                 problems.append(f"{alternative_id}: both executable and not_executable")

@@ -47,6 +47,13 @@ COMBINATIONS = (
     ("INT-01/ensure-ascii-true-escaping", "INT-28/by-reason", "INT-39/both-keys"),
     ("INT-02/hash-stripped-text-raw", "INT-05/python", "INT-17/keep-integers-exact-python"),
     ("INT-01/go-encoding-json", "INT-47/treat-spec-005-hash", "INT-27/budget-exhausted"),
+    (  # what the obvious Go 1.19 code does (the Go stranger)
+        "INT-01/go-encoding-json-before-1-22",
+        "INT-04/go-math-pow",
+        "INT-06/simple-1-1-lowercase",
+        "INT-25/tags-simple-lowercase",
+        "INT-35/go-duration-hours",
+    ),
     (
         "INT-05/ascii-whitespace-space-t",
         "INT-06/simple-1-1-lowercase",

@@ -37,6 +37,15 @@ class TestRegisterProblems:
         )
         assert problems == []
 
+    def test_an_id_a_report_cannot_name_fails(self) -> None:
+        """An alternative ID with a dot (go-1.22) is not a reading ID the report schema takes."""
+        dotted = entry(
+            alternative_ids=["one", "another-1.22"],
+            executable={"INT-99/one": 0, "INT-99/another-1.22": 1},
+        )
+        (problem,) = register_problems([dotted])
+        assert problem.startswith("INT-99/another-1.22: not a reading ID")
+
     def test_an_undecided_alternative_fails(self) -> None:
         """Neither executable nor not_executable: the check fails, naming it."""
         (problem,) = register_problems([entry()])

@@ -42,7 +42,7 @@ import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Final
 
 import jsonschema
 import referencing
@@ -114,7 +114,8 @@ _AUTO_INTERPRETATIONS = {
     "score0": "INT-29",  # a selected score-0 candidate
     "dropped-order": "INT-28",  # dropped entries listed in read order
     # a character outside U+0020..U+007E in the query, a file name or a store line: how the
-    # canonical form writes it (raw UTF-8, or ensure_ascii's \uxxxx) is INT-01's
+    # canonical form writes it (raw UTF-8, or ensure_ascii's \uxxxx) is INT-01's; so is how it
+    # writes U+0008 and U+000C (RFC 8785's \b and \f, or Go 1.19's \u0008 and \u000c)
     "non-ascii": "INT-01",
     "padded-text": "INT-02",  # a record text with whitespace at an end: hashed as read
     "query-raw": "INT-11",  # query.raw is the query as given, which is not its normalized form
@@ -125,6 +126,32 @@ _AUTO_INTERPRETATIONS = {
     "nanoseconds": "INT-20",  # a valid timestamp finer than microseconds (1*9DIGIT)
     "duplicates": "INT-23",  # records sharing a memory_id are separate candidates
 }
+
+
+#: The ASCII characters whose canonical form is INT-01's: DEL (ensure_ascii's \u007f),
+#: U+0008 and U+000C (\b and \f, or \u0008 and \u000c before Go 1.22).
+_INT_01_ASCII: Final = frozenset("\x7f\b\f")
+
+
+def _characters(text: str) -> set[str]:
+    """The characters of ``text`` and, when it is a JSON text (a store line), of the strings
+    it holds (a line writes U+000C as the escape \\f)."""
+    found = set(text)
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return found
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.update(item)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+    return found
 
 
 def _stored_timestamps(case: Case) -> Iterable[str]:
@@ -415,7 +442,7 @@ def _interpretations(case: Case, result: Json) -> list[str]:
         if len(selection["dropped"]) >= 2:
             found.add(_AUTO_INTERPRETATIONS["dropped-order"])
         texts = list(_texts(case))
-        if any(not text.isascii() or "\x7f" in text for text in texts):
+        if any(not text.isascii() or _INT_01_ASCII & _characters(text) for text in texts):
             found.add(_AUTO_INTERPRETATIONS["non-ascii"])
         if any(_padded(text) for text in texts):
             found.add(_AUTO_INTERPRETATIONS["padded-text"])

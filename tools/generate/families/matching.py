@@ -111,6 +111,13 @@ def _cased(*texts: str) -> tuple[str, ...]:
     return ("INT-06",) if disagree else ()
 
 
+def _tags_cased(tags: list[str]) -> tuple[str, ...]:
+    """INT-25 when its readings of 'lowercased' (full, or Go's simple 1:1 mapping) disagree on
+    a tag: the normalized tags are in record_hash even when the tag bonus is off."""
+    disagree = any(lower(tag) != lower(tag, "simple") for tag in tags)
+    return ("INT-25",) if disagree else ()
+
+
 def _spaced(terms: list[str], text: str) -> tuple[str, ...]:
     """INT-05 when a term or the text holds whitespace that is not ASCII; INT-31 when the
     text's ends do (the excerpt strips them)."""
@@ -177,6 +184,7 @@ def cases() -> Iterator[Case]:
                     else ("S6-SCORE-10", "S6-SCORE-11", "S6-READ-11", "S6-SCORE-18")
                 ),
                 interpretations=(("INT-25", "INT-10") if mode != "off" else ("INT-10",))
+                + (_tags_cased(tags) if mode == "off" else ())
                 + (("INT-08",) if supplied is not None else ())
                 + _cased(query, *(supplied or ())),
                 request=make_request(query, scoring=scoring or None),

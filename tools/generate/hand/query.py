@@ -389,7 +389,8 @@ _h014 = vec(
         "used 3, remaining 97."
     ),
     clauses=["S6-HASH-05", "S6-HASH-06", "S6-HASH-07", "S6-SCORE-07"],
-    interpretations=["INT-05", "INT-09"],
+    # INT-01: query.raw holds U+000C, written \f by RFC 8785 (\u000c by Go before 1.22)
+    interpretations=["INT-01", "INT-05", "INT-09"],
     request=_req("\u000bup\u000cdown\r\n"),
     files={S: lines(L(memory_id="m1", text="UP and DOWN"))},
     expect=ok(

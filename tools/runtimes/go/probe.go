@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -155,6 +156,13 @@ func main() {
 
 	// INT-01: json.Marshal of a decoded value (escapes, key order, numbers).
 	out("INT-01", "json.Marshal", parsed(`{"\uff61":1,"\ud83d\ude00":2,"s":"<&>\u2028","n":[2.0,1e21,1e-7,-0.0,0.1]}`))
+	out("INT-01", "json.Marshal (U+0008, U+000C, the integer -0; "+runtime.Version()+")", parsed(`{"s":"\b\f","n":[-0,0]}`))
+
+	// INT-35: now.Sub(ts).Hours() / 24 (Duration.Hours rounds hours and the rest apart; Sub saturates).
+	now := time.Date(2024, 6, 15, 12, 0, 0, 0, time.UTC)
+	for _, ts := range []time.Time{now.Add(-3028863605 * time.Millisecond), time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)} {
+		out("INT-35", "now.Sub("+ts.Format(time.RFC3339Nano)+").Hours() / 24", strconv.FormatFloat(now.Sub(ts).Hours()/24, 'g', -1, 64))
+	}
 
 	// INT-04: math.Pow(0.5, e) for e = i/64 + i/1000.
 	pows := []string{}
