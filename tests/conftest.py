@@ -11,7 +11,8 @@ files fill in while they run and both workers finish together.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import shutil
+import tempfile
 
 import pytest
 from syrupy.assertion import SnapshotAssertion
@@ -43,18 +44,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
 
 
-@pytest.fixture(scope="session", autouse=True)
-def validation_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """The session's (each worker's) own cache of validated corpus files, under its temporary
-    directory (inherited by the certifications it starts): the corpus is validated once per
-    worker, not once per certification, and nothing is written to the user's cache (a
-    ``PHASE6_CACHE_DIR`` already set, e.g. empty for no cache, is kept)."""
-    if CACHE_ENV in os.environ:
-        yield
-        return
-    os.environ[CACHE_ENV] = str(tmp_path_factory.mktemp("phase6-cache"))
-    yield
-    del os.environ[CACHE_ENV]
+#: The validation cache directory this process made (and removes at the end), if it made one.
+_OWN_CACHE = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The session's own cache of validated corpus files (``PHASE6_CACHE_DIR``), a temporary
+    directory made before collection (modules that load the corpus at import use it too) and
+    inherited by the xdist workers and every certification started: the corpus is validated
+    once per session, not once per certification, and nothing goes to the user's cache. A
+    ``PHASE6_CACHE_DIR`` already set (e.g. empty: no cache) is kept."""
+    if CACHE_ENV not in os.environ:
+        directory = tempfile.mkdtemp(prefix="phase6-validated-")
+        os.environ[CACHE_ENV] = config.stash[_OWN_CACHE] = directory
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the cache :func:`pytest_configure` made."""
+    directory = config.stash.get(_OWN_CACHE, None)
+    if directory is not None:
+        shutil.rmtree(directory, ignore_errors=True)
+        os.environ.pop(CACHE_ENV, None)
 
 
 @pytest.fixture
