@@ -363,3 +363,32 @@ class TestValidationCache:
             assert len(load_corpus(vectors_dir)) == 4
         assert sorted(validations) == ["alpha", "alpha", "beta", "beta"]
         assert not (tmp_path / "relative").exists()
+
+    def test_the_phase2_corpus_is_remembered_the_same_way(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The Phase 2 loader validates bytes it has not seen pass, once, and refuses a
+        remembered file changed to break its schema."""
+        from conformance.phase2 import _corpus
+
+        monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+        calls: list[str] = []
+
+        def counted(name: str, instance: Any, *, limit: int = 5) -> list[tuple[str, str]]:
+            calls.append(name)
+            return schema_errors(name, instance, limit=limit)
+
+        monkeypatch.setattr(_corpus, "schema_errors", counted)
+        root = tmp_path / "p2"
+        root.mkdir()
+        source = _corpus.phase2_vectors_dir() / "budget-hand.json"
+        (root / "budget-hand.json").write_bytes(source.read_bytes())
+        first = _corpus.load_phase2_corpus(root)
+        assert _corpus.load_phase2_corpus(root).digest == first.digest
+        assert calls == [_corpus.VECTOR_FILE_SCHEMA]
+        document = json.loads(source.read_text("utf-8"))
+        document["vectors"][0]["level"] = "optional"
+        (root / "budget-hand.json").write_text(json.dumps(document), "utf-8")
+        with pytest.raises(VectorSchemaError):
+            _corpus.load_phase2_corpus(root)
+        assert len(calls) == 2
