@@ -8,8 +8,9 @@ remembered (:func:`validated_before`, :func:`remember_validated`) as an empty fi
 cache directory named by the SHA-256 of the exact bytes that were validated, the schema's name,
 every schema file under ``specs/schemas/`` and the versions of the interpreter and the libraries
 that parse and validate: a file whose bytes, or whose schemas, differ by one byte is validated
-again, a file that failed is never remembered, and without the cache (none, unwritable, or
-``PHASE6_CACHE_DIR`` set empty) everything is validated as before.
+again, a file that failed is never remembered, a marker another user could have written (in a
+directory group- or world-writable, or not the user's) is not believed, and without the cache
+(none, unwritable, or ``PHASE6_CACHE_DIR`` set empty) everything is validated as before.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import hashlib
 import importlib.metadata
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -154,7 +156,18 @@ def validated_before(name: str, data: bytes) -> bool:
     """Whether these exact bytes passed schema ``name`` before, under these very schemas and
     libraries (see the module docstring); ``False`` whenever that is not known."""
     marker = _marker(name, data)
-    return marker is not None and marker.is_file()
+    return marker is not None and _ours(marker.parent) and _ours(marker)
+
+
+def _ours(path: Path) -> bool:
+    """A marker is believed only in a directory, and as a file, of this user's that no other
+    user can write (in a shared ``XDG_CACHE_HOME`` someone else could plant one)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return False
+    owner = os.getuid() if hasattr(os, "getuid") else info.st_uid
+    return info.st_uid == owner and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
 def remember_validated(name: str, data: bytes) -> None:

@@ -392,3 +392,13 @@ class TestValidationCache:
         with pytest.raises(VectorSchemaError):
             _corpus.load_phase2_corpus(root)
         assert len(calls) == 2
+
+    def test_a_marker_others_can_write_is_not_believed(
+        self, vectors_dir: Path, validations: list[str], tmp_path: Path
+    ) -> None:
+        """A cache directory other users can write (where anyone could plant a marker) is not
+        believed: every file is validated again."""
+        load_corpus(vectors_dir)
+        (tmp_path / "cache" / "validated").chmod(0o777)
+        load_corpus(vectors_dir)
+        assert sorted(validations) == ["alpha", "alpha", "beta", "beta"]
