@@ -77,7 +77,7 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
     try:
-        corpus = load_corpus(args.vectors)
+        corpus = load_corpus(args.vectors, cached=False)  # the check validates every file
     except CorpusError as exc:
         out.write(f"corpus invalid: {exc}\n")
         return EXIT_FAILED

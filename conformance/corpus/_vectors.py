@@ -28,7 +28,12 @@ from typing import Any, Literal
 
 from conformance._errors import CorpusError, DuplicateVectorIdError, VectorSchemaError
 from conformance._kit import MAX_JSON_DEPTH, dumps, json_problem, loads, read_bounded, vectors_dir
-from conformance._schemas import VECTOR_FILE_SCHEMA, schema_errors
+from conformance._schemas import (
+    VECTOR_FILE_SCHEMA,
+    remember_validated,
+    schema_errors,
+    validated_before,
+)
 from conformance.corpus._files import DirectorySpec, FileSpec, file_spec_from_json, file_spec_json
 from conformance.corpus._names import name_collisions, name_problem
 
@@ -175,11 +180,18 @@ def canonical_digest(value: Any) -> str:
 
 
 def load_vector_file(
-    path: Path, root: Path, *, validate: bool = True, data: bytes | None = None
+    path: Path,
+    root: Path,
+    *,
+    validate: bool = True,
+    data: bytes | None = None,
+    cached: bool = True,
 ) -> VectorFile:
     """Load and check one vector file; ``root`` is the corpus directory (for relative names).
 
-    ``data`` is the file's content when the caller has read it already.
+    ``data`` is the file's content when the caller has read it already. With ``cached``, bytes
+    that passed the schema before (under the same schemas) are not validated again
+    (:func:`conformance._schemas.validated_before`); everything else is checked every time.
     """
     rel = path.relative_to(root).as_posix()
     try:
@@ -195,10 +207,12 @@ def load_vector_file(
         raise VectorSchemaError(f"not a vector file: {problem}", path=rel)
     _check_names(document, rel)  # before the schema: its message for a bad name is a regex
     if validate:
-        problems = schema_errors(VECTOR_FILE_SCHEMA, document, limit=1)
-        if problems:
-            pointer, message = problems[0]
-            raise VectorSchemaError(message, path=rel, pointer=pointer)
+        if not (cached and validated_before(VECTOR_FILE_SCHEMA, data)):
+            problems = schema_errors(VECTOR_FILE_SCHEMA, document, limit=1)
+            if problems:
+                pointer, message = problems[0]
+                raise VectorSchemaError(message, path=rel, pointer=pointer)
+            remember_validated(VECTOR_FILE_SCHEMA, data)
     elif not isinstance(document, dict) or document.get("format") != FORMAT:
         raise VectorSchemaError(f"not a {FORMAT} file", path=rel)
     area = document["area"]
@@ -271,11 +285,14 @@ def vector_from_json(raw: Any, *, area: str, file: str, source: str, pointer: st
     )
 
 
-def load_corpus(directory: Path | str | None = None, *, validate: bool = True) -> Corpus:
+def load_corpus(
+    directory: Path | str | None = None, *, validate: bool = True, cached: bool = True
+) -> Corpus:
     """Load every ``*.json`` file under ``directory`` (default: the kit's corpus), recursively.
 
     Raises :class:`CorpusError` (or a subclass) for an unreadable, schema-invalid or misnamed
-    file and :class:`DuplicateVectorIdError` for an ID used twice.
+    file and :class:`DuplicateVectorIdError` for an ID used twice. ``cached=False`` validates
+    every file against the schema even when its bytes passed before (``vectors check`` does).
     """
     root = Path(directory) if directory is not None else vectors_dir()
     if not root.is_dir():
@@ -296,7 +313,7 @@ def load_corpus(directory: Path | str | None = None, *, validate: bool = True) -
         if kind is not None:
             foreign.append((path.relative_to(root).as_posix(), kind))
         else:
-            loaded.append(load_vector_file(path, root, validate=validate, data=data))
+            loaded.append(load_vector_file(path, root, validate=validate, data=data, cached=cached))
     files = tuple(loaded)
     by_id: dict[str, Vector] = {}
     for vector_file in files:

@@ -1,9 +1,10 @@
 """The Phase 2 corpus (``vectors/phase2-context/``, format ``phase2-context-vectors/1``).
 
 Each file is read bounded, checked for nesting, validated against
-``specs/schemas/phase2/vector-file.schema.json``, and every fixture's ids must be unique within
-their table (the schema cannot say it); vector IDs are unique across the corpus. A vector keeps
-its fixture, call and expectation as JSON bytes and parses them on access, so an
+``specs/schemas/phase2/vector-file.schema.json`` (unless these very bytes passed it before, under
+the same schemas: :func:`conformance._schemas.validated_before`), and every fixture's ids must be
+unique within their table (the schema cannot say it); vector IDs are unique across the corpus.
+A vector keeps its fixture, call and expectation as JSON bytes and parses them on access, so an
 implementation that mutates what it was given cannot corrupt the corpus.
 
 A Phase 2 vector's ``area`` is its family (``budget``, ``tokens``, ...): every file holds the
@@ -22,7 +23,7 @@ from typing import Any
 
 from conformance._errors import CorpusError, DuplicateVectorIdError, VectorSchemaError
 from conformance._kit import MAX_JSON_DEPTH, dumps, json_problem, loads, read_bounded, vectors_dir
-from conformance._schemas import schema_errors
+from conformance._schemas import remember_validated, schema_errors, validated_before
 from conformance.corpus import MAX_VECTOR_FILE_BYTES, MAX_VECTOR_FILES, canonical_digest
 from conformance.phase2._readings import CAPABILITIES, TABLES
 
@@ -141,10 +142,12 @@ def _vectors_of(path: Path, root: Path, data: bytes) -> tuple[str, list[Phase2Ve
     problem = json_problem(document, max_depth=MAX_JSON_DEPTH)
     if problem is not None:
         raise VectorSchemaError(f"not a vector file: {problem}", path=rel)
-    problems = schema_errors(VECTOR_FILE_SCHEMA, document, limit=1)
-    if problems:
-        pointer, message = problems[0]
-        raise VectorSchemaError(message, path=rel, pointer=pointer)
+    if not validated_before(VECTOR_FILE_SCHEMA, data):  # these very bytes passed: see _schemas
+        problems = schema_errors(VECTOR_FILE_SCHEMA, document, limit=1)
+        if problems:
+            pointer, message = problems[0]
+            raise VectorSchemaError(message, path=rel, pointer=pointer)
+        remember_validated(VECTOR_FILE_SCHEMA, data)
     vectors = []
     for index, raw in enumerate(document["vectors"]):
         fixture, call = raw["input"]["fixture"], raw["input"]["call"]

@@ -37,18 +37,19 @@ argument declares readings in the handshake: ``stranger.py int27 INT-27/budget-e
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import math
 import os
 import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import rfc8785
 
 import reference
-from conformance.adapters import serve
 from reference import (
     _candidates,
     _controller,
@@ -466,7 +467,26 @@ def implementation(variant: str) -> dict[str, Any]:
     return {"name": name, "version": "1.0.0", "language": "python", "contract": "phase6-v1"}
 
 
+def _serve() -> Callable[..., int]:
+    """The kit's protocol loop (``conformance/adapters/_worker.py``, what ``phase6 serve`` runs),
+    loaded from its file: it is stdlib only, and importing it as ``conformance.adapters`` would
+    import the whole harness first (about a second of start-up, and a certification starts a
+    stranger a hundred times and more: fresh-process samples, probes)."""
+    kit = importlib.util.find_spec("conformance")  # found, not imported
+    assert kit is not None
+    assert kit.origin is not None
+    path = Path(kit.origin).parent / "adapters" / "_worker.py"
+    spec = importlib.util.spec_from_file_location("phase6_adapter_worker", path)
+    assert spec is not None
+    assert spec.loader is not None
+    worker = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(worker)
+    loop: Callable[..., int] = worker.serve
+    return loop
+
+
 if __name__ == "__main__":
+    serve = _serve()
     chosen = sys.argv[1]
     # stranger.py VARIANT [READING,READING]: the readings its handshake declares
     declared = sys.argv[2].split(",") if len(sys.argv) > 2 else None

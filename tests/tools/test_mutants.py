@@ -150,6 +150,21 @@ class TestServe:
         with open_adapter(adapter_spec("tokens-floor"), timeout=20) as adapter:
             assert adapter.start().implementation["name"] == "mutant-tokens-floor"
 
+    def test_a_wrapper_mutant_starts_without_the_harness(self) -> None:
+        """A wrapper mutant's adapter serves the kit's protocol loop without importing the
+        harness (its start-up is paid by every fresh-process sample)."""
+        name = next(name for name, mutant in MUTANTS.items() if mutant.patch is None)
+        with open_adapter(adapter_spec(name), timeout=20) as adapter:
+            assert adapter.start().implementation["name"] == f"mutant-{name}"
+        code = (
+            "import sys; from tools.mutants.adapter import _protocol_loop; _protocol_loop(); "
+            "print(sorted(m for m in sys.modules if m.partition('.')[0] == 'conformance'))"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
+        assert done.stdout.strip() == "[]"
+
     def test_unknown_mutant_is_a_usage_error(self) -> None:
         """`serve` with an unknown name exits 2."""
         done = subprocess.run(

@@ -19,6 +19,7 @@ matrix is reproducible (the environment probe still varies the seed explicitly).
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import multiprocessing
 import os
 import time
@@ -27,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from conformance import (
+    Corpus,
     HandshakeError,
     Outcome,
     RunConfig,
@@ -127,6 +129,13 @@ def _aimed(mutant: Mutant, clauses: Iterable[str], interpretations: Iterable[str
     )
 
 
+@functools.cache
+def _kit_corpus() -> Corpus:
+    """The kit's corpus, loaded once per worker process (it serves every mutant the worker
+    certifies: nothing in a run changes it)."""
+    return load_corpus()
+
+
 def kill_one(
     name: str,
     *,
@@ -151,7 +160,7 @@ def kill_one(
     finally:
         adapter.close()
 
-    corpus = load_corpus()
+    corpus = _kit_corpus()
     kills: list[Kill] = []
     phases: list[str] = []
     failing: list[str] = []

@@ -3,15 +3,36 @@
 A source-patch mutant: its patched copy of the reference (``_patch.patched_copy``) replaces this
 process as ``python -P -m reference serve`` with the copy first on ``PYTHONPATH`` (``-P``: the
 working directory, where the real ``reference`` may be, is not put on ``sys.path``).  A
-wrapper mutant: the wrapped public ``reference.memory_read`` served by ``conformance.serve``.
-Either way the handshake names the implementation ``mutant-NAME``.
+wrapper mutant: the wrapped public ``reference.memory_read`` served by the kit's protocol loop
+(``conformance/adapters/_worker.py``, what ``phase6 serve`` runs). Either way the handshake
+names the implementation ``mutant-NAME``.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+
+def _protocol_loop() -> Callable[..., int]:
+    """The kit's protocol loop, loaded from its file: it is stdlib only, and importing it as
+    ``conformance.adapters`` would import the whole harness first (about a second of start-up,
+    paid again by every fresh-process sample of a mutant's certification)."""
+    kit = importlib.util.find_spec("conformance")  # found, not imported
+    if kit is None or kit.origin is None:
+        raise ImportError("the conformance package is not installed")
+    path = Path(kit.origin).parent / "adapters" / "_worker.py"
+    spec = importlib.util.spec_from_file_location("phase6_adapter_worker", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load the protocol loop from {str(path)!r}")
+    worker: Any = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(worker)
+    loop: Callable[..., int] = worker.serve
+    return loop
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -37,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(copy), path) if p)}
         sys.stdout.flush()
         os.execve(sys.executable, [sys.executable, "-P", "-m", "reference", "serve"], env)
-    from conformance.adapters import serve
+    serve = _protocol_loop()
     from reference import memory_read
 
     implementation = {

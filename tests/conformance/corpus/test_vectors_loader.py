@@ -24,7 +24,7 @@ from conformance import (
     stamp_tree,
 )
 from conformance._kit import repo_root
-from conformance._schemas import VECTOR_FILE_SCHEMA, schema_errors
+from conformance._schemas import CACHE_ENV, VECTOR_FILE_SCHEMA, schema_errors
 
 
 def _write(directory: Path, documents: dict[str, Any]) -> Path:
@@ -260,3 +260,145 @@ class TestForeignFiles:
         (vectors_dir / "alpha-x.json").write_text(json.dumps({"format": "phase6-vector/1"}))
         with pytest.raises(VectorSchemaError):
             load_corpus(vectors_dir)
+
+
+@pytest.fixture
+def validations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A cache of its own under ``tmp_path/cache``; the schema validations the loader runs, by
+    vector file area, appended as they happen."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    seen: list[str] = []
+
+    def counted(name: str, instance: Any, *, limit: int = 5) -> list[tuple[str, str]]:
+        seen.append(instance.get("area", "?") if isinstance(instance, dict) else "?")
+        return schema_errors(name, instance, limit=limit)
+
+    monkeypatch.setattr("conformance.corpus._vectors.schema_errors", counted)
+    return seen
+
+
+class TestValidationCache:
+    def test_the_same_bytes_are_validated_once(
+        self, vectors_dir: Path, validations: list[str]
+    ) -> None:
+        """A file whose exact bytes passed the schema before is not validated again."""
+        first = load_corpus(vectors_dir)
+        assert sorted(validations) == ["alpha", "beta"]
+        again = load_corpus(vectors_dir)
+        assert sorted(validations) == ["alpha", "beta"]
+        assert again.digest == first.digest
+
+    def test_a_changed_byte_is_validated_again(
+        self, vectors_dir: Path, validations: list[str]
+    ) -> None:
+        """One byte more (a space: the same document) is another file: validated again."""
+        load_corpus(vectors_dir)
+        path = vectors_dir / "alpha.json"
+        path.write_bytes(path.read_bytes() + b" ")
+        load_corpus(vectors_dir)
+        assert sorted(validations) == ["alpha", "alpha", "beta"]
+
+    def test_a_valid_file_made_invalid_is_refused(
+        self, vectors_dir: Path, validations: list[str]
+    ) -> None:
+        """A file that passed, then changed to break the schema, is refused like any other."""
+        load_corpus(vectors_dir)
+        document = json.loads((vectors_dir / "alpha.json").read_text("utf-8"))
+        document["vectors"][0]["level"] = "optional"
+        (vectors_dir / "alpha.json").write_text(json.dumps(document, indent=1), "utf-8")
+        for _ in range(2):
+            with pytest.raises(VectorSchemaError) as info:
+                load_corpus(vectors_dir)
+            assert (info.value.pointer or "").startswith("/vectors/0/level")
+        assert validations.count("alpha") == 3
+
+    def test_a_failing_file_is_never_remembered(
+        self, tmp_path: Path, validations: list[str]
+    ) -> None:
+        """Bytes that failed the schema leave nothing in the cache: refused every time."""
+        documents = corpus_documents()
+        documents["alpha.json"]["extra"] = 1
+        root = _write(tmp_path / "v", {"alpha.json": documents["alpha.json"]})
+        for _ in range(2):
+            with pytest.raises(VectorSchemaError):
+                load_corpus(root)
+        assert validations == ["alpha", "alpha"]
+        assert not (tmp_path / "cache").exists()
+
+    def test_other_schemas_validate_again(
+        self, vectors_dir: Path, validations: list[str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """What passed under other schemas (or other library versions) is validated again."""
+        load_corpus(vectors_dir)
+        monkeypatch.setattr("conformance._schemas._schemas_digest", lambda: "other schemas")
+        load_corpus(vectors_dir)
+        assert sorted(validations) == ["alpha", "alpha", "beta", "beta"]
+
+    def test_cached_false_validates_every_file(
+        self, vectors_dir: Path, validations: list[str]
+    ) -> None:
+        """``cached=False`` (what ``vectors check`` asks) validates even remembered bytes."""
+        load_corpus(vectors_dir)
+        load_corpus(vectors_dir, cached=False)
+        assert sorted(validations) == ["alpha", "alpha", "beta", "beta"]
+
+    @pytest.mark.parametrize("where", ["", "a-file", "relative"])
+    def test_without_a_usable_cache_everything_is_validated(
+        self,
+        where: str,
+        vectors_dir: Path,
+        validations: list[str],
+        tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch,
+    ) -> None:
+        """No cache (set empty), one that cannot be written (a file stands in its place) or a
+        relative path: every load validates every file, and the load succeeds."""
+        if where == "a-file":
+            (tmp_path / "a-file").write_text("not a directory")
+            monkeypatch.setenv(CACHE_ENV, str(tmp_path / "a-file"))
+        else:
+            monkeypatch.setenv(CACHE_ENV, where)
+        monkeypatch.chdir(tmp_path)
+        for _ in range(2):
+            assert len(load_corpus(vectors_dir)) == 4
+        assert sorted(validations) == ["alpha", "alpha", "beta", "beta"]
+        assert not (tmp_path / "relative").exists()
+
+    def test_the_phase2_corpus_is_remembered_the_same_way(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The Phase 2 loader validates bytes it has not seen pass, once, and refuses a
+        remembered file changed to break its schema."""
+        from conformance.phase2 import _corpus
+
+        monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+        calls: list[str] = []
+
+        def counted(name: str, instance: Any, *, limit: int = 5) -> list[tuple[str, str]]:
+            calls.append(name)
+            return schema_errors(name, instance, limit=limit)
+
+        monkeypatch.setattr(_corpus, "schema_errors", counted)
+        root = tmp_path / "p2"
+        root.mkdir()
+        source = _corpus.phase2_vectors_dir() / "budget-hand.json"
+        (root / "budget-hand.json").write_bytes(source.read_bytes())
+        first = _corpus.load_phase2_corpus(root)
+        assert _corpus.load_phase2_corpus(root).digest == first.digest
+        assert calls == [_corpus.VECTOR_FILE_SCHEMA]
+        document = json.loads(source.read_text("utf-8"))
+        document["vectors"][0]["level"] = "optional"
+        (root / "budget-hand.json").write_text(json.dumps(document), "utf-8")
+        with pytest.raises(VectorSchemaError):
+            _corpus.load_phase2_corpus(root)
+        assert len(calls) == 2
+
+    def test_a_marker_others_can_write_is_not_believed(
+        self, vectors_dir: Path, validations: list[str], tmp_path: Path
+    ) -> None:
+        """A cache directory other users can write (where anyone could plant a marker) is not
+        believed: every file is validated again."""
+        load_corpus(vectors_dir)
+        (tmp_path / "cache" / "validated").chmod(0o777)
+        load_corpus(vectors_dir)
+        assert sorted(validations) == ["alpha", "alpha", "beta", "beta"]
