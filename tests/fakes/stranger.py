@@ -30,7 +30,8 @@ Readings with evidence (``tests/conformance/cli/test_strangers.py::TestReadingsW
 them; ``int27some`` follows INT-27's alternative only when max_items is 1 (a reading followed in
 part); ``round2`` rounds scores (a plain bug); ``pinned`` is the reference itself.
 ``first3`` lists only the first three drops (INT-28's parameterized alternative, n = 3);
-``bonus6`` rounds the recency bonus to 6 decimals (INT-04's, rejected, decimals = 6). A second
+``bonus6`` rounds the recency bonus to 6 decimals (INT-04's, rejected, decimals = 6);
+``gopowage`` follows two readings whose roundings cancel on a few vectors. A second
 argument declares readings in the handshake: ``stranger.py int27 INT-27/budget-exhausted``.
 """
 
@@ -335,6 +336,16 @@ def combo3(request: Any) -> Result:
     return int41(request) if _fractional(request) else int27(request)
 
 
+#: Go's pow and Go's age in hours / 24, together: on a few vectors their roundings cancel and
+#: the pinned answer comes back, which is no contradiction of either (the profile as a whole).
+GO_POW_AND_AGE = reference.Readings.of(["INT-04/go-math-pow", "INT-35/go-duration-hours"])
+
+
+def gopowage(request: Any) -> Result:
+    """The recency weight as Go computes it: math.Pow of the age from Hours() / 24."""
+    return reference.memory_read(request, readings=GO_POW_AND_AGE)
+
+
 def excerpt1(request: Any) -> Result:
     """A plain bug: a cut excerpt loses one more character than it should."""
     result = reference.memory_read(request)
@@ -448,6 +459,7 @@ VARIANTS: dict[str, Callable[[Any], Result]] = {
     "int36now": int36now,
     "int36half": int36half,
     "combo3": combo3,
+    "gopowage": gopowage,
     "int05py": int05py,
     "int05js": int05js,
     "excerpt1": excerpt1,
