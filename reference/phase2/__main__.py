@@ -56,8 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     protocol.add_argument(
         "--readings-per-run",
         action="store_true",
-        help="a run message may name its own readings and policy text (\"readings\": [ID, "
-        "...], \"policy\": text); the kit's attribution uses one such process for every reading",
+        help='a run message may name its own readings and policy text ("readings": [ID, '
+        '...], "policy": text); the kit\'s attribution uses one such process for every reading',
     )
     protocol.add_argument(
         "--policy-json",
