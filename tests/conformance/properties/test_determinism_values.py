@@ -29,7 +29,7 @@ class _Replies:
         return self._results.pop(0)
 
 
-def _result(max_items: int) -> dict[str, Any]:
+def _result(max_items: float) -> dict[str, Any]:
     return {"package": {"budget": {"max_items": max_items}}, "receipt": {"kind": "memory.read"}}
 
 
