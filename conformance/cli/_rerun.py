@@ -16,6 +16,7 @@ Exit codes: 0 every vector passed, 1 one did not, 2 usage error (an unknown ID).
 from __future__ import annotations
 
 import argparse
+import shlex
 from pathlib import Path
 from typing import TextIO
 
@@ -88,6 +89,25 @@ def register(commands: Subparsers) -> None:
     parser.set_defaults(handler=_rerun)
 
 
+class Phase2Vectors(UsageError):
+    """The IDs name Phase 2 vectors, which ``certify --profile phase2-context`` reruns."""
+
+    def __init__(self, ids: list[str]):
+        super().__init__(f"{', '.join(map(repr, ids))}: Phase 2 vector(s)")
+        self.ids = ids
+
+
+def _phase2_command(ids: list[str], args: argparse.Namespace) -> str:
+    """The command that reruns Phase 2 vectors ``ids`` as ``rerun`` was asked to (its
+    adapter, when one was given; else the Phase 2 reference): what their report prints."""
+    words = ["python", "-m", "conformance", "certify", "--profile", "phase2-context"]
+    if args.adapter:
+        words += ["--adapter", args.adapter]
+    for vector_id in ids:
+        words += ["--select", f"id:{vector_id}"]
+    return shlex.join([*words, "--no-sections", "--no-report", "-v"])
+
+
 def find_vectors(ids: list[str], directory: Path | None) -> tuple[Vector, ...]:
     """The vectors named by ``ids``, reading only the files that mention them.
 
@@ -123,12 +143,7 @@ def find_vectors(ids: list[str], directory: Path | None) -> tuple[Vector, ...]:
             break
     missing = [i for i in ids if i not in found]
     if missing and set(missing) <= phase2:
-        selected = " ".join(f"--select id:{i}" for i in missing)
-        raise UsageError(
-            f"{', '.join(map(repr, missing))}: a Phase 2 vector, which rerun does not run; "
-            f"its report's reproduce command does: python -m conformance certify --profile "
-            f"phase2-context --adapter SPEC {selected} --no-sections --no-report -v"
-        )
+        raise Phase2Vectors(missing)
     if missing:
         raise UsageError(f"no vector {', '.join(map(repr, missing))} in {str(root)!r}")
     return tuple(found[i] for i in dict.fromkeys(ids))
@@ -165,11 +180,18 @@ def _show(vector: Vector, result: VectorResult, out: TextIO) -> None:
 
 
 def _rerun(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        vectors = find_vectors(list(args.ids), args.vectors)  # an unknown ID: at once
+    except Phase2Vectors as exc:
+        raise UsageError(
+            f"{exc}, which rerun does not run; this command does (as their report prints "
+            f"it): {_phase2_command(exc.ids, args)}"
+        ) from None
     with sandboxed(args.sandbox, out, sandbox_limits(args)):
-        return _rerun_vectors(args, out)
+        return _rerun_vectors(args, vectors, out)
 
 
-def _rerun_vectors(args: argparse.Namespace, out: TextIO) -> int:
+def _rerun_vectors(args: argparse.Namespace, chosen: tuple[Vector, ...], out: TextIO) -> int:
     adapter = args.adapter or reference_adapter_spec()
     importable_cwd(adapter)
     custom = None
@@ -187,11 +209,12 @@ def _rerun_vectors(args: argparse.Namespace, out: TextIO) -> int:
             sections={},
         )
         results = list(certification.results)
-        vectors = find_vectors([r.id for r in results], args.vectors)
+        by_id = {vector.id: vector for vector in chosen}
+        vectors = tuple(by_id[r.id] for r in results)
         written = write_report(certification, args.report_dir)
         out.write(f"report (partial): {written['report.json'].parent}/\n")
     else:
-        vectors = find_vectors(list(args.ids), args.vectors)
+        vectors = chosen
         config = RunConfig(
             adapter=adapter, timeout=args.timeout, repeat=max(1, args.repeat), fresh_every=0
         )
